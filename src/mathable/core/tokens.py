@@ -1,0 +1,39 @@
+"""Token sets as data: how many tokens of each value a game holds.
+
+>>> sum(CLASSIC_TOKENS.values()), CLASSIC_TOKENS[5], CLASSIC_TOKENS[12]
+(106, 7, 1)
+>>> sum(JUNIOR_TOKENS.values())
+60
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+
+TokenCounts = Mapping[int, int]
+
+_CLASSIC_SINGLES = (
+    0, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 24, 25, 27, 28, 30, 32, 35, 36,
+    40, 42, 45, 48, 49, 50, 54, 56, 60, 63, 64, 70, 72, 80, 81, 90,
+)  # fmt: skip
+
+CLASSIC_TOKENS: TokenCounts = {
+    **{v: 7 for v in range(1, 11)},
+    **{v: 1 for v in _CLASSIC_SINGLES},
+}
+"""The 106 tokens of the classic distribution table (ruling C2); Quattro's cards too."""
+
+JUNIOR_TOKENS: TokenCounts = {**{v: 5 for v in range(1, 11)}, **{v: 1 for v in range(11, 21)}}
+"""Mathable Junior's 60 tiles: 1-10 five times, 11-20 once (ruling J2)."""
+
+
+def as_list(counts: TokenCounts) -> list[int]:
+    """Every token of a set, sorted by value."""
+    return [v for v in sorted(counts) for _ in range(counts[v])]
+
+
+def missing_from(supply: TokenCounts, tokens: Iterable[int]) -> dict[int, int]:
+    """Values of ``tokens`` that exceed ``supply`` and by how many (empty when fine)."""
+    used = Counter(tokens)
+    return {v: n - supply.get(v, 0) for v, n in sorted(used.items()) if n > supply.get(v, 0)}

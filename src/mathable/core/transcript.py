@@ -1,0 +1,188 @@
+"""Score sheets: score a game played on a real table from its list of turns.
+
+A transcript has one line per turn: ``NAME: I8=12 H6=8 J8=16+``, ``NAME: pass``,
+``NAME: exchange N`` or, after the last turn, ``NAME: left 3 5`` for the tokens left on
+a rack (deducted, ruling C11). ``#`` starts a comment; blank lines are ignored.
+
+Racks are unknown, so every turn is taken to start with a full rack: the bonus (C9)
+applies when a turn places the rack size plus one token per extra token taken (``+``).
+Everything else is checked against the board as it stands: the cell, the equation and
+the square's operation (C3-C5), and the token supply (C2).
+
+>>> sheet = score_transcript("Ann: I8=12 H6=8 G9=2 F7=1 J8=16+")
+>>> sheet.totals
+{'Ann': 39}
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import IllegalMove, MathableError, NotationError
+from .notation import parse_placement
+from .variants import CLASSIC, Variant
+
+
+class TranscriptError(MathableError):
+    """A transcript line that cannot be scored; the message names line, cell and rule."""
+
+
+@dataclass(frozen=True)
+class ScoredPlacement:
+    """One token of a turn and its points."""
+
+    cell: str
+    value: int
+    points: int
+    extra: bool = False
+
+
+@dataclass(frozen=True)
+class ScoredTurn:
+    """One line of the transcript, scored."""
+
+    line: int
+    player: str
+    kind: str
+    """``place``, ``pass``, ``exchange`` or ``left`` (end-of-game deduction)."""
+    placements: tuple[ScoredPlacement, ...]
+    points: int
+    """All the turn's points, the bonus included (negative for ``left``)."""
+    bonus: int
+    total: int
+    """The player's running total after this turn."""
+    exchanged: int = 0
+
+
+@dataclass
+class Scoresheet:
+    """Every turn scored, and the totals per player in order of first appearance."""
+
+    turns: list[ScoredTurn] = field(default_factory=list)
+    totals: dict[str, int] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON contract of ``mathable score --json``."""
+        return {
+            "turns": [
+                {
+                    "line": t.line,
+                    "player": t.player,
+                    "kind": t.kind,
+                    "points": t.points,
+                    "bonus": t.bonus,
+                    "total": t.total,
+                    "exchanged": t.exchanged,
+                    "placements": [
+                        {"cell": p.cell, "value": p.value, "points": p.points,
+                         "extra": p.extra}
+                        for p in t.placements
+                    ],
+                }
+                for t in self.turns
+            ],
+            "totals": dict(self.totals),
+        }
+
+
+def score_transcript(text: str, variant: Variant = CLASSIC) -> Scoresheet:
+    """Score every line of ``text``; raises TranscriptError at the first bad line."""
+    board = variant.new_board()
+    grid = board.grid
+    used: Counter[int] = Counter()
+    sheet = Scoresheet()
+    finished: set[str] = set()
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+
+        def fail(message: str, *, _number: int = number) -> TranscriptError:
+            return TranscriptError(f"line {_number}: {message}")
+
+        player, sep, body = line.partition(":")
+        player, body = player.strip(), body.strip()
+        if not sep or not player:
+            raise fail(f"{line!r} should look like 'NAME: I8=12 H6=8', 'NAME: pass' or "
+                       "'NAME: exchange N'")
+        if player in finished:
+            raise fail(f"{player} already counted the tokens left at the end")
+        total = sheet.totals.get(player, 0)
+        words = body.split()
+        keyword = words[0].lower() if words else ""
+        if not words:
+            raise fail(f"{player}'s turn is empty: write placements, 'pass' or 'exchange N'")
+        if keyword == "pass" and len(words) == 1:
+            turn = ScoredTurn(number, player, "pass", (), 0, 0, total)
+        elif keyword == "exchange":
+            if len(words) != 2 or not words[1].isdigit() or not 1 <= int(words[1]) <= \
+                    variant.rack_size:
+                raise fail(f"write 'exchange N' with N from 1 to {variant.rack_size} (rule C8)")
+            turn = ScoredTurn(number, player, "exchange", (), 0, 0, total,
+                              exchanged=int(words[1]))
+        elif keyword == "left":
+            values = [w for w in " ".join(words[1:]).replace(",", " ").split()]
+            if not all(v.isdigit() for v in values):
+                raise fail("write 'left' then the values left on the rack, like 'left 3 5'")
+            left = [int(v) for v in values]
+            _check_supply(used, Counter(left), variant, fail)
+            deduction = sum(left) if variant.deduct_rack_at_end else 0
+            finished.add(player)
+            turn = ScoredTurn(number, player, "left", (), -deduction, 0, total - deduction)
+        else:
+            turn = _score_placements(number, player, words, board, grid, used, variant, fail,
+                                     total)
+        sheet.turns.append(turn)
+        sheet.totals[player] = turn.total
+    return sheet
+
+
+def _score_placements(number: int, player: str, words: list[str], board: Any, grid: Any,
+                      used: Counter[int], variant: Variant, fail: Any,
+                      total: int) -> ScoredTurn:
+    placed: list[ScoredPlacement] = []
+    for word in words:
+        try:
+            place = parse_placement(word, grid)
+        except NotationError as exc:
+            raise fail(str(exc)) from None
+        name = grid.name(place.cell)
+        if not board.is_empty(place.cell):
+            raise fail(f"{name} already holds a {board.values[place.cell]} (rule C3)")
+        _check_supply(used, Counter([place.value]), variant, fail, where=name)
+        try:
+            variant.check_placement(board, place.cell, place.value)
+        except IllegalMove as exc:
+            raise fail(str(exc)) from None
+        square = board.rules.layout.squares[place.cell]
+        if place.extra and square.restriction is None:
+            raise fail(f"{name} is not a restriction square, so no extra token ('+') "
+                       "(rule C7)")
+        points = variant.placement_points(board, place.cell, place.value)
+        board.place(place.cell, place.value)
+        used[place.value] += 1
+        placed.append(ScoredPlacement(name, place.value, points, place.extra))
+    extras = sum(p.extra for p in placed)
+    most = variant.rack_size + extras
+    if len(placed) > most:
+        raise fail(f"{len(placed)} tokens in one turn: a rack holds {variant.rack_size}, plus "
+                   f"one per extra token taken ({extras}) (rule C8)")
+    # No racks are known: the turn is taken to start full (C9, score-sheet assumption).
+    bonus = variant.turn_bonus(variant.rack_size, most - len(placed))
+    points = sum(p.points for p in placed) + bonus
+    return ScoredTurn(number, player, "place", tuple(placed), points, bonus, total + points)
+
+
+def _check_supply(used: Counter[int], more: Counter[int], variant: Variant, fail: Any,
+                  where: str = "") -> None:
+    for value, n in more.items():
+        have = variant.tokens.get(value, 0)
+        if used[value] + n > have:
+            at = f"{where}: " if where else ""
+            if have == 0:
+                raise fail(f"{at}there is no {value} token in the game (rule C2)")
+            plural = "token" if have == 1 else "tokens"
+            raise fail(f"{at}the game has only {have} {plural} of {value} and all are "
+                       "already counted (rule C2)")
