@@ -23,6 +23,7 @@ from .actions import Action, Challenge, EndTurn, Exchange, Pass, Place
 from .board import EMPTY, Board
 from .errors import IllegalMove
 from .geometry import Cell
+from .notation import Position
 from .rng import Rng
 from .tokens import as_list
 from .variants import Variant, get_variant
@@ -502,6 +503,16 @@ class Game:
         if seat is not None:
             counts.subtract(self._state.racks[seat])
         return {v: counts[v] for v in sorted(self.variant.tokens)}
+
+    def position(self, seat: int | None = None) -> Position:
+        """The one-line position as ``seat`` sees it (other racks shown by size only)."""
+        racks: list[tuple[int, ...] | int] = [
+            self.rack(s) if s == seat or self.is_over else len(self.rack(s))
+            for s in range(len(self.players))
+        ]
+        board = tuple(sorted(self.board.placed().items()))
+        return Position(self.variant.name, board, tuple(racks), self.scores, self.bag_size,
+                        self.to_move)
 
     def view(self, seat: int | None) -> PlayerView:
         """What ``seat`` may know (``None``: a spectator). Only views leave a server."""

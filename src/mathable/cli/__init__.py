@@ -1,0 +1,1 @@
+"""Command-line front ends: the ``mathable`` command and the plain terminal game."""

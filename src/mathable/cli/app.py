@@ -1,0 +1,273 @@
+"""The ``mathable`` command: score sheets, records, positions and the terminal game.
+
+Every command turns bad input into one line on stderr and exit code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+from rich.console import Console
+
+from mathable.core import records
+from mathable.core.errors import MathableError
+from mathable.core.game import Game
+from mathable.core.notation import Position
+from mathable.core.transcript import score_transcript
+from mathable.core.variants import VARIANTS, Variant, get_variant
+
+from . import render
+
+app = typer.Typer(
+    help="Mathable, the crossnumber game: play, score sheets, records and analysis.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+console = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+F = TypeVar("F", bound=Callable[..., Any])
+
+JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+VariantOpt = Annotated[str, typer.Option("--variant", "-v", help="classic (more to come).")]
+
+
+def fail(message: str) -> typer.Exit:
+    """Print one error line and return the exit to raise."""
+    err.print(f"[bold red]error:[/] {message}", soft_wrap=True)
+    return typer.Exit(2)
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise fail(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise fail(f"{path} is not a text file") from None
+
+
+def _variant(name: str) -> Variant:
+    try:
+        return get_variant(name)
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+
+
+def _print_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, indent=2) + "\n")
+
+
+@app.command()
+def score(
+    file: Annotated[Path, typer.Argument(help="A transcript: one line per turn.")],
+    json_out: JsonFlag = False,
+    variant: VariantOpt = "classic",
+) -> None:
+    """Score a game played on a real table from its transcript.
+
+    One line per turn: 'Ann: I8=12 H6=8 J8=16+', 'Bob: pass', 'Ann: exchange 3',
+    and after the last turn 'Bob: left 3 5' for tokens left on the rack.
+    """
+    try:
+        sheet = score_transcript(_read(file), _variant(variant))
+    except MathableError as exc:
+        raise fail(f"{file}: {exc}") from None
+    if json_out:
+        _print_json(sheet.to_dict())
+        return
+    table = render.Table(title=f"Score sheet: {file.name}", header_style="bold")
+    for column, justify in (("#", "right"), ("player", "left"), ("turn", "left"),
+                            ("points", "right"), ("total", "right")):
+        table.add_column(column, justify=justify)  # type: ignore[arg-type]
+    for number, turn in enumerate(sheet.turns, start=1):
+        if turn.kind == "place":
+            what = " ".join(f"{p.cell}={p.value}{'+' if p.extra else ''} ({p.points})"
+                            for p in turn.placements)
+            if turn.bonus:
+                what += f"  +{turn.bonus} bonus"
+        elif turn.kind == "exchange":
+            what = f"exchange {turn.exchanged}"
+        elif turn.kind == "left":
+            what = "tokens left on the rack"
+        else:
+            what = "pass"
+        table.add_row(str(number), turn.player, what, str(turn.points), str(turn.total))
+    console.print(table)
+    console.print("Totals: " + ", ".join(f"{p} {t}" for p, t in sheet.totals.items()))
+
+
+def _load_game(path: Path) -> Game:
+    try:
+        return records.from_record(_read(path))
+    except MathableError as exc:
+        raise fail(f"{path}: {exc}") from None
+
+
+@app.command()
+def replay(
+    record: Annotated[Path, typer.Argument(help="A JSON game record.")],
+    json_out: JsonFlag = False,
+) -> None:
+    """Replay a game record: final scores, board, racks and bag."""
+    game = _load_game(record)
+    grid = game.board.grid
+    if json_out:
+        _print_json({
+            "variant": game.variant.name,
+            "players": list(game.players),
+            "actions": len(game.log),
+            "over": game.is_over,
+            "end_reason": game.end_reason,
+            "scores": dict(zip(game.players, game.scores, strict=True)),
+            "deductions": dict(zip(game.players, game.deductions, strict=True)),
+            "winners": [game.players[s] for s in game.winners()],
+            "to_move": game.players[game.to_move],
+            "board": {grid.name(c): v for c, v in sorted(game.board.placed().items())},
+            "racks": {p: list(game.rack(s)) for s, p in enumerate(game.players)},
+            "bag": list(game.bag_order()),
+            "position": game.position(game.to_move).format(grid),
+        })
+        return
+    last = game.turns[-1].placements if game.turns else ()
+    console.print(render.board_group(game.variant.layout, game.board.values,
+                                     {p.cell for p in last}))
+    console.print(render.scores_table(game.players, game.scores,
+                                      None if game.is_over else game.to_move))
+    for seat, name in enumerate(game.players):
+        console.print(f"{name}'s rack: ", render.rack_text(game.rack(seat)))
+    console.print(f"bag ({game.bag_size}): {' '.join(map(str, game.bag_order())) or 'empty'}")
+    if game.is_over:
+        winners = " and ".join(game.players[s] for s in game.winners())
+        console.print(f"Game over ({game.end_reason}). Winner: {winners}.")
+
+
+def _position(text: str) -> tuple[Position, Variant]:
+    """A position given as its one-line text, a file holding it, or a game record."""
+    path = Path(text)
+    if "|" not in text and path.exists():
+        content = _read(path).strip()
+        if content.startswith("{"):
+            game = _load_game(path)
+            return game.position(game.to_move), game.variant
+        text = content
+    grids = {name: v.layout.grid for name, v in VARIANTS.items()}
+    try:
+        position = Position.parse(text, grids)
+    except MathableError as exc:
+        raise fail(str(exc)) from None
+    variant = VARIANTS[position.variant]
+    size = variant.layout.size ** 2
+    if any(not 0 <= c < size for c, _ in position.board):
+        raise fail("the position has a cell off the board")
+    return position, variant
+
+
+@app.command()
+def show(position: Annotated[str, typer.Argument(help="A one-line position, or a file.")]
+         ) -> None:
+    """Draw a position's board in the terminal, squares in colour."""
+    pos, variant = _position(position)
+    board = variant.new_board(dict(pos.board))
+    console.print(render.board_group(variant.layout, board.values))
+    names = tuple(f"Player {i + 1}" for i in range(len(pos.racks)))
+    sizes = tuple(r if isinstance(r, int) else len(r) for r in pos.racks)
+    console.print(render.scores_table(names, pos.scores, pos.to_move, sizes))
+    rack = pos.racks[pos.to_move]
+    if not isinstance(rack, int):
+        console.print("rack to move: ", render.rack_text(rack))
+    console.print(f"bag: {pos.bag}")
+
+
+@app.command()
+def moves(
+    position: Annotated[str, typer.Argument(help="A one-line position, or a file.")],
+    json_out: JsonFlag = False,
+    limit: Annotated[int, typer.Option(help="Show at most this many (0: all).")] = 0,
+) -> None:
+    """Every legal single placement for the player to move, with its points, best first.
+
+    When that rack is hidden ('?7'), every token value still in play is tried.
+    """
+    pos, variant = _position(position)
+    board = variant.new_board(dict(pos.board))
+    rack = pos.racks[pos.to_move]
+    if isinstance(rack, int):
+        on_board: dict[int, int] = {}
+        start = set(variant.layout.start_cells())
+        for cell, value in pos.board:
+            if cell not in start:
+                on_board[value] = on_board.get(value, 0) + 1
+        values = sorted(v for v, n in variant.tokens.items() if n > on_board.get(v, 0))
+    else:
+        values = sorted(set(rack))
+    found = [
+        (board.points(cell, value), cell, value, board.equations(cell, value))
+        for value in values
+        for cell in board.cells_accepting(value)
+    ]
+    found.sort(key=lambda m: (-m[0], m[1], m[2]))
+    total = len(found)
+    if limit:
+        found = found[:limit]
+    grid = board.grid
+    if json_out:
+        _print_json([
+            {"placement": f"{grid.name(c)}={v}", "cell": grid.name(c), "value": v,
+             "points": p, "equations": n}
+            for p, c, v, n in found
+        ])
+        return
+    if not found:
+        console.print("No legal placement.")
+        return
+    table = render.Table(header_style="bold", box=None)
+    table.add_column("placement")
+    table.add_column("points", justify="right")
+    table.add_column("equations", justify="right")
+    for points, cell, value, n in found:
+        table.add_row(f"{grid.name(cell)}={value}", str(points), str(n))
+    console.print(table)
+    shown = f"{len(found)} of {total}" if len(found) < total else str(total)
+    console.print(f"{shown} placements")
+
+
+@app.command()
+def variants() -> None:
+    """List the games this program plays."""
+    for variant in VARIANTS.values():
+        console.print(f"[bold]{variant.name}[/]: {variant.title}. {variant.summary}")
+
+
+@app.command()
+def play(
+    players: Annotated[str, typer.Option(help="Names, comma separated.")] = "",
+    seed: Annotated[int | None, typer.Option(help="Seed of the shuffle (random if unset).")
+                    ] = None,
+    variant: VariantOpt = "classic",
+    referee: Annotated[bool, typer.Option("--referee", help="House rule C12: mistakes stand "
+                                          "until challenged.")] = False,
+    undo: Annotated[bool, typer.Option("--undo", help="House rule: allow taking back.")
+                    ] = False,
+    resume: Annotated[Path | None, typer.Option(help="Continue a saved game record.")
+                      ] = None,
+) -> None:
+    """Play at one screen, passing the keyboard between players (a plain terminal game)."""
+    from .hotseat import run_hotseat
+
+    run_hotseat(console, players=players, seed=seed, variant=_variant(variant),
+                referee=referee, undo=undo, resume=_load_game(resume) if resume else None)
+
+
+def main() -> None:
+    """Entry point of the console script."""
+    try:
+        app()
+    except KeyboardInterrupt:
+        err.print("interrupted")
+        sys.exit(130)

@@ -1,0 +1,129 @@
+"""Drawing boards, racks and score tables with Rich, shared by every CLI command."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from mathable.core.board import EMPTY
+from mathable.core.geometry import COLUMN_LETTERS, Cell
+from mathable.core.layouts import Layout, Square
+
+# Colours of the printed board: restriction squares blue, 2x purple, 3x orange.
+_STYLES = {
+    "restriction": "bold white on blue",
+    "2": "bold white on purple",
+    "3": "bold black on dark_orange",
+    "centre": "bold black on grey70",
+    "number": "black on light_goldenrod2",
+    "plain": "",
+}
+
+
+def _square_style(square: Square) -> str:
+    if square.start is not None:
+        return _STYLES["centre"]
+    if square.restriction is not None:
+        return _STYLES["restriction"]
+    if square.number is not None:
+        return _STYLES["number"]
+    if square.multiplier > 1:
+        return _STYLES[str(square.multiplier)]
+    return _STYLES["plain"]
+
+
+def _square_label(square: Square) -> str:
+    if square.restriction is not None:
+        return {"x": "×", "/": "÷", "-": "−"}.get(square.restriction.symbol,
+                                                  square.restriction.symbol)
+    if square.number is not None:
+        return str(square.number)
+    if square.multiplier > 1:
+        return f"{square.multiplier}x"
+    return "·"
+
+
+def board_text(
+    layout: Layout,
+    values: list[int] | tuple[int, ...],
+    highlight: Collection[Cell] = (),
+    marks: Mapping[Cell, str] | None = None,
+) -> Text:
+    """The board as coloured text: squares in their colours, tokens bold, ``highlight``
+    (the last turn) in reverse video, ``marks`` drawn on empty squares (e.g. hints)."""
+    size = layout.size
+    out = Text()
+    out.append("    " + "".join(f"{COLUMN_LETTERS[c]:^4}" for c in range(size)) + "\n",
+               style="bold")
+    for row in range(size):
+        out.append(f"{row + 1:>3} ", style="bold")
+        for col in range(size):
+            cell = row * size + col
+            square = layout.squares[cell]
+            value = values[cell]
+            if value != EMPTY:
+                style = "bold reverse" if cell in highlight else "bold"
+                if square.start is not None and cell not in highlight:
+                    style = _STYLES["centre"]
+                out.append(f"{value:^4}", style=style)
+            elif marks and cell in marks:
+                out.append(f"{marks[cell]:^4}", style="bold green")
+            else:
+                out.append(f"{_square_label(square):^4}", style=_square_style(square) or "dim")
+        out.append(f" {row + 1:<3}\n", style="bold")
+    return out
+
+
+def legend() -> Text:
+    """What the colours mean."""
+    text = Text("squares: ")
+    text.append(" + − × ÷ ", style=_STYLES["restriction"])
+    text.append(" only that operation  ")
+    text.append(" 2x ", style=_STYLES["2"])
+    text.append(" ")
+    text.append(" 3x ", style=_STYLES["3"])
+    text.append(" award")
+    return text
+
+
+def rack_text(rack: Collection[int]) -> Text:
+    """A rack as tiles."""
+    text = Text()
+    for value in rack:
+        text.append(f" {value} ", style="bold black on bright_white")
+        text.append(" ")
+    return text
+
+
+def scores_table(players: tuple[str, ...], scores: tuple[int, ...], to_move: int | None,
+                 rack_sizes: tuple[int, ...] | None = None) -> Table:
+    """Scores per player, the one to move marked."""
+    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+    table.add_column("")
+    table.add_column("player")
+    table.add_column("score", justify="right")
+    if rack_sizes is not None:
+        table.add_column("rack", justify="right")
+    for seat, name in enumerate(players):
+        row = ["▶" if seat == to_move else "", name, str(scores[seat])]
+        if rack_sizes is not None:
+            row.append(str(rack_sizes[seat]))
+        table.add_row(*row)
+    return table
+
+
+def player_card(unseen: Mapping[int, int]) -> Text:
+    """C13: how many tokens of each value are still unseen."""
+    text = Text("unseen: ", style="bold")
+    parts = [f"{v}×{n}" if n > 1 else str(v) for v, n in unseen.items() if n]
+    text.append(" ".join(parts) if parts else "none")
+    return text
+
+
+def board_group(layout: Layout, values: list[int] | tuple[int, ...],
+                highlight: Collection[Cell] = ()) -> Group:
+    """The board with its legend."""
+    return Group(board_text(layout, values, highlight), legend())
