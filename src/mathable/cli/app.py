@@ -34,7 +34,9 @@ err = Console(stderr=True, highlight=False)
 F = TypeVar("F", bound=Callable[..., Any])
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
-VariantOpt = Annotated[str, typer.Option("--variant", "-v", help="classic (more to come).")]
+VariantOpt = Annotated[
+    str, typer.Option("--variant", "-v", help="classic, junior or junior-numbers.")
+]
 
 
 def fail(message: str) -> typer.Exit:
@@ -82,13 +84,19 @@ def score(
         _print_json(sheet.to_dict())
         return
     table = render.Table(title=f"Score sheet: {file.name}", header_style="bold")
-    for column, justify in (("#", "right"), ("player", "left"), ("turn", "left"),
-                            ("points", "right"), ("total", "right")):
+    for column, justify in (
+        ("#", "right"),
+        ("player", "left"),
+        ("turn", "left"),
+        ("points", "right"),
+        ("total", "right"),
+    ):
         table.add_column(column, justify=justify)  # type: ignore[arg-type]
     for number, turn in enumerate(sheet.turns, start=1):
         if turn.kind == "place":
-            what = " ".join(f"{p.cell}={p.value}{'+' if p.extra else ''} ({p.points})"
-                            for p in turn.placements)
+            what = " ".join(
+                f"{p.cell}={p.value}{'+' if p.extra else ''} ({p.points})" for p in turn.placements
+            )
             if turn.bonus:
                 what += f"  +{turn.bonus} bonus"
         elif turn.kind == "exchange":
@@ -118,27 +126,31 @@ def replay(
     game = _load_game(record)
     grid = game.board.grid
     if json_out:
-        _print_json({
-            "variant": game.variant.name,
-            "players": list(game.players),
-            "actions": len(game.log),
-            "over": game.is_over,
-            "end_reason": game.end_reason,
-            "scores": dict(zip(game.players, game.scores, strict=True)),
-            "deductions": dict(zip(game.players, game.deductions, strict=True)),
-            "winners": [game.players[s] for s in game.winners()],
-            "to_move": game.players[game.to_move],
-            "board": {grid.name(c): v for c, v in sorted(game.board.placed().items())},
-            "racks": {p: list(game.rack(s)) for s, p in enumerate(game.players)},
-            "bag": list(game.bag_order()),
-            "position": game.position(game.to_move).format(grid),
-        })
+        _print_json(
+            {
+                "variant": game.variant.name,
+                "players": list(game.players),
+                "actions": len(game.log),
+                "over": game.is_over,
+                "end_reason": game.end_reason,
+                "scores": dict(zip(game.players, game.scores, strict=True)),
+                "deductions": dict(zip(game.players, game.deductions, strict=True)),
+                "winners": [game.players[s] for s in game.winners()],
+                "to_move": game.players[game.to_move],
+                "board": {grid.name(c): v for c, v in sorted(game.board.placed().items())},
+                "racks": {p: list(game.rack(s)) for s, p in enumerate(game.players)},
+                "bag": list(game.bag_order()),
+                "position": game.position(game.to_move).format(grid),
+            }
+        )
         return
     last = game.turns[-1].placements if game.turns else ()
-    console.print(render.board_group(game.variant.layout, game.board.values,
-                                     {p.cell for p in last}))
-    console.print(render.scores_table(game.players, game.scores,
-                                      None if game.is_over else game.to_move))
+    console.print(
+        render.board_group(game.variant.layout, game.board.values, {p.cell for p in last})
+    )
+    console.print(
+        render.scores_table(game.players, game.scores, None if game.is_over else game.to_move)
+    )
     for seat, name in enumerate(game.players):
         console.print(f"{name}'s rack: ", render.rack_text(game.rack(seat)))
     console.print(f"bag ({game.bag_size}): {' '.join(map(str, game.bag_order())) or 'empty'}")
@@ -162,15 +174,14 @@ def _position(text: str) -> tuple[Position, Variant]:
     except MathableError as exc:
         raise fail(str(exc)) from None
     variant = VARIANTS[position.variant]
-    size = variant.layout.size ** 2
+    size = variant.layout.size**2
     if any(not 0 <= c < size for c, _ in position.board):
         raise fail("the position has a cell off the board")
     return position, variant
 
 
 @app.command()
-def show(position: Annotated[str, typer.Argument(help="A one-line position, or a file.")]
-         ) -> None:
+def show(position: Annotated[str, typer.Argument(help="A one-line position, or a file.")]) -> None:
     """Draw a position's board in the terminal, squares in colour."""
     pos, variant = _position(position)
     board = variant.new_board(dict(pos.board))
@@ -207,9 +218,9 @@ def moves(
     else:
         values = sorted(set(rack))
     found = [
-        (board.points(cell, value), cell, value, board.equations(cell, value))
+        (variant.placement_points(board, cell, value), cell, value, board.equations(cell, value))
         for value in values
-        for cell in board.cells_accepting(value)
+        for cell in variant.legal_cells(board, value)
     ]
     found.sort(key=lambda m: (-m[0], m[1], m[2]))
     total = len(found)
@@ -217,11 +228,18 @@ def moves(
         found = found[:limit]
     grid = board.grid
     if json_out:
-        _print_json([
-            {"placement": f"{grid.name(c)}={v}", "cell": grid.name(c), "value": v,
-             "points": p, "equations": n}
-            for p, c, v, n in found
-        ])
+        _print_json(
+            [
+                {
+                    "placement": f"{grid.name(c)}={v}",
+                    "cell": grid.name(c),
+                    "value": v,
+                    "points": p,
+                    "equations": n,
+                }
+                for p, c, v, n in found
+            ]
+        )
         return
     if not found:
         console.print("No legal placement.")
@@ -247,21 +265,26 @@ def variants() -> None:
 @app.command()
 def play(
     players: Annotated[str, typer.Option(help="Names, comma separated.")] = "",
-    seed: Annotated[int | None, typer.Option(help="Seed of the shuffle (random if unset).")
-                    ] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed of the shuffle (random if unset).")] = None,
     variant: VariantOpt = "classic",
-    referee: Annotated[bool, typer.Option("--referee", help="House rule C12: mistakes stand "
-                                          "until challenged.")] = False,
-    undo: Annotated[bool, typer.Option("--undo", help="House rule: allow taking back.")
-                    ] = False,
-    resume: Annotated[Path | None, typer.Option(help="Continue a saved game record.")
-                      ] = None,
+    referee: Annotated[
+        bool, typer.Option("--referee", help="House rule C12: mistakes stand until challenged.")
+    ] = False,
+    undo: Annotated[bool, typer.Option("--undo", help="House rule: allow taking back.")] = False,
+    resume: Annotated[Path | None, typer.Option(help="Continue a saved game record.")] = None,
 ) -> None:
     """Play at one screen, passing the keyboard between players (a plain terminal game)."""
     from .hotseat import run_hotseat
 
-    run_hotseat(console, players=players, seed=seed, variant=_variant(variant),
-                referee=referee, undo=undo, resume=_load_game(resume) if resume else None)
+    run_hotseat(
+        console,
+        players=players,
+        seed=seed,
+        variant=_variant(variant),
+        referee=referee,
+        undo=undo,
+        resume=_load_game(resume) if resume else None,
+    )
 
 
 def main() -> None:

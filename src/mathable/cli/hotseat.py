@@ -37,8 +37,16 @@ def _ask(console: Console, prompt: str) -> str:
         raise SystemExit(0) from None
 
 
-def run_hotseat(console: Console, *, players: str, seed: int | None, variant: Variant,
-                referee: bool, undo: bool, resume: Game | None) -> None:
+def run_hotseat(
+    console: Console,
+    *,
+    players: str,
+    seed: int | None,
+    variant: Variant,
+    referee: bool,
+    undo: bool,
+    resume: Game | None,
+) -> None:
     """Run a whole game at one screen."""
     if resume is not None:
         game = resume
@@ -49,11 +57,17 @@ def run_hotseat(console: Console, *, players: str, seed: int | None, variant: Va
             if not count.isdigit() or not 2 <= int(count) <= 4:
                 console.print("2 players then.")
                 count = "2"
-            names = [_ask(console, f"Name of player {i + 1}: ").strip() or f"Player {i + 1}"
-                     for i in range(int(count))]
+            names = [
+                _ask(console, f"Name of player {i + 1}: ").strip() or f"Player {i + 1}"
+                for i in range(int(count))
+            ]
         try:
-            game = Game(variant, names, seed=seed,
-                        house_rules=HouseRules(table_referee=referee, allow_undo=undo))
+            game = Game(
+                variant,
+                names,
+                seed=seed,
+                house_rules=HouseRules(table_referee=referee, allow_undo=undo),
+            )
         except ValueError as exc:
             console.print(f"[red]{exc}[/]")
             return
@@ -63,8 +77,7 @@ def run_hotseat(console: Console, *, players: str, seed: int | None, variant: Va
     while not game.is_over:
         seat = game.to_move
         if covered_for != seat and len(game.players) > 1:
-            _ask(console, f"\n[bold]Pass the screen to {game.players[seat]}[/] and press "
-                          "Enter… ")
+            _ask(console, f"\n[bold]Pass the screen to {game.players[seat]}[/] and press Enter… ")
             console.clear()
             covered_for = seat
         _draw(console, game, seat)
@@ -97,8 +110,10 @@ def run_hotseat(console: Console, *, players: str, seed: int | None, variant: Va
     winners = " and ".join(game.players[s] for s in game.winners())
     console.print(f"[bold]Game over[/]: {game.end_reason}. Winner: {winners}.")
     if any(game.deductions):
-        console.print("Deducted for tokens left: " + ", ".join(
-            f"{p} −{d}" for p, d in zip(game.players, game.deductions, strict=True)))
+        console.print(
+            "Deducted for tokens left: "
+            + ", ".join(f"{p} −{d}" for p, d in zip(game.players, game.deductions, strict=True))
+        )
 
 
 def _draw(console: Console, game: Game, seat: int | None) -> None:
@@ -107,8 +122,7 @@ def _draw(console: Console, game: Game, seat: int | None) -> None:
     highlight |= {p.cell for p in view.turn_placements}
     console.print(render.board_text(game.variant.layout, view.board, highlight))
     console.print(render.legend())
-    console.print(render.scores_table(view.players, view.scores, view.to_move,
-                                      view.rack_sizes))
+    console.print(render.scores_table(view.players, view.scores, view.to_move, view.rack_sizes))
     console.print(f"bag: {view.bag_size}   ", render.player_card(view.unseen))
     if game.turns:
         last = game.turns[-1]
@@ -116,11 +130,12 @@ def _draw(console: Console, game: Game, seat: int | None) -> None:
         if last.kind == "place":
             what = " ".join(f"{grid.name(p.cell)}={p.value}" for p in last.placements)
             bonus = f" (+{last.bonus} bonus)" if last.bonus else ""
-            console.print(f"last turn: {game.players[last.seat]} {what} for {last.points}"
-                          f"{bonus}")
+            console.print(f"last turn: {game.players[last.seat]} {what} for {last.points}{bonus}")
         else:
-            console.print(f"last turn: {game.players[last.seat]} {last.kind}"
-                          + (f" {last.exchanged}" if last.exchanged else ""))
+            console.print(
+                f"last turn: {game.players[last.seat]} {last.kind}"
+                + (f" {last.exchanged}" if last.exchanged else "")
+            )
     if seat is not None:
         if view.turn_placements:
             console.print(f"this turn: {view.turn_points} points so far")
@@ -129,8 +144,9 @@ def _draw(console: Console, game: Game, seat: int | None) -> None:
 
 def _hint(console: Console, game: Game) -> None:
     board = game.board
-    best = sorted(((board.points(p.cell, p.value), p) for p in game.legal_placements()),
-                  key=lambda m: -m[0])[:8]
+    best = sorted(
+        ((board.points(p.cell, p.value), p) for p in game.legal_placements()), key=lambda m: -m[0]
+    )[:8]
     if not best:
         console.print("No placement possible: pass or exchange.")
         return

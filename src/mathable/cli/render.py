@@ -37,8 +37,9 @@ def _square_style(square: Square) -> str:
 
 def _square_label(square: Square) -> str:
     if square.restriction is not None:
-        return {"x": "×", "/": "÷", "-": "−"}.get(square.restriction.symbol,
-                                                  square.restriction.symbol)
+        return {"x": "×", "/": "÷", "-": "−"}.get(
+            square.restriction.symbol, square.restriction.symbol
+        )
     if square.number is not None:
         return str(square.number)
     if square.multiplier > 1:
@@ -56,8 +57,9 @@ def board_text(
     (the last turn) in reverse video, ``marks`` drawn on empty squares (e.g. hints)."""
     size = layout.size
     out = Text()
-    out.append("    " + "".join(f"{COLUMN_LETTERS[c]:^4}" for c in range(size)) + "\n",
-               style="bold")
+    out.append(
+        "    " + "".join(f"{COLUMN_LETTERS[c]:^4}" for c in range(size)) + "\n", style="bold"
+    )
     for row in range(size):
         out.append(f"{row + 1:>3} ", style="bold")
         for col in range(size):
@@ -98,8 +100,12 @@ def rack_text(rack: Collection[int]) -> Text:
     return text
 
 
-def scores_table(players: tuple[str, ...], scores: tuple[int, ...], to_move: int | None,
-                 rack_sizes: tuple[int, ...] | None = None) -> Table:
+def scores_table(
+    players: tuple[str, ...],
+    scores: tuple[int, ...],
+    to_move: int | None,
+    rack_sizes: tuple[int, ...] | None = None,
+) -> Table:
     """Scores per player, the one to move marked."""
     table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
     table.add_column("")
@@ -123,7 +129,8 @@ def player_card(unseen: Mapping[int, int]) -> Text:
     return text
 
 
-def board_group(layout: Layout, values: list[int] | tuple[int, ...],
-                highlight: Collection[Cell] = ()) -> Group:
+def board_group(
+    layout: Layout, values: list[int] | tuple[int, ...], highlight: Collection[Cell] = ()
+) -> Group:
     """The board with its legend."""
     return Group(board_text(layout, values, highlight), legend())

@@ -1,6 +1,6 @@
 """The rules core: standard library only, shared by every front end, bot and test."""
 
-from .actions import Action, Challenge, EndTurn, Exchange, Pass, Place
+from .actions import Action, Challenge, EndGame, EndTurn, Exchange, Pass, Place
 from .errors import IllegalMove, MathableError, NotationError
 from .game import Game, HouseRules, LegalPlacements, PlacedToken, Setup, TurnRecord
 from .geometry import Cell, Grid
@@ -12,6 +12,7 @@ __all__ = [
     "Action",
     "Cell",
     "Challenge",
+    "EndGame",
     "EndTurn",
     "Exchange",
     "Game",
@@ -22,8 +23,8 @@ __all__ = [
     "MathableError",
     "NotationError",
     "Pass",
-    "PlacedToken",
     "Place",
+    "PlacedToken",
     "PlayerView",
     "Setup",
     "TurnRecord",

@@ -2,7 +2,7 @@
 
 Actions are small frozen value objects; their text form lives in
 :mod:`mathable.core.notation` (``I8=12``, ``J8=16+``, ``end``, ``pass``,
-``exchange 3,5,7``, ``challenge``).
+``exchange 3,5,7``, ``challenge``, ``stop``).
 """
 
 from __future__ import annotations
@@ -47,4 +47,9 @@ class Challenge:
     """Contest the turn just ended, under the table-referee house rule (C12)."""
 
 
-Action = Place | EndTurn | Exchange | Pass | Challenge
+@dataclass(frozen=True, slots=True)
+class EndGame:
+    """End the game now, all players agreeing (Mathable Junior, ruling J4)."""
+
+
+Action = Place | EndTurn | Exchange | Pass | Challenge | EndGame

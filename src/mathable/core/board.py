@@ -46,9 +46,7 @@ class RuleTables:
     values: frozenset[int]
     cell_ops: tuple[Op, ...] = field(repr=False)
     multipliers: tuple[int, ...] = field(repr=False)
-    _results: dict[tuple[int, int, Op], tuple[int, ...]] = field(
-        default_factory=dict, repr=False
-    )
+    _results: dict[tuple[int, int, Op], tuple[int, ...]] = field(default_factory=dict, repr=False)
 
     @staticmethod
     @cache

@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .actions import Action, Challenge, EndTurn, Exchange, Pass, Place
+from .actions import Action, Challenge, EndGame, EndTurn, Exchange, Pass, Place
 from .board import EMPTY, Board
 from .errors import IllegalMove
 from .geometry import Cell
@@ -37,15 +37,21 @@ class HouseRules:
     """C12: illegal placements are accepted until an opponent challenges them."""
     allow_undo: bool = False
     """Casual play: take back the last action (rule V-B forbids it by default)."""
+    strict: bool = False
+    """K2, Junior's numbered board: a scoring square is compulsory when one exists."""
 
     def to_dict(self) -> dict[str, bool]:
         """The options as JSON-ready data."""
-        return {"table_referee": self.table_referee, "allow_undo": self.allow_undo}
+        return {
+            "table_referee": self.table_referee,
+            "allow_undo": self.allow_undo,
+            "strict": self.strict,
+        }
 
     @staticmethod
     def from_dict(data: dict[str, Any]) -> HouseRules:
         """Read options; unknown names are refused."""
-        known = {"table_referee", "allow_undo"}
+        known = {"table_referee", "allow_undo", "strict"}
         unknown = set(data) - known
         if unknown:
             raise ValueError(f"unknown house rule(s): {', '.join(sorted(unknown))}")
@@ -105,8 +111,9 @@ class _Turn:
 class _State:
     """The mutable state of a game; only :class:`Game` drives it."""
 
-    def __init__(self, variant: Variant, players: int, seed: int, house: HouseRules,
-                 setup: Setup | None) -> None:
+    def __init__(
+        self, variant: Variant, players: int, seed: int, house: HouseRules, setup: Setup | None
+    ) -> None:
         self.variant = variant
         self.house = house
         self.n = players
@@ -131,7 +138,7 @@ class _State:
             starter = setup.to_move
         else:
             self.bag = self.rng.shuffled(as_list(variant.tokens))
-            starter = self._draw_for_start()
+            starter = self._draw_for_start() if variant.start_by_draw else 0
             for k in range(players):
                 self._refill((starter + k) % players)
         self.to_move = starter
@@ -173,6 +180,8 @@ class _State:
             self._exchange(action)
         elif isinstance(action, Pass):
             self._pass()
+        elif isinstance(action, EndGame):
+            self._agree_end()
         else:
             raise IllegalMove(f"unknown action {action!r}")
 
@@ -183,22 +192,25 @@ class _State:
             raise IllegalMove(f"cell {cell} is off the board", rule="C1")
         name = grid.name(cell)
         if not board.is_empty(cell):
-            raise IllegalMove(f"{name} already holds a {board.values[cell]}", rule="C3",
-                              where=name)
+            raise IllegalMove(f"{name} already holds a {board.values[cell]}", rule="C3", where=name)
         if value not in rack:
             raise IllegalMove(f"there is no {value} on your rack", rule="C8", where=name)
-        legal = board.equations(cell, value) > 0
+        variant, strict = self.variant, self.house.strict
+        legal = variant.is_legal(board, cell, value, strict)
         if not legal and not self.house.table_referee:
-            self.variant.check_placement(board, cell, value)
+            variant.check_placement(board, cell, value, strict)
         if action.extra:
+            if not variant.extra_draw:
+                raise IllegalMove(f"{variant.title} has no extra tokens", rule="K2", where=name)
             if board.rules.layout.squares[cell].restriction is None:
-                raise IllegalMove(f"{name} is not a restriction square: no extra token",
-                                  rule="C7", where=name)
+                raise IllegalMove(
+                    f"{name} is not a restriction square: no extra token", rule="C7", where=name
+                )
             if not self.bag:
                 raise IllegalMove("the bag is empty: no extra token", rule="C7", where=name)
         self.challengeable = None
         if legal:
-            points = self.variant.placement_points(board, cell, value)
+            points = variant.placement_points(board, cell, value)
         else:  # C12: accepted provisionally, scored as the player claims it
             points = value * board.rules.multipliers[cell]
             if self.turn.first_mistake is None:
@@ -211,13 +223,15 @@ class _State:
         self.turn.placements.append(PlacedToken(cell, value, points, action.extra))
         self.turn.points += points
         self.effective.append(action)
-        if not rack or (not self.house.table_referee and not board.has_placement(rack)):
+        if not rack or (not self.house.table_referee and not variant.can_place(board, rack)):
             self._finish_placing(challenged=False)  # C8a: the player can go no further
 
     def _end_turn(self, action: EndTurn) -> None:
+        self._check_free_turn("end the turn early")
         if not self.turn.placements and not action.challenged:
-            raise IllegalMove("place a token before ending the turn, or pass or exchange",
-                              rule="C8")
+            raise IllegalMove(
+                "place a token before ending the turn, or pass or exchange", rule="C8"
+            )
         self.effective.append(action)
         self._finish_placing(action.challenged)
 
@@ -225,17 +239,19 @@ class _State:
         turn, seat = self.turn, self.to_move
         bonus = self.variant.turn_bonus(turn.started_with, len(self.racks[seat]))
         self.scores[seat] += turn.points + bonus
-        record = TurnRecord(seat, "place", tuple(turn.placements), turn.points + bonus, bonus,
-                            challenged=challenged)
+        record = TurnRecord(
+            seat, "place", tuple(turn.placements), turn.points + bonus, bonus, challenged=challenged
+        )
         self._refill(seat)
         emptied = not self.racks[seat] and not self.bag
         if self.house.table_referee and turn.placements and not challenged:
             self.challengeable = (turn, len(self.turns))
         self._next_turn(record, placed=bool(turn.placements))
-        if emptied and not self.over:
+        if emptied and self.variant.free_turns and not self.over:
             self._end_game("the bag is empty and a player has placed every token")
 
     def _exchange(self, action: Exchange) -> None:
+        self._check_free_turn("exchange")
         self._check_turn_start("exchange")
         if not action.values:
             raise IllegalMove("choose at least one token to exchange", rule="C8")
@@ -243,8 +259,11 @@ class _State:
         if missing:
             raise IllegalMove(f"there is no {min(missing)} on your rack to exchange", rule="C8")
         if len(action.values) > len(self.bag):
-            raise IllegalMove(f"the bag holds only {len(self.bag)} tokens, fewer than the "
-                              f"{len(action.values)} to exchange", rule="C8")
+            raise IllegalMove(
+                f"the bag holds only {len(self.bag)} tokens, fewer than the "
+                f"{len(action.values)} to exchange",
+                rule="C8",
+            )
         rack = self.racks[self.to_move]
         drawn = [self.bag.pop() for _ in action.values]
         for value in action.values:
@@ -254,28 +273,47 @@ class _State:
         self.bag.extend(action.values)
         self.rng.shuffle(self.bag)
         self.effective.append(action)
-        self._next_turn(TurnRecord(self.to_move, "exchange", exchanged=len(action.values)),
-                        placed=False)
+        self._next_turn(
+            TurnRecord(self.to_move, "exchange", exchanged=len(action.values)), placed=False
+        )
 
     def _pass(self) -> None:
+        self._check_free_turn("pass")
         self._check_turn_start("pass")
         self.effective.append(Pass())
         self._next_turn(TurnRecord(self.to_move, "pass"), placed=False)
 
+    def _agree_end(self) -> None:
+        if not self.variant.agreed_end:
+            raise IllegalMove(f"{self.variant.title} does not end by agreement", rule="C11")
+        self._check_turn_start("stop the game")
+        self.effective.append(EndGame())
+        self._end_game("the players agreed to stop")
+
+    def _check_free_turn(self, what: str) -> None:
+        if not self.variant.free_turns:
+            raise IllegalMove(f"you cannot {what}: place every tile of your rack", rule="K2")
+
     def _check_turn_start(self, what: str) -> None:
         if self.turn.placements:
-            raise IllegalMove(f"you cannot {what} after placing tokens: end the turn",
-                              rule="C8")
+            raise IllegalMove(f"you cannot {what} after placing tokens: end the turn", rule="C8")
         self.challengeable = None
 
     def _next_turn(self, record: TurnRecord, *, placed: bool) -> None:
         self.turns.append(record)
         self.idle_turns = 0 if placed else self.idle_turns + 1
-        self.to_move = (self.to_move + 1) % self.n
+        following = [(self.to_move + k) % self.n for k in range(1, self.n + 1)]
+        if not self.variant.free_turns:  # K3: seats without tiles sit out
+            following = [s for s in following if self.racks[s]]
+            if not following:
+                self.turn = _Turn(self.to_move, 0, len(self.effective))
+                self._end_game("the pot is empty and every tile has been placed")
+                return
+        self.to_move = following[0]
         self.turn = _Turn(self.to_move, len(self.racks[self.to_move]), len(self.effective))
         if self.idle_turns >= 2 * self.n:
             self._end_game("two full rounds went by without a placement")
-        elif not self.board.has_placement(set(self.bag).union(*self.racks)):
+        elif not self.variant.can_place(self.board, set(self.bag).union(*self.racks)):
             self._end_game("no token in play can be placed anywhere")
 
     def _end_game(self, reason: str) -> None:
@@ -321,8 +359,9 @@ class Game:
         self.players: tuple[str, ...] = tuple(players)
         low, high = self.variant.min_players, self.variant.max_players
         if not low <= len(self.players) <= high:
-            raise ValueError(f"{self.variant.title} is for {low} to {high} players, "
-                             f"not {len(self.players)}")
+            raise ValueError(
+                f"{self.variant.title} is for {low} to {high} players, not {len(self.players)}"
+            )
         self.seed: int = secrets.randbits(63) if seed is None else seed
         self.house_rules = house_rules or HouseRules()
         self.setup = setup
@@ -354,12 +393,15 @@ class Game:
         if not self.house_rules.table_referee:
             raise IllegalMove("challenges need the table-referee house rule", rule="C12")
         if state.challengeable is None:
-            raise IllegalMove("only the turn just ended can be challenged, before the next "
-                              "player moves", rule="C12")
+            raise IllegalMove(
+                "only the turn just ended can be challenged, before the next player moves",
+                rule="C12",
+            )
         turn, _ = state.challengeable
         if turn.first_mistake is None:
-            raise IllegalMove("every placement of the last turn was legal: the challenge "
-                              "fails", rule="C12")
+            raise IllegalMove(
+                "every placement of the last turn was legal: the challenge fails", rule="C12"
+            )
         keep = state.effective[: turn.log_start + turn.first_mistake]
         fresh = self._fresh_state()
         for past in [*keep, EndTurn(challenged=True)]:
@@ -382,8 +424,13 @@ class Game:
 
     def copy(self) -> Game:
         """An independent game with the same log (replayed)."""
-        other = Game(self.variant, self.players, seed=self.seed, house_rules=self.house_rules,
-                     setup=self.setup)
+        other = Game(
+            self.variant,
+            self.players,
+            seed=self.seed,
+            house_rules=self.house_rules,
+            setup=self.setup,
+        )
         other._rebuild(self._log)
         return other
 
@@ -402,10 +449,14 @@ class Game:
         if state.over:
             return actions
         actions.extend(self.legal_placements().with_extras())
+        if not self.variant.free_turns:
+            return actions
         if state.turn.placements:
             actions.append(EndTurn())
             return actions
         actions.append(Pass())
+        if self.variant.agreed_end:
+            actions.append(EndGame())
         rack = sorted(self.rack(self.to_move))
         for k in range(1, min(len(rack), len(state.bag)) + 1):
             for combo in sorted(set(itertools.combinations(rack, k))):
@@ -506,13 +557,15 @@ class Game:
 
     def position(self, seat: int | None = None) -> Position:
         """The one-line position as ``seat`` sees it (other racks shown by size only)."""
+        shown = self.is_over or self.variant.open_racks
         racks: list[tuple[int, ...] | int] = [
-            self.rack(s) if s == seat or self.is_over else len(self.rack(s))
+            self.rack(s) if s == seat or shown else len(self.rack(s))
             for s in range(len(self.players))
         ]
         board = tuple(sorted(self.board.placed().items()))
-        return Position(self.variant.name, board, tuple(racks), self.scores, self.bag_size,
-                        self.to_move)
+        return Position(
+            self.variant.name, board, tuple(racks), self.scores, self.bag_size, self.to_move
+        )
 
     def view(self, seat: int | None) -> PlayerView:
         """What ``seat`` may know (``None``: a spectator). Only views leave a server."""
@@ -521,8 +574,10 @@ class Game:
         return make_view(self, seat)
 
     def __repr__(self) -> str:
-        return (f"<Game {self.variant.name} {len(self.players)} players seed={self.seed} "
-                f"actions={len(self._log)}>")
+        return (
+            f"<Game {self.variant.name} {len(self.players)} players seed={self.seed} "
+            f"actions={len(self._log)}>"
+        )
 
 
 class LegalPlacements:
@@ -538,15 +593,16 @@ class LegalPlacements:
         return [] if state.over else sorted(set(state.racks[state.to_move]))
 
     def __iter__(self) -> Iterator[Place]:
-        board = self._game.board
+        game = self._game
+        board, variant, strict = game.board, game.variant, game.house_rules.strict
         for value in self._rack_values():
-            for cell in sorted(board.cells_accepting(value)):
+            for cell in sorted(variant.legal_cells(board, value, strict)):
                 yield Place(cell, value)
 
     def with_extras(self) -> Iterator[Place]:
         """Every placement, and again with the extra token where one may be taken."""
         squares = self._game.variant.layout.squares
-        bag = self._game.bag_size
+        bag = self._game.bag_size if self._game.variant.extra_draw else 0
         for place in self:
             yield place
             if bag and squares[place.cell].restriction is not None:
@@ -554,14 +610,15 @@ class LegalPlacements:
 
     def count(self) -> int:
         """How many placements there are."""
-        board = self._game.board
-        return sum(len(board.cells_accepting(v)) for v in self._rack_values())
+        game = self._game
+        board, variant, strict = game.board, game.variant, game.house_rules.strict
+        return sum(len(variant.legal_cells(board, v, strict)) for v in self._rack_values())
 
     def __len__(self) -> int:
         return self.count()
 
     def __bool__(self) -> bool:
-        return self._game.board.has_placement(self._rack_values())
+        return self._game.variant.can_place(self._game.board, self._rack_values())
 
     def __contains__(self, place: object) -> bool:
         if not isinstance(place, Place):
@@ -571,11 +628,16 @@ class LegalPlacements:
             return False
         if not 0 <= place.cell < len(game.board.values):
             return False
-        if game.board.equations(place.cell, place.value) == 0:
+        if not game.board.is_empty(place.cell) or not game.variant.is_legal(
+            game.board, place.cell, place.value, game.house_rules.strict
+        ):
             return False
         if place.extra:
-            return bool(game.bag_size) and (
-                game.variant.layout.squares[place.cell].restriction is not None)
+            return (
+                bool(game.bag_size)
+                and game.variant.extra_draw
+                and (game.variant.layout.squares[place.cell].restriction is not None)
+            )
         return True
 
 

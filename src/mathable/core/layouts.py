@@ -79,7 +79,7 @@ class Layout:
         lines = [f"# {self.name}", f"  {letters}"]
         for row in range(self.size):
             cells = self.squares[row * self.size : (row + 1) * self.size]
-            lines.append(f"{row + 1:>2}" + "".join(f"{str(sq):>4}" for sq in cells))
+            lines.append(f"{row + 1:>2}" + "".join(f"{sq!s:>4}" for sq in cells))
         return "\n".join(lines) + "\n"
 
 

@@ -4,7 +4,7 @@
 * a placement: ``I8=12``; with ``+`` when the extra token of a restriction square was
   taken (``J8=16+``, ruling C7);
 * an action: a placement, ``end``, ``pass``, ``exchange 3,5,7`` (the values given back)
-  or ``challenge``;
+  ``challenge`` or ``stop`` (end by agreement, Junior);
 * a turn: its placements separated by spaces, in the order played;
 * a position: one line ``variant | board | racks | scores | bag | to move``.
 
@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .actions import Action, Challenge, EndTurn, Exchange, Pass, Place
+from .actions import Action, Challenge, EndGame, EndTurn, Exchange, Pass, Place
 from .errors import NotationError
 from .geometry import Cell, Grid
 
@@ -49,13 +49,20 @@ def parse_action(text: str, grid: Grid) -> Action:
     if not words:
         raise NotationError("an empty action")
     keyword = words[0].lower()
-    if keyword in ("end", "pass", "challenge") and len(words) == 1:
-        return {"end": EndTurn(), "pass": Pass(), "challenge": Challenge()}[keyword]
+    simple: dict[str, Action] = {
+        "end": EndTurn(),
+        "pass": Pass(),
+        "challenge": Challenge(),
+        "stop": EndGame(),
+    }
+    if keyword in simple and len(words) == 1:
+        return simple[keyword]
     if keyword == "exchange":
         values = words[1].replace(",", " ").split() if len(words) > 1 else []
         if not values or not all(v.isdigit() for v in values):
-            raise NotationError(f"{text.strip()!r}: write exchange then the values, "
-                                "like exchange 3,5,7")
+            raise NotationError(
+                f"{text.strip()!r}: write exchange then the values, like exchange 3,5,7"
+            )
         return Exchange(tuple(int(v) for v in values))
     return parse_placement(text, grid)
 
@@ -70,6 +77,8 @@ def format_action(action: Action, grid: Grid) -> str:
         return "pass"
     if isinstance(action, Challenge):
         return "challenge"
+    if isinstance(action, EndGame):
+        return "stop"
     return "exchange " + ",".join(str(v) for v in action.values)
 
 
@@ -112,8 +121,10 @@ class Position:
         """Read a one-line position; ``grid_of`` maps variant names to their grids."""
         fields = [f.strip() for f in text.strip().split("|")]
         if len(fields) != 6:
-            raise NotationError("a position has 6 fields separated by '|': variant | board | "
-                                f"racks | scores | bag | to move (found {len(fields)})")
+            raise NotationError(
+                "a position has 6 fields separated by '|': variant | board | "
+                f"racks | scores | bag | to move (found {len(fields)})"
+            )
         variant, board_text, racks_text, scores_text, bag_text, move_text = fields
         if isinstance(grid_of, Grid):
             grid = grid_of
@@ -137,8 +148,9 @@ class Position:
         to_move = _number(move_text, "seat to move") - 1
         if not 0 <= to_move < len(racks):
             raise NotationError(f"seat to move {to_move + 1} is not 1..{len(racks)}")
-        return Position(variant, board, tuple(racks), scores, _number(bag_text, "bag size"),
-                        to_move)
+        return Position(
+            variant, board, tuple(racks), scores, _number(bag_text, "bag size"), to_move
+        )
 
 
 def _number(text: str, what: str, *, signed: bool = False) -> int:

@@ -61,8 +61,10 @@ def from_record(data: dict[str, Any] | str) -> Game:
     if data.get("format") != FORMAT:
         raise RecordError(f"not a game record (format should be {FORMAT!r})")
     if data.get("version") != VERSION:
-        raise RecordError(f"record version {data.get('version')!r} is not supported "
-                          f"(this program reads version {VERSION})")
+        raise RecordError(
+            f"record version {data.get('version')!r} is not supported "
+            f"(this program reads version {VERSION})"
+        )
     try:
         game = Game(
             str(data.get("variant", "classic")),
@@ -82,8 +84,10 @@ def from_record(data: dict[str, Any] | str) -> Game:
             raise RecordError(f"action {number} ({text}) does not replay: {exc}") from None
     result = data.get("result")
     if result is not None and result.get("scores") != list(game.scores):
-        raise RecordError(f"the record's result {result.get('scores')} differs from its "
-                          f"replay {list(game.scores)}")
+        raise RecordError(
+            f"the record's result {result.get('scores')} differs from its "
+            f"replay {list(game.scores)}"
+        )
     return game
 
 

@@ -76,8 +76,7 @@ class Scoresheet:
                     "total": t.total,
                     "exchanged": t.exchanged,
                     "placements": [
-                        {"cell": p.cell, "value": p.value, "points": p.points,
-                         "extra": p.extra}
+                        {"cell": p.cell, "value": p.value, "points": p.points, "extra": p.extra}
                         for p in t.placements
                     ],
                 }
@@ -105,8 +104,9 @@ def score_transcript(text: str, variant: Variant = CLASSIC) -> Scoresheet:
         player, sep, body = line.partition(":")
         player, body = player.strip(), body.strip()
         if not sep or not player:
-            raise fail(f"{line!r} should look like 'NAME: I8=12 H6=8', 'NAME: pass' or "
-                       "'NAME: exchange N'")
+            raise fail(
+                f"{line!r} should look like 'NAME: I8=12 H6=8', 'NAME: pass' or 'NAME: exchange N'"
+            )
         if player in finished:
             raise fail(f"{player} already counted the tokens left at the end")
         total = sheet.totals.get(player, 0)
@@ -117,11 +117,13 @@ def score_transcript(text: str, variant: Variant = CLASSIC) -> Scoresheet:
         if keyword == "pass" and len(words) == 1:
             turn = ScoredTurn(number, player, "pass", (), 0, 0, total)
         elif keyword == "exchange":
-            if len(words) != 2 or not words[1].isdigit() or not 1 <= int(words[1]) <= \
-                    variant.rack_size:
+            if (
+                len(words) != 2
+                or not words[1].isdigit()
+                or not 1 <= int(words[1]) <= variant.rack_size
+            ):
                 raise fail(f"write 'exchange N' with N from 1 to {variant.rack_size} (rule C8)")
-            turn = ScoredTurn(number, player, "exchange", (), 0, 0, total,
-                              exchanged=int(words[1]))
+            turn = ScoredTurn(number, player, "exchange", (), 0, 0, total, exchanged=int(words[1]))
         elif keyword == "left":
             values = [w for w in " ".join(words[1:]).replace(",", " ").split()]
             if not all(v.isdigit() for v in values):
@@ -132,16 +134,23 @@ def score_transcript(text: str, variant: Variant = CLASSIC) -> Scoresheet:
             finished.add(player)
             turn = ScoredTurn(number, player, "left", (), -deduction, 0, total - deduction)
         else:
-            turn = _score_placements(number, player, words, board, grid, used, variant, fail,
-                                     total)
+            turn = _score_placements(number, player, words, board, grid, used, variant, fail, total)
         sheet.turns.append(turn)
         sheet.totals[player] = turn.total
     return sheet
 
 
-def _score_placements(number: int, player: str, words: list[str], board: Any, grid: Any,
-                      used: Counter[int], variant: Variant, fail: Any,
-                      total: int) -> ScoredTurn:
+def _score_placements(
+    number: int,
+    player: str,
+    words: list[str],
+    board: Any,
+    grid: Any,
+    used: Counter[int],
+    variant: Variant,
+    fail: Any,
+    total: int,
+) -> ScoredTurn:
     placed: list[ScoredPlacement] = []
     for word in words:
         try:
@@ -158,8 +167,7 @@ def _score_placements(number: int, player: str, words: list[str], board: Any, gr
             raise fail(str(exc)) from None
         square = board.rules.layout.squares[place.cell]
         if place.extra and square.restriction is None:
-            raise fail(f"{name} is not a restriction square, so no extra token ('+') "
-                       "(rule C7)")
+            raise fail(f"{name} is not a restriction square, so no extra token ('+') (rule C7)")
         points = variant.placement_points(board, place.cell, place.value)
         board.place(place.cell, place.value)
         used[place.value] += 1
@@ -167,16 +175,19 @@ def _score_placements(number: int, player: str, words: list[str], board: Any, gr
     extras = sum(p.extra for p in placed)
     most = variant.rack_size + extras
     if len(placed) > most:
-        raise fail(f"{len(placed)} tokens in one turn: a rack holds {variant.rack_size}, plus "
-                   f"one per extra token taken ({extras}) (rule C8)")
+        raise fail(
+            f"{len(placed)} tokens in one turn: a rack holds {variant.rack_size}, plus "
+            f"one per extra token taken ({extras}) (rule C8)"
+        )
     # No racks are known: the turn is taken to start full (C9, score-sheet assumption).
     bonus = variant.turn_bonus(variant.rack_size, most - len(placed))
     points = sum(p.points for p in placed) + bonus
     return ScoredTurn(number, player, "place", tuple(placed), points, bonus, total + points)
 
 
-def _check_supply(used: Counter[int], more: Counter[int], variant: Variant, fail: Any,
-                  where: str = "") -> None:
+def _check_supply(
+    used: Counter[int], more: Counter[int], variant: Variant, fail: Any, where: str = ""
+) -> None:
     for value, n in more.items():
         have = variant.tokens.get(value, 0)
         if used[value] + n > have:
@@ -184,5 +195,7 @@ def _check_supply(used: Counter[int], more: Counter[int], variant: Variant, fail
             if have == 0:
                 raise fail(f"{at}there is no {value} token in the game (rule C2)")
             plural = "token" if have == 1 else "tokens"
-            raise fail(f"{at}the game has only {have} {plural} of {value} and all are "
-                       "already counted (rule C2)")
+            raise fail(
+                f"{at}the game has only {have} {plural} of {value} and all are "
+                "already counted (rule C2)"
+            )

@@ -6,14 +6,16 @@ what differs, the way python-chess's ``variant.py`` does.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
+from functools import cached_property
 
 from .arithmetic import ALL_OPS, Op
 from .board import Board, RuleTables
 from .errors import IllegalMove
 from .geometry import Cell
 from .layouts import Layout, packaged_layout
-from .tokens import CLASSIC_TOKENS, TokenCounts
+from .tokens import CLASSIC_TOKENS, JUNIOR_TOKENS, TokenCounts
 
 
 @dataclass(frozen=True)
@@ -33,6 +35,18 @@ class Variant:
     summary: str = ""
     min_players: int = 2
     max_players: int = 4
+    start_by_draw: bool = True
+    """C10: the highest token drawn starts; otherwise the first seat listed starts."""
+    extra_draw: bool = True
+    """C7/J3: a restriction square lets the player take one more token."""
+    free_turns: bool = True
+    """Players may stop, pass and exchange (C8); otherwise the whole rack must be placed."""
+    open_racks: bool = False
+    """Racks lie face up for everyone to see (Junior's back side, K2)."""
+    agreed_end: bool = False
+    """Players may end the game by agreement (J4)."""
+    version: int = 1
+    """Bumped whenever this variant's behaviour changes (records name it)."""
 
     @property
     def layout(self) -> Layout:
@@ -48,12 +62,27 @@ class Variant:
         """A board as at the start of a game, or holding ``initial``."""
         return Board(self.rule_tables, initial)
 
-    def check_placement(self, board: Board, cell: Cell, value: int) -> None:
+    def is_legal(self, board: Board, cell: Cell, value: int, strict: bool = False) -> bool:
+        """Whether ``value`` may go on the empty ``cell`` (C3-C5)."""
+        return board.accepts[cell].get(value, 0) > 0
+
+    def legal_cells(self, board: Board, value: int, strict: bool = False) -> Collection[Cell]:
+        """The cells where ``value`` may go now."""
+        return board.cells_accepting(value)
+
+    def can_place(self, board: Board, values: Iterable[int]) -> bool:
+        """Whether any of ``values`` may go anywhere (for C8a and C11b)."""
+        return board.has_placement(values)
+
+    def check_placement(self, board: Board, cell: Cell, value: int, strict: bool = False) -> None:
         """Raise IllegalMove unless ``value`` may go on the empty ``cell`` (C3-C5)."""
-        if board.equations(cell, value):
+        if self.is_legal(board, cell, value, strict):
             return
-        raise IllegalMove(explain_refusal(board, cell, value), rule=refusal_rule(board, cell),
-                          where=board.grid.name(cell))
+        raise IllegalMove(
+            explain_refusal(board, cell, value),
+            rule=refusal_rule(board, cell),
+            where=board.grid.name(cell),
+        )
 
     def placement_points(self, board: Board, cell: Cell, value: int) -> int:
         """Points of a legal placement (C6)."""
@@ -62,6 +91,52 @@ class Variant:
     def turn_bonus(self, started_with: int, left_on_rack: int) -> int:
         """The bonus for a turn that began with ``started_with`` tokens (C9)."""
         return self.bonus if started_with == self.rack_size and left_on_rack == 0 else 0
+
+
+@dataclass(frozen=True)
+class NumberedVariant(Variant):
+    """Junior's back side: each tile goes on a square printed with its number (K2) and
+    scores 1 when the two tiles next to it in a line make it by + or -."""
+
+    @cached_property
+    def number_cells(self) -> dict[int, tuple[Cell, ...]]:
+        """The squares printed with each number."""
+        cells: dict[int, list[Cell]] = {}
+        for cell, square in enumerate(self.layout.squares):
+            if square.number is not None:
+                cells.setdefault(square.number, []).append(cell)
+        return {v: tuple(c) for v, c in cells.items()}
+
+    def legal_cells(self, board: Board, value: int, strict: bool = False) -> Collection[Cell]:
+        free = [c for c in self.number_cells.get(value, ()) if board.is_empty(c)]
+        if strict:  # K2 house rule "strict": a scoring square is compulsory if there is one
+            scoring = [c for c in free if board.accepts[c].get(value)]
+            return scoring or free
+        return free
+
+    def is_legal(self, board: Board, cell: Cell, value: int, strict: bool = False) -> bool:
+        return cell in self.legal_cells(board, value, strict)
+
+    def can_place(self, board: Board, values: Iterable[int]) -> bool:
+        return any(self.legal_cells(board, v) for v in values)
+
+    def check_placement(self, board: Board, cell: Cell, value: int, strict: bool = False) -> None:
+        if self.is_legal(board, cell, value, strict):
+            return
+        name = board.grid.name(cell)
+        printed = board.rules.layout.squares[cell].number
+        if printed != value:
+            reason = f"{value} on {name}: that square is printed {printed}, not {value}"
+        else:
+            better = ", ".join(board.grid.name(c) for c in self.legal_cells(board, value, True))
+            reason = (
+                f"{value} on {name}: under the strict house rule a scoring square "
+                f"comes first ({better})"
+            )
+        raise IllegalMove(reason, rule="K2", where=name)
+
+    def placement_points(self, board: Board, cell: Cell, value: int) -> int:
+        return 1 if board.accepts[cell].get(value) else 0
 
 
 def refusal_rule(board: Board, cell: Cell) -> str:
@@ -106,7 +181,39 @@ CLASSIC = Variant(
     summary="14x14 board, 106 tokens, + - x /, racks of 7, 50-point bonus.",
 )
 
-VARIANTS: dict[str, Variant] = {v.name: v for v in (CLASSIC,)}
+JUNIOR = Variant(
+    name="junior",
+    title="Mathable Junior",
+    layout_name="junior",
+    tokens=JUNIOR_TOKENS,
+    rack_size=5,
+    ops=Op.ADD | Op.SUB,
+    bonus=25,
+    deduct_rack_at_end=False,
+    start_by_draw=False,
+    agreed_end=True,
+    summary="Front side: 10x10 board (provisional layout), 60 tiles, + and - only, racks "
+    "of 5, 2X squares, 25-point bonus.",
+)
+
+JUNIOR_NUMBERS = NumberedVariant(
+    name="junior-numbers",
+    title="Mathable Junior, numbered board",
+    layout_name="junior-numbers",
+    tokens=JUNIOR_TOKENS,
+    rack_size=3,
+    ops=Op.ADD | Op.SUB,
+    bonus=0,
+    deduct_rack_at_end=False,
+    start_by_draw=False,
+    extra_draw=False,
+    free_turns=False,
+    open_racks=True,
+    summary="Back side: the numbered 10x10 board, 3 tiles face up, place all three on "
+    "their numbers, 1 point per tile made by + or -.",
+)
+
+VARIANTS: dict[str, Variant] = {v.name: v for v in (CLASSIC, JUNIOR, JUNIOR_NUMBERS)}
 
 
 def get_variant(name: str) -> Variant:

@@ -41,16 +41,15 @@ class PlayerView:
     over: bool
     end_reason: str
     deductions: tuple[int, ...]
-    final_racks: tuple[tuple[int, ...], ...]
-    """Every rack, shown only once the game is over."""
+    open_racks: tuple[tuple[int, ...], ...]
+    """Every rack, when all may see them: face-up variants, or once the game is over."""
 
     def to_dict(self, cell_name: Any = None) -> dict[str, Any]:
         """JSON-ready data; ``cell_name`` turns cell numbers into names if given."""
         name = cell_name or (lambda c: c)
 
         def placed(p: PlacedToken) -> dict[str, Any]:
-            return {"cell": name(p.cell), "value": p.value, "points": p.points,
-                    "extra": p.extra}
+            return {"cell": name(p.cell), "value": p.value, "points": p.points, "extra": p.extra}
 
         return {
             "variant": self.variant,
@@ -62,12 +61,20 @@ class PlayerView:
             "scores": list(self.scores),
             "bag_size": self.bag_size,
             "to_move": self.to_move,
-            "turn": {"placements": [placed(p) for p in self.turn_placements],
-                     "points": self.turn_points},
+            "turn": {
+                "placements": [placed(p) for p in self.turn_placements],
+                "points": self.turn_points,
+            },
             "turns": [
-                {"seat": t.seat, "kind": t.kind, "points": t.points, "bonus": t.bonus,
-                 "exchanged": t.exchanged, "challenged": t.challenged,
-                 "placements": [placed(p) for p in t.placements]}
+                {
+                    "seat": t.seat,
+                    "kind": t.kind,
+                    "points": t.points,
+                    "bonus": t.bonus,
+                    "exchanged": t.exchanged,
+                    "challenged": t.challenged,
+                    "placements": [placed(p) for p in t.placements],
+                }
                 for t in self.turns
             ],
             "unseen": {str(v): n for v, n in self.unseen.items()},
@@ -77,7 +84,7 @@ class PlayerView:
             "over": self.over,
             "end_reason": self.end_reason,
             "deductions": list(self.deductions),
-            "final_racks": [list(r) for r in self.final_racks],
+            "open_racks": [list(r) for r in self.open_racks],
         }
 
 
@@ -107,5 +114,7 @@ def make_view(game: Game, seat: int | None) -> PlayerView:
         over=over,
         end_reason=game.end_reason,
         deductions=game.deductions,
-        final_racks=tuple(game.rack(s) for s in range(n)) if over else (),
+        open_racks=(
+            tuple(game.rack(s) for s in range(n)) if over or game.variant.open_racks else ()
+        ),
     )
