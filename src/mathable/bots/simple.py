@@ -1,0 +1,81 @@
+"""The first rungs of the ladder: gentle (for children) and greedy."""
+
+from __future__ import annotations
+
+import random
+
+from mathable.core.actions import Action, EndTurn, Exchange, Pass, Place
+from mathable.core.view import PlayerView
+
+from .base import board_from_view
+
+
+class GentleBot:
+    """Plays legal, modest turns with some randomness: a kind opponent for children.
+
+    It places one or two tokens a turn, picked at random among its lower-scoring
+    placements, and never hunts for bonuses.
+    """
+
+    name = "gentle"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def act(self, view: PlayerView) -> Action:
+        variant, board = board_from_view(view)
+        strict = view.house_rules.get("strict", False)
+        options = sorted(
+            (variant.placement_points(board, cell, value), cell, value)
+            for value in sorted(set(view.rack))
+            for cell in sorted(variant.legal_cells(board, value, strict))
+        )
+        placed = len(view.turn_placements)
+        if options and (
+            placed == 0 or (variant.free_turns is False) or (placed < 2 and self.rng.random() < 0.5)
+        ):
+            modest = options[: max(1, len(options) // 2)]
+            _, cell, value = self.rng.choice(modest)
+            return Place(cell, value)
+        if placed:
+            return EndTurn()
+        return _stuck(view)
+
+
+class GreedyBot:
+    """Plays the best-scoring single placement, again and again while it can."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def act(self, view: PlayerView) -> Action:
+        variant, board = board_from_view(view)
+        strict = view.house_rules.get("strict", False)
+        best: tuple[int, int, int] | None = None
+        for value in sorted(set(view.rack)):
+            for cell in sorted(variant.legal_cells(board, value, strict)):
+                key = (variant.placement_points(board, cell, value), value, -cell)
+                if best is None or key > best:
+                    best = key
+        if best is not None:
+            square = variant.layout.squares[-best[2]]
+            extra = (
+                variant.extra_draw
+                and square.restriction is not None
+                and view.bag_size > 0
+                and len(view.rack) <= 3
+            )
+            return Place(-best[2], best[1], extra)
+        if view.turn_placements:
+            return EndTurn()
+        return _stuck(view)
+
+
+def _stuck(view: PlayerView) -> Action:
+    """No placement at the start of a turn: swap the highest tokens if the bag allows."""
+    if view.bag_size >= 1 and view.rack:
+        k = min(len(view.rack), view.bag_size, 3)
+        return Exchange(tuple(sorted(view.rack)[-k:]))
+    return Pass()
