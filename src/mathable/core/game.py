@@ -546,6 +546,34 @@ class Game:
         best = max(self.scores)
         return tuple(s for s, v in enumerate(self.scores) if v == best)
 
+    def census(self) -> Counter[int]:
+        """Every token of the set wherever it is (bag, racks, board): for conservation
+        checks, it always equals the variant's token set."""
+        state = self._state
+        counts = Counter(state.bag)
+        for rack in state.racks:
+            counts.update(rack)
+        counts.update(state.placed_tokens())
+        return counts
+
+    def snapshot(self) -> tuple[object, ...]:
+        """The whole state, hidden parts included, as comparable data (for tests of undo
+        and replay: two games with equal snapshots will behave the same)."""
+        state = self._state
+        return (
+            tuple(state.board.values),
+            tuple(map(tuple, state.racks)),
+            tuple(state.bag),
+            tuple(state.scores),
+            state.to_move,
+            tuple(state.turn.placements),
+            tuple(state.turns),
+            state.idle_turns,
+            state.over,
+            state.rng.state,
+            state.challengeable is not None,
+        )
+
     def unseen(self, seat: int | None) -> dict[int, int]:
         """C13, the player card: tokens of each value not seen by ``seat`` (bag plus the
         other racks; for a spectator, everything not on the board)."""
