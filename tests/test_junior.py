@@ -1,0 +1,199 @@
+"""Mathable Junior, both sides of the board (seed 001; rulings J1-J4 and K1-K3)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from mathable.core.actions import EndGame, EndTurn, Exchange, Pass, Place
+from mathable.core.errors import IllegalMove
+from mathable.core.game import Game, HouseRules, Setup
+from mathable.core.transcript import score_transcript
+from mathable.core.variants import JUNIOR, JUNIOR_NUMBERS
+
+SEED_001 = Path(__file__).resolve().parents[2] / "shared" / "seeds" / "001_34cd087df32c6baf.txt"
+
+
+def _board(variant, **cells: int):  # type: ignore[no-untyped-def]
+    grid = variant.layout.grid
+    initial = {c: sq.start for c, sq in enumerate(variant.layout.squares) if sq.start}
+    initial.update({grid.parse(name): value for name, value in cells.items()})
+    return variant.new_board(initial)
+
+
+# -- front side ---------------------------------------------------------------------
+
+
+def test_seven_completing_4_plus_3_and_9_minus_2_scores_14() -> None:
+    """The rulebook's picture: (4 + 3 = 7) + (9 - 2 = 7) scores 2 x 7 = 14 (J2, C4)."""
+    board = _board(JUNIOR, E2=4, F2=3, D3=9, D4=2)
+    d2 = board.grid.parse("D2")
+    assert JUNIOR.layout.squares[d2].multiplier == 1
+    assert board.equations(d2, 7) == 2
+    assert JUNIOR.placement_points(board, d2, 7) == 14
+
+
+def test_six_on_a_2x_square_scores_12() -> None:
+    """Bonus 1: 'Score 12 points for a 6 tile placed' on a 2X square (J2, C6)."""
+    board = _board(JUNIOR, C2=4, D2=2)
+    b2 = board.grid.parse("B2")
+    assert JUNIOR.layout.squares[b2].multiplier == 2
+    assert JUNIOR.placement_points(board, b2, 6) == 12
+
+
+def test_junior_counts_only_addition_and_subtraction() -> None:
+    """J2: 3 x 4 = 12 makes no equation in Junior; 3 + 4 and 4 - 3 do."""
+    board = _board(JUNIOR, C2=3, D2=4)
+    b2 = board.grid.parse("B2")
+    assert board.equations(b2, 12) == 0
+    assert board.equations(b2, 7) == 1 and board.equations(b2, 1) == 1
+    game = Game("junior", 2, setup=Setup(((12, 7, 1, 2, 3), (5, 5, 5, 5, 5)), (9,) * 10))
+    before = game.snapshot()
+    with pytest.raises(IllegalMove) as info:
+        game.apply("G6=12")  # G6, a '-' square beside 3 4: 12 would need x
+    assert info.value.where == "G6" and info.value.rule == "C5"
+    assert game.snapshot() == before
+    game.apply("G6=1")  # 4 - 3 on a '-' square is fine
+    assert game.turn_points == 1
+
+
+def test_junior_layout_is_symmetric_and_provisional() -> None:
+    """J1: 10x10, the four numbered centre squares, + - and 2X squares, symmetric under
+    quarter turns (the layout is our design, marked provisional in its data file)."""
+    layout = JUNIOR.layout
+    n = layout.size
+    assert n == 10
+    kinds = ["c" if sq.start else str(sq) for sq in layout.squares]
+    turned = [kinds[(n - 1 - col) * n + row] for row in range(n) for col in range(n)]
+    assert kinds == turned
+    assert {str(sq) for sq in layout.squares} >= {"+", "-", "2", "c1", "c2", "c3", "c4"}
+    assert [layout.grid.name(c) for c in layout.start_cells()] == ["E5", "F5", "E6", "F6"]
+
+
+def test_junior_bonus_is_25_for_five_tiles() -> None:
+    """J2: 25 points when the turn started with 5 tiles and all were placed."""
+    sheet = score_transcript("Ann: F4=2 E4=4 G5=3 E7=2 F7=6", JUNIOR)
+    assert sheet.turns[0].bonus == 25
+    assert sheet.totals["Ann"] == sum(p.points for p in sheet.turns[0].placements) + 25
+
+
+def test_junior_first_seat_starts_and_extra_tile_after_restriction() -> None:
+    """J3: after a + or - square the player may draw a tile and go on; seat 0 starts."""
+    game = Game("junior", ["Ann", "Bob"], seed=4)
+    assert game.to_move == 0 and len(game.rack(0)) == 5
+    game2 = Game("junior", 2, setup=Setup(((2, 9, 9, 9, 9), (5,) * 5), (7, 8, 8)))
+    game2.apply("F4=2+")  # 4 - 2 on F4, a '-' square, taking the extra tile
+    assert sorted(game2.rack(0)) == [7, 9, 9, 9, 9]
+
+
+def test_junior_stop_by_agreement_without_deduction() -> None:
+    """J4: the players may agree to stop; no deduction of tiles left."""
+    game = Game("junior", 2, seed=1)
+    game.apply(EndGame())
+    assert game.is_over and game.scores == (0, 0) and game.deductions == (0, 0)
+    classic = Game("classic", 2, seed=1)
+    with pytest.raises(IllegalMove):
+        classic.apply(EndGame())
+
+
+# -- back side ------------------------------------------------------------------------
+
+
+def _printed_grids() -> list[list[list[int]]]:
+    lines = SEED_001.read_text(encoding="utf-8").splitlines()
+    grids, rows = [], []
+    for line in [*lines, ""]:
+        if re.fullmatch(r"\d+(\t\d+){9}", line.strip()):
+            rows.append([int(v) for v in line.split()])
+        else:
+            if len(rows) == 10:
+                grids.append(rows)
+            rows = []
+    return grids
+
+
+@pytest.mark.skipif(not SEED_001.exists(), reason="shared/seeds is not beside the repo")
+def test_numbered_board_is_the_per_cell_majority_of_the_printed_copies() -> None:
+    """K1: six printed copies differing in a few cells; the board is their majority."""
+    grids = _printed_grids()
+    assert len(grids) == 6
+    squares = JUNIOR_NUMBERS.layout.squares
+    for row in range(10):
+        for col in range(10):
+            votes = Counter(g[row][col] for g in grids)
+            assert squares[row * 10 + col].number == votes.most_common(1)[0][0]
+    assert sum(g != grids[0] for g in grids) > 0  # the copies really do differ
+
+
+def test_numbered_board_counts() -> None:
+    """K1: each of 1-10 eight times, each of 11-20 twice."""
+    counts = Counter(sq.number for sq in JUNIOR_NUMBERS.layout.squares)
+    assert counts == {**{v: 8 for v in range(1, 11)}, **{v: 2 for v in range(11, 21)}}
+
+
+def test_numbered_tile_goes_on_its_number_and_all_three_are_placed() -> None:
+    """K2: a tile goes on a square printed with its number; all 3 must be placed."""
+    game = Game("junior-numbers", ["Ann", "Bob"], seed=2)
+    rack = game.rack(0)
+    assert len(rack) == 3
+    wrong = next(c for c, sq in enumerate(game.variant.layout.squares) if sq.number != rack[0])
+    before = game.snapshot()
+    with pytest.raises(IllegalMove) as info:
+        game.apply(Place(wrong, rack[0]))
+    assert info.value.rule == "K2" and "printed" in str(info.value)
+    for refused in (EndTurn(), Pass(), Exchange((rack[0],))):
+        with pytest.raises(IllegalMove, match="place every tile"):
+            game.apply(refused)
+    assert game.snapshot() == before
+    for _ in range(3):
+        game.apply(next(iter(game.legal_placements())))
+    assert game.to_move == 1 and len(game.rack(0)) == 3
+
+
+def test_numbered_scoring_one_point_for_plus_or_minus() -> None:
+    """K2: 1 point when the two tiles next to it in a line make it by + or -, else 0."""
+    # Row 1 reads 20 4 2 12 ...: a 2 on C1 next to D1=12? No: C1 is printed 2 and takes a
+    # 2; with D1=12 and E1=14 beside it, 14 - 12 = 2 scores 1.
+    board = _board(JUNIOR_NUMBERS, D1=12, E1=14)
+    c1 = board.grid.parse("C1")
+    assert JUNIOR_NUMBERS.placement_points(board, c1, 2) == 1
+    board2 = _board(JUNIOR_NUMBERS, D1=12, E1=15)
+    assert JUNIOR_NUMBERS.placement_points(board2, c1, 2) == 0
+
+
+def test_numbered_strict_house_rule_forces_the_scoring_square() -> None:
+    """K2 house rule 'strict': a scoring square is compulsory when one exists."""
+    rules = HouseRules(strict=True)
+    racks = ((12, 14, 2), (1, 1, 1))
+    bag = (3,) * 10
+    game = Game("junior-numbers", 2, house_rules=rules, setup=Setup(racks, bag))
+    game.apply("D1=12")
+    game.apply("E1=14")
+    two_squares = JUNIOR_NUMBERS.number_cells[2]
+    c1 = game.board.grid.parse("C1")
+    other = next(c for c in two_squares if c != c1)
+    with pytest.raises(IllegalMove) as info:
+        game.apply(Place(other, 2))
+    assert "scoring square" in str(info.value)
+    game.apply(Place(c1, 2))
+    assert game.scores[0] == 1
+
+
+def test_numbered_game_ends_when_every_tile_is_placed() -> None:
+    """K3: the game ends when the pot is empty and every tile has been placed."""
+    game = Game("junior-numbers", 3, seed=9)
+    while not game.is_over:
+        game.apply(next(iter(game.legal_placements())))
+    assert game.bag_size == 0 and all(not game.rack(s) for s in range(3))
+    assert sum(1 for v in game.board.values if v > 0) == 60
+    assert "every tile" in game.end_reason
+
+
+def test_numbered_racks_are_face_up() -> None:
+    """K2: tiles lie face up, so every view shows every rack."""
+    game = Game("junior-numbers", 2, seed=3)
+    assert game.view(0).open_racks == (game.rack(0), game.rack(1))
+    assert game.position(0).racks == (game.rack(0), game.rack(1))
