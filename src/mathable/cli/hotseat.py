@@ -25,6 +25,7 @@ HELP = """Type one action at a time:
   pass       pass the whole turn
   exchange 3,5   give back these tokens for new ones (the whole turn)
   challenge  contest the last turn (table-referee house rule, C12)
+  stop       end the game, all players agreeing (Mathable Junior, J4)
   hint       list your best placements
   undo       take back the last action (if the house rule allows it)
   save FILE  save the game record;  quit  stop (you are asked to save)"""
@@ -136,6 +137,9 @@ def _draw(console: Console, game: Game, seat: int | None) -> None:
                 f"last turn: {game.players[last.seat]} {last.kind}"
                 + (f" {last.exchanged}" if last.exchanged else "")
             )
+    if view.open_racks and not view.over:
+        for other, rack in enumerate(view.open_racks):
+            console.print(f"{view.players[other]}'s tiles (face up): ", render.rack_text(rack))
     if seat is not None:
         if view.turn_placements:
             console.print(f"this turn: {view.turn_points} points so far")

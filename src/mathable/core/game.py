@@ -576,10 +576,14 @@ class Game:
 
     def unseen(self, seat: int | None) -> dict[int, int]:
         """C13, the player card: tokens of each value not seen by ``seat`` (bag plus the
-        other racks; for a spectator, everything not on the board)."""
+        other racks, unless they lie face up; for a spectator, everything not on the
+        board or face up)."""
         counts = Counter(self.variant.tokens)
         counts.subtract(self._state.placed_tokens())
-        if seat is not None:
+        if self.variant.open_racks:  # face-up tiles are seen by everyone
+            for rack in self._state.racks:
+                counts.subtract(rack)
+        elif seat is not None:
             counts.subtract(self._state.racks[seat])
         return {v: counts[v] for v in sorted(self.variant.tokens)}
 
