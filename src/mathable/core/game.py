@@ -264,6 +264,7 @@ class _State:
                 f"{len(action.values)} to exchange",
                 rule="C8",
             )
+        self.challengeable = None
         rack = self.racks[self.to_move]
         drawn = [self.bag.pop() for _ in action.values]
         for value in action.values:
@@ -280,6 +281,7 @@ class _State:
     def _pass(self) -> None:
         self._check_free_turn("pass")
         self._check_turn_start("pass")
+        self.challengeable = None
         self.effective.append(Pass())
         self._next_turn(TurnRecord(self.to_move, "pass"), placed=False)
 
@@ -287,6 +289,7 @@ class _State:
         if not self.variant.agreed_end:
             raise IllegalMove(f"{self.variant.title} does not end by agreement", rule="C11")
         self._check_turn_start("stop the game")
+        self.challengeable = None
         self.effective.append(EndGame())
         self._end_game("the players agreed to stop")
 
@@ -297,7 +300,6 @@ class _State:
     def _check_turn_start(self, what: str) -> None:
         if self.turn.placements:
             raise IllegalMove(f"you cannot {what} after placing tokens: end the turn", rule="C8")
-        self.challengeable = None
 
     def _next_turn(self, record: TurnRecord, *, placed: bool) -> None:
         self.turns.append(record)
