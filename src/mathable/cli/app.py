@@ -271,6 +271,9 @@ def play(
         bool, typer.Option("--referee", help="House rule C12: mistakes stand until challenged.")
     ] = False,
     undo: Annotated[bool, typer.Option("--undo", help="House rule: allow taking back.")] = False,
+    strict: Annotated[
+        bool, typer.Option("--strict", help="House rule K2 (numbered board): scoring first.")
+    ] = False,
     resume: Annotated[Path | None, typer.Option(help="Continue a saved game record.")] = None,
 ) -> None:
     """Play at one screen, passing the keyboard between players (a plain terminal game)."""
@@ -283,6 +286,7 @@ def play(
         variant=_variant(variant),
         referee=referee,
         undo=undo,
+        strict=strict,
         resume=_load_game(resume) if resume else None,
     )
 

@@ -47,6 +47,7 @@ def run_hotseat(
     referee: bool,
     undo: bool,
     resume: Game | None,
+    strict: bool = False,
 ) -> None:
     """Run a whole game at one screen."""
     if resume is not None:
@@ -67,7 +68,7 @@ def run_hotseat(
                 variant,
                 names,
                 seed=seed,
-                house_rules=HouseRules(table_referee=referee, allow_undo=undo),
+                house_rules=HouseRules(table_referee=referee, allow_undo=undo, strict=strict),
             )
         except ValueError as exc:
             console.print(f"[red]{exc}[/]")
