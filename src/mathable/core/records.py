@@ -12,6 +12,7 @@ from typing import Any
 from .errors import IllegalMove, MathableError, NotationError
 from .game import Game, HouseRules, Setup
 from .notation import format_action, parse_action
+from .variants import get_variant
 
 FORMAT = "mathable-record"
 VERSION = 1
@@ -28,6 +29,7 @@ def to_record(game: Game) -> dict[str, Any]:
         "format": FORMAT,
         "version": VERSION,
         "variant": game.variant.name,
+        "variant_version": game.variant.version,
         "players": list(game.players),
         "seed": game.seed,
         "house_rules": game.house_rules.to_dict(),
@@ -66,8 +68,18 @@ def from_record(data: dict[str, Any] | str) -> Game:
             f"(this program reads version {VERSION})"
         )
     try:
+        variant = get_variant(str(data.get("variant", "classic")))
+    except ValueError as exc:
+        raise RecordError(str(exc)) from None
+    written = data.get("variant_version", 1)
+    if not isinstance(written, int) or written > variant.version:
+        raise RecordError(
+            f"the record was written by a newer {variant.name} rules engine "
+            f"(version {written}; this one is {variant.version})"
+        )
+    try:
         game = Game(
-            str(data.get("variant", "classic")),
+            variant,
             [str(p) for p in _field(data, "players", list)],
             seed=_field(data, "seed", int),
             house_rules=HouseRules.from_dict(data.get("house_rules") or {}),
