@@ -1,0 +1,85 @@
+"""The incremental tables against the naive full scan (tests/oracle.py), on at least
+10,000 positions taken along random games of every board variant (rulings C3-C6)."""
+
+from __future__ import annotations
+
+import random
+
+from oracle import naive_equations, naive_placements
+
+from mathable.core.actions import Place
+from mathable.core.game import Game
+from mathable.core.variants import CLASSIC, JUNIOR, VARIANTS
+
+POSITIONS = 10_000
+
+
+def _positions(count: int, seed: int = 0):  # type: ignore[no-untyped-def]
+    """Yield ``count`` games at successive positions of seeded random playouts."""
+    rng = random.Random(seed)
+    produced = 0
+    while produced < count:
+        variant = rng.choice([CLASSIC, CLASSIC, JUNIOR])
+        game = Game(variant, rng.randint(2, 4), seed=rng.randrange(2**40))
+        while not game.is_over and produced < count:
+            yield game
+            produced += 1
+            actions = game.legal_actions()
+            places = [a for a in actions if isinstance(a, Place)]
+            game.apply(
+                rng.choice(places) if places and rng.random() < 0.93 else rng.choice(actions)
+            )
+
+
+def test_rack_placements_agree_with_the_oracle_on_10000_positions() -> None:
+    checked = 0
+    for game in _positions(POSITIONS):
+        rack = game.rack(game.to_move)
+        fast = {
+            (p.cell, p.value): game.board.points(p.cell, p.value) for p in game.legal_placements()
+        }
+        assert fast == naive_placements(game.board, rack), f"{game!r} rack {rack}"
+        assert game.legal_placements().count() == len(fast)
+        checked += 1
+    assert checked >= POSITIONS
+
+
+def test_full_tables_agree_for_every_value_and_cell() -> None:
+    """Every token value on every cell, not only the rack's (fewer positions)."""
+    checked = 0
+    for game in _positions(400, seed=1):
+        board = game.board
+        values = sorted(game.variant.tokens)
+        for cell in range(len(board.values)):
+            for value in values:
+                assert board.equations(cell, value) == naive_equations(board, cell, value), (
+                    f"{board.grid.name(cell)}={value} in {game!r}"
+                )
+        checked += 1
+    assert checked == 400
+
+
+def test_membership_agrees_with_the_oracle_for_random_placements() -> None:
+    rng = random.Random(2)
+    for game in _positions(2000, seed=2):
+        rack = game.rack(game.to_move)
+        if not rack:
+            continue
+        cell = rng.randrange(len(game.board.values))
+        value = rng.choice(rack)
+        expected = naive_equations(game.board, cell, value) > 0
+        assert (Place(cell, value) in game.legal_placements()) == expected
+
+
+def test_unplace_restores_the_tables() -> None:
+    """Make/unmake: placing then taking back leaves every table as it was."""
+    for game in _positions(300, seed=3):
+        board = game.board.copy()
+        before = ([dict(a) for a in board.accepts], {v: dict(c) for v, c in board.by_value.items()})
+        moves = list(game.legal_placements())[:5]
+        for move in moves:
+            board.place(move.cell, move.value)
+            board.unplace()
+        after = ([dict(a) for a in board.accepts], {v: dict(c) for v, c in board.by_value.items()})
+        assert after == before
+    assert "classic" in VARIANTS
