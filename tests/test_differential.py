@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import random
 
-from oracle import naive_equations, naive_placements
-
 from mathable.core.actions import Place
 from mathable.core.game import Game
 from mathable.core.variants import CLASSIC, JUNIOR, VARIANTS
+from oracle import naive_equations, naive_placements
 
 POSITIONS = 10_000
 
