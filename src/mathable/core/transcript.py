@@ -130,6 +130,7 @@ def score_transcript(text: str, variant: Variant = CLASSIC) -> Scoresheet:
                 raise fail("write 'left' then the values left on the rack, like 'left 3 5'")
             left = [int(v) for v in values]
             _check_supply(used, Counter(left), variant, fail)
+            used.update(left)
             deduction = sum(left) if variant.deduct_rack_at_end else 0
             finished.add(player)
             turn = ScoredTurn(number, player, "left", (), -deduction, 0, total - deduction)
