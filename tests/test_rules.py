@@ -1,0 +1,264 @@
+"""One test (or a few) per ruling of the classic game, C1-C13, each checking that an
+illegal action is refused with its reason and leaves the game unchanged."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mathable.core.actions import Challenge, EndTurn, Exchange, Pass, Place
+from mathable.core.arithmetic import ALL_OPS, pair_results
+from mathable.core.errors import IllegalMove
+from mathable.core.game import Game, HouseRules, Setup
+from mathable.core.layouts import parse_layout
+from mathable.core.tokens import CLASSIC_TOKENS
+from mathable.core.variants import CLASSIC
+
+REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference" / "classic-board.txt"
+FILL = tuple([9] * 20 + [10] * 7 + [8] * 6)  # a bag of harmless tokens, drawn in order
+
+
+def game_with(
+    rack0: tuple[int, ...],
+    rack1: tuple[int, ...] = (90, 81, 80, 72, 70, 64, 63),
+    bag: tuple[int, ...] = FILL,
+    **house: bool,
+) -> Game:
+    return Game(
+        "classic",
+        ["Ann", "Bob"],
+        seed=1,
+        house_rules=HouseRules(**house),
+        setup=Setup((rack0, rack1), bag),
+    )
+
+
+def refused(game: Game, action: object, rule: str, where: str = "") -> IllegalMove:
+    before = game.snapshot(), game.log
+    with pytest.raises(IllegalMove) as info:
+        game.apply(action)  # type: ignore[arg-type]
+    assert info.value.rule == rule, str(info.value)
+    if where:
+        assert info.value.where == where
+    assert (game.snapshot(), game.log) == before
+    return info.value
+
+
+def board_with(**cells: int):  # type: ignore[no-untyped-def]
+    grid = CLASSIC.layout.grid
+    initial = {c: sq.start for c, sq in enumerate(CLASSIC.layout.squares) if sq.start}
+    initial.update({grid.parse(k): v for k, v in cells.items()})
+    return CLASSIC.new_board(initial)
+
+
+def test_c1_board_and_centre() -> None:
+    layout = CLASSIC.layout
+    assert layout.size == 14
+    start = {layout.grid.name(c): layout.squares[c].start for c in layout.start_cells()}
+    assert start == {"G7": 1, "H7": 2, "G8": 3, "H8": 4}
+    kinds = [str(sq) if sq.start is None else "c" for sq in layout.squares]
+    n = layout.size
+    for turned in (
+        [kinds[(n - 1 - c) * n + r] for r in range(n) for c in range(n)],  # quarter turn
+        [kinds[r * n + (n - 1 - c)] for r in range(n) for c in range(n)],  # mirror
+    ):
+        assert [k in "+-x/" for k in kinds] == [k in "+-x/" for k in turned]
+        assert [k if k not in "+-x/" else "op" for k in kinds] == [
+            k if k not in "+-x/" else "op" for k in turned
+        ]
+    if REFERENCE.exists():
+        assert parse_layout("ref", REFERENCE.read_text()) == parse_layout(
+            "ref", CLASSIC.layout.to_text()
+        )
+
+
+def test_c2_token_set() -> None:
+    assert sum(CLASSIC_TOKENS.values()) == 106
+    assert all(CLASSIC_TOKENS[v] == 7 for v in range(1, 11))
+    assert CLASSIC_TOKENS[0] == 1 and 23 not in CLASSIC_TOKENS and CLASSIC_TOKENS[90] == 1
+    assert sorted(Game(seed=3).census().elements()) == sorted(
+        v for v, n in CLASSIC_TOKENS.items() for _ in range(n)
+    )
+
+
+def test_c3_pairs_in_line_only_never_diagonal_nor_between() -> None:
+    board = board_with()
+    grid = board.grid
+    assert board.equations(grid.parse("I8"), 12) == 1  # 3 x 4 to the right of the 4
+    assert board.equations(grid.parse("F8"), 12) == 1  # and to the left of the 3
+    assert board.equations(grid.parse("I9"), 4) == 0  # diagonal to 1..4: never
+    between = board_with(G10=5)  # G8=3 . G10=5: G9 lies between, no equation from them
+    assert between.equations(grid.parse("G9"), 8) == 0
+    assert between.equations(grid.parse("G9"), 2) == 1  # but 3 - 1 above still counts
+
+
+def test_c3_operand_order_exact_division_and_zero() -> None:
+    assert pair_results(2, 6, ALL_OPS) == pair_results(6, 2, ALL_OPS) == {8, 4, 12, 3}
+    assert 2 not in pair_results(5, 2, ALL_OPS)  # 5 / 2 is not exact
+    assert pair_results(0, 7, ALL_OPS) == {7, 0}  # 0 / 7 = 0; 7 / 0 never
+    assert pair_results(0, 0, ALL_OPS) == {0}
+
+
+def test_c4_two_directions_count_twice_and_one_pair_once() -> None:
+    board = board_with(F9=6, G9=2)
+    h9 = board.grid.parse("H9")
+    assert board.equations(h9, 8) == 2  # 6 + 2 across and 2 x 4 down
+    assert board.points(h9, 8) == 16
+    board2 = board_with(I8=2, J8=2)  # pair (2, 2) beyond K8? K8 is a x square
+    assert board2.equations(board2.grid.parse("K8"), 4) == 1  # 2 x 2 (and 2 + 2): once
+
+
+def test_c5_restriction_squares() -> None:
+    game = game_with((7, 1, 12, 16, 2, 8, 42))
+    game.apply("I8=12")
+    refused(game, "J8=8", "C5", "J8")  # 12 - 4 on the + square J8
+    game.apply("J8=16")
+    board = board_with(E8=21, E9=3)
+    assert board.equations(board.grid.parse("E7"), 7) == 0  # 21 / 3 above the 21: a + square
+    assert board.equations(board.grid.parse("E10"), 7) == 1
+
+
+def test_c6_award_squares_and_zero() -> None:
+    board = board_with(E8=21, E9=3)
+    assert board.points(board.grid.parse("E10"), 7) == 14  # 2x
+    board3 = board_with(B8=0, C8=4)  # A8 is 3x: 0 + 4 = 4 scores 12, and 0 x 4 = 0 scores 0
+    a8 = board3.grid.parse("A8")
+    assert board3.points(a8, 4) == 12 and board3.points(a8, 0) == 0
+    assert board3.equations(a8, 0) == 1
+
+
+def test_c7_extra_token() -> None:
+    game = game_with((12, 16, 1, 2, 3, 5, 6), bag=(11, *FILL))
+    game.apply("I8=12")
+    refused(game, "F7=1+", "C7", "F7")  # not a restriction square
+    game.apply("J8=16+")
+    assert 11 in game.rack(0)
+    empty_bag = game_with((12, 16, 1, 2, 3, 5, 6), bag=())
+    empty_bag.apply("I8=12")
+    refused(empty_bag, "J8=16+", "C7")
+
+
+def test_c8_turn_structure() -> None:
+    game = game_with((12, 16, 1, 2, 3, 5, 6), bag=(9, 9, 9))
+    refused(game, EndTurn(), "C8")
+    refused(game, Exchange((1, 2, 3, 5)), "C8")  # the bag holds only 3
+    refused(game, Exchange((7,)), "C8")  # not on the rack
+    refused(game, "I8=13", "C8")  # not on the rack
+    game.apply("I8=12")
+    refused(game, Pass(), "C8")
+    refused(game, Exchange((1,)), "C8")
+    game.apply(EndTurn())
+    assert len(game.rack(0)) == 7 and game.bag_size == 2
+    game.apply(Exchange((90, 81)))
+    assert sorted(game.rack(1)).count(9) == 2 and game.bag_size == 2
+    assert sorted(game.bag_order()) == [81, 90]
+
+
+def test_c9_bonus_only_from_a_full_rack() -> None:
+    short = game_with((12, 8), bag=FILL)
+    short.apply("I8=12")
+    short.apply("H6=8")
+    assert short.turns[-1].bonus == 0 and short.scores[0] == 20
+
+
+def test_c10_start_draws_stay_on_the_racks() -> None:
+    for seed in range(30):
+        game = Game("classic", 3, seed=seed)
+        draws = game.start_draws
+        last_round = {}
+        for seat, value in draws:
+            last_round[seat] = value
+            assert value in game.rack(seat)
+        best = max(last_round.values())
+        assert last_round[game.to_move] == best
+        assert [v for s, v in draws[:3]].count(max(v for s, v in draws[:3])) >= 1
+        assert all(len(game.rack(s)) == 7 for s in range(3))
+
+
+def test_c11_end_when_bag_empty_and_rack_emptied_with_deduction() -> None:
+    game = game_with((12,), rack1=(5, 3), bag=())
+    game.apply("I8=12")
+    assert game.is_over and "placed every token" in game.end_reason
+    assert game.scores == (12, -8) and game.deductions == (0, 8)
+    assert game.winners() == (0,)
+
+
+def test_c11_end_when_no_token_can_be_placed() -> None:
+    game = game_with((90,), rack1=(81,), bag=(72,))
+    game.apply(Pass())
+    assert game.is_over is False or "no token" in game.end_reason
+    stuck = Game("classic", 2, setup=Setup(((90, 81), (80, 72)), (70,)))
+    assert not stuck.is_over
+    stuck.apply(Pass())
+    assert stuck.is_over and "no token" in stuck.end_reason
+    assert stuck.scores == (-171, -152)
+
+
+def test_c11_two_idle_rounds_end_the_game() -> None:
+    game = game_with((1, 2, 3, 4, 5, 6, 7))
+    for _ in range(3):
+        game.apply(Pass())
+    assert not game.is_over
+    game.apply(Pass())
+    assert game.is_over and "two full rounds" in game.end_reason
+    refused(game, Pass(), "C11")
+
+
+def test_c12_table_referee() -> None:
+    game = game_with((12, 16, 1, 2, 8, 5, 6), table_referee=True)
+    refused(game, Challenge(), "C12")
+    game.apply("I8=12")
+    game.apply("H6=8")
+    game.apply("A1=5")  # a mistake, accepted provisionally
+    game.apply("F7=1")
+    game.apply(EndTurn())
+    assert game.scores[0] == 12 + 8 + 5 * 3 + 1
+    game.apply(Challenge())
+    assert game.scores[0] == 20  # only the points before the mistake
+    assert game.board.values[game.board.grid.parse("A1")] == -1
+    assert game.board.values[game.board.grid.parse("F7")] == -1
+    assert game.turns[-1].challenged and game.to_move == 1
+    assert {1, 5} <= set(game.rack(0)) and len(game.rack(0)) == 7
+    refused(game, Challenge(), "C12")  # a turn is challenged once
+
+
+def test_c12_failed_challenge_and_window() -> None:
+    game = game_with((12, 16, 1, 2, 8, 5, 6), table_referee=True)
+    game.apply("I8=12")
+    game.apply(EndTurn())
+    refused(game, Challenge(), "C12")  # every placement was legal
+    plain = game_with((12, 16, 1, 2, 8, 5, 6))
+    refused(plain, Challenge(), "C12")
+    game2 = game_with((12, 16, 1, 2, 8, 5, 6), table_referee=True)
+    game2.apply("A1=5")
+    game2.apply(EndTurn())
+    game2.apply(Pass())  # the next player moved: too late
+    refused(game2, Challenge(), "C12")
+
+
+def test_c13_player_card() -> None:
+    game = game_with((1, 2, 8, 12, 16, 17, 42), rack1=(3, 4, 6, 7, 7, 8, 21))
+    card = game.unseen(0)
+    assert card[12] == 0 and card[7] == 7 and card[1] == 6
+    assert sum(card.values()) == 106 - 7
+    assert game.view(1).unseen[7] == 5
+
+
+def test_undo_is_a_house_rule() -> None:
+    strict = game_with((12, 16, 1, 2, 8, 5, 6))
+    strict.apply("I8=12")
+    refused(strict, "I8=12", "C3", "I8")
+    with pytest.raises(IllegalMove, match="undo is off"):
+        strict.undo()
+    casual = game_with((12, 16, 1, 2, 8, 5, 6), allow_undo=True)
+    before = casual.snapshot()
+    casual.apply("I8=12")
+    casual.undo()
+    assert casual.snapshot() == before and casual.log == ()
+
+
+def test_every_refusal_names_the_cell() -> None:
+    game = game_with((12, 16, 1, 2, 8, 5, 6))
+    error = refused(game, Place(CLASSIC.layout.grid.parse("N14"), 12), "C3", "N14")
+    assert "N14" in str(error) and "rule C3" in str(error)
