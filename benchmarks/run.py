@@ -1,0 +1,148 @@
+"""Benchmarks of the rules core and the computer players, printed as JSON.
+
+Usage: ``python benchmarks/run.py [--quick] [--repeats N] [--only NAME ...]``.
+Every figure is the median of several runs; comparisons are ratios measured in the
+same run, because the machines are shared and noisy. Record results, dated, in
+``benchmarks/README.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))  # the naive oracle lives with the tests
+
+from mathable.core.actions import Place  # noqa: E402
+from mathable.core.board import Board  # noqa: E402
+from mathable.core.game import Game  # noqa: E402
+from oracle import naive_placements  # noqa: E402
+
+Suite = Callable[[argparse.Namespace], dict[str, object]]
+
+
+def sample_positions(count: int, seed: int) -> list[tuple[Board, tuple[int, ...]]]:
+    """Mid-game positions (board and rack of the player to move) from seeded random games."""
+    rng = random.Random(seed)
+    positions: list[tuple[Board, tuple[int, ...]]] = []
+    while len(positions) < count:
+        game = Game("classic", 2, seed=rng.randrange(2**40))
+        stop = rng.randint(10, 70)
+        while not game.is_over and len(game.log) < stop:
+            actions = game.legal_actions()
+            places = [a for a in actions if isinstance(a, Place)]
+            game.apply(rng.choice(places) if places and rng.random() < 0.9 else actions[-1])
+        if not game.is_over:
+            positions.append((game.board.copy(), game.rack(game.to_move)))
+    return positions
+
+
+def incremental_placements(board: Board, rack: tuple[int, ...]) -> dict[tuple[int, int], int]:
+    """What the engine does for a rack: read the per-value tables, no scan."""
+    out: dict[tuple[int, int], int] = {}
+    for value in set(rack):
+        for cell in board.cells_accepting(value):
+            out[(cell, value)] = board.points(cell, value)
+    return out
+
+
+def _per_position_us(
+    fn: Callable[[Board, tuple[int, ...]], object],
+    positions: list[tuple[Board, tuple[int, ...]]],
+) -> float:
+    start = time.perf_counter()
+    for board, rack in positions:
+        fn(board, rack)
+    return (time.perf_counter() - start) / len(positions) * 1e6
+
+
+def bench_legal(args: argparse.Namespace) -> dict[str, object]:
+    """Legal placements of a rack: incremental tables against the naive full scan."""
+    positions = sample_positions(50 if args.quick else 300, seed=1)
+    for board, rack in positions:  # the two must agree before they are timed
+        assert incremental_placements(board, rack) == naive_placements(board, rack)
+    fast, slow, ratios = [], [], []
+    for _ in range(args.repeats):
+        f = _per_position_us(incremental_placements, positions)
+        s = _per_position_us(naive_placements, positions)
+        fast.append(f)
+        slow.append(s)
+        ratios.append(s / f)
+    return {
+        "positions": len(positions),
+        "incremental_us_median": round(statistics.median(fast), 1),
+        "naive_us_median": round(statistics.median(slow), 1),
+        "speedup_median": round(statistics.median(ratios), 1),
+    }
+
+
+def random_playout(seed: int) -> int:
+    """One whole classic game through ``Game`` with random legal actions; its length."""
+    rng = random.Random(seed)
+    game = Game("classic", 2, seed=seed)
+    while not game.is_over:
+        places = list(game.legal_placements())
+        if places and rng.random() < 0.95:
+            game.apply(rng.choice(places))
+        else:
+            game.apply(game.legal_actions()[-1] if not places else rng.choice(places))
+    return len(game.log)
+
+
+def bench_playouts(args: argparse.Namespace) -> dict[str, object]:
+    """Whole random games per second through the public Game API (one core)."""
+    games = 3 if args.quick else 10
+    rates, actions = [], 0
+    for repeat in range(args.repeats):
+        start = time.perf_counter()
+        actions = sum(random_playout(1000 * repeat + i) for i in range(games))
+        rates.append(games / (time.perf_counter() - start))
+    return {
+        "games_per_run": games,
+        "actions_last_run": actions,
+        "game_api_games_per_s_median": round(statistics.median(rates), 2),
+    }
+
+
+SUITES: dict[str, Suite] = {"legal": bench_legal, "playouts": bench_playouts}
+
+
+def _commit() -> str:
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
+        )
+        return out.stdout.strip() or "unknown"
+    except OSError:
+        return "unknown"
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke run")
+    parser.add_argument("--repeats", type=int, default=5, help="runs per figure (median)")
+    parser.add_argument("--only", nargs="*", choices=sorted(SUITES), help="suites to run")
+    args = parser.parse_args(argv)
+    report: dict[str, object] = {
+        "date": time.strftime("%Y-%m-%d"),
+        "commit": _commit(),
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "repeats": args.repeats,
+    }
+    for name in args.only or list(SUITES):
+        report[name] = SUITES[name](args)
+    print(json.dumps(report, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,23 @@
+"""The benchmark script runs and reports what it claims (speed itself is not asserted)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "run.py"
+
+
+def test_quick_benchmarks_print_json_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    spec = importlib.util.spec_from_file_location("bench_run", SCRIPT)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.main(["--quick", "--repeats", "1", "--only", "legal", "playouts"])
+    report = json.loads(capsys.readouterr().out)
+    assert report["legal"]["positions"] == 50
+    assert report["legal"]["speedup_median"] > 0
+    assert report["playouts"]["game_api_games_per_s_median"] > 0
