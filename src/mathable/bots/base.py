@@ -12,8 +12,11 @@ from typing import Protocol
 
 from mathable.core.actions import Action
 from mathable.core.board import EMPTY, Board
+from mathable.core.quattro import QuattroView
 from mathable.core.variants import Variant, get_variant
 from mathable.core.view import PlayerView
+
+AnyView = PlayerView | QuattroView
 
 
 class Bot(Protocol):
@@ -21,7 +24,7 @@ class Bot(Protocol):
 
     name: str
 
-    def act(self, view: PlayerView) -> Action:
+    def act(self, view: AnyView) -> Action:
         """The next action for ``view.seat``, who is to move."""
         ...
 

@@ -7,7 +7,8 @@ import random
 from mathable.core.actions import Action, EndTurn, Exchange, Pass, Place
 from mathable.core.view import PlayerView
 
-from .base import board_from_view
+from .base import AnyView, board_from_view
+from .quattro import quattro_act
 
 
 class GentleBot:
@@ -22,7 +23,9 @@ class GentleBot:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
-    def act(self, view: PlayerView) -> Action:
+    def act(self, view: AnyView) -> Action:
+        if not isinstance(view, PlayerView):
+            return quattro_act(view, self.name, self.rng)
         variant, board = board_from_view(view)
         strict = view.house_rules.get("strict", False)
         options = sorted(
@@ -50,7 +53,9 @@ class GreedyBot:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
-    def act(self, view: PlayerView) -> Action:
+    def act(self, view: AnyView) -> Action:
+        if not isinstance(view, PlayerView):
+            return quattro_act(view, self.name, self.rng)
         variant, board = board_from_view(view)
         strict = view.house_rules.get("strict", False)
         best: tuple[int, int, int] | None = None

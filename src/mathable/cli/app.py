@@ -14,10 +14,12 @@ from typing import Annotated, Any, TypeVar
 import typer
 from rich.console import Console
 
+from mathable.bots import BOTS
 from mathable.core import records
 from mathable.core.errors import MathableError
-from mathable.core.game import Game
+from mathable.core.games import CATALOG, AnyGame
 from mathable.core.notation import Position
+from mathable.core.quattro import PILES, QuattroGame
 from mathable.core.transcript import score_transcript
 from mathable.core.variants import VARIANTS, Variant, get_variant
 
@@ -35,7 +37,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 VariantOpt = Annotated[
-    str, typer.Option("--variant", "-v", help="classic, junior or junior-numbers.")
+    str, typer.Option("--variant", "-v", help="classic, junior, junior-numbers or quattro.")
 ]
 
 
@@ -110,7 +112,7 @@ def score(
     console.print("Totals: " + ", ".join(f"{p} {t}" for p, t in sheet.totals.items()))
 
 
-def _load_game(path: Path) -> Game:
+def _load_game(path: Path) -> AnyGame:
     try:
         return records.from_record(_read(path))
     except MathableError as exc:
@@ -124,6 +126,9 @@ def replay(
 ) -> None:
     """Replay a game record: final scores, board, racks and bag."""
     game = _load_game(record)
+    if isinstance(game, QuattroGame):
+        _replay_quattro(game, json_out)
+        return
     grid = game.board.grid
     if json_out:
         _print_json(
@@ -159,6 +164,39 @@ def replay(
         console.print(f"Game over ({game.end_reason}). Winner: {winners}.")
 
 
+def _replay_quattro(game: QuattroGame, json_out: bool) -> None:
+    data = {
+        "variant": game.variant.name,
+        "players": list(game.players),
+        "actions": len(game.log),
+        "over": game.is_over,
+        "end_reason": game.end_reason,
+        "rounds": game.rounds,
+        "round": game.round,
+        "scores": dict(zip(game.players, game.scores, strict=True)),
+        "winners": [game.players[s] for s in game.winners()],
+        "to_move": game.players[game.to_move],
+        "piles": dict(zip(PILES, game.tops, strict=True)),
+        "racks": {p: list(game.rack(s)) for s, p in enumerate(game.players)},
+        "bag": list(game.bag_order()),
+    }
+    if json_out:
+        _print_json(data)
+        return
+    a, b, c, d = game.tops
+    console.print(f"piles  A {a:>3}   B {b:>3}\n       C {c:>3}   D {d:>3}")
+    console.print(
+        f"round {game.round} of {game.rounds}; rounds won: "
+        + ", ".join(f"{p} {w}" for p, w in zip(game.players, game.scores, strict=True))
+    )
+    for seat, name in enumerate(game.players):
+        console.print(f"{name}'s hand: ", render.rack_text(game.rack(seat)))
+    console.print(f"reserve ({game.bag_size}): {' '.join(map(str, game.bag_order())) or 'empty'}")
+    if game.is_over:
+        winners = " and ".join(game.players[s] for s in game.winners())
+        console.print(f"Match over ({game.end_reason}). Winner: {winners}.")
+
+
 def _position(text: str) -> tuple[Position, Variant]:
     """A position given as its one-line text, a file holding it, or a game record."""
     path = Path(text)
@@ -166,6 +204,8 @@ def _position(text: str) -> tuple[Position, Variant]:
         content = _read(path).strip()
         if content.startswith("{"):
             game = _load_game(path)
+            if isinstance(game, QuattroGame):
+                raise fail("positions are for the board games; use replay for Quattro")
             return game.position(game.to_move), game.variant
         text = content
     grids = {name: v.layout.grid for name, v in VARIANTS.items()}
@@ -258,13 +298,22 @@ def moves(
 @app.command()
 def variants() -> None:
     """List the games this program plays."""
-    for variant in VARIANTS.values():
-        console.print(f"[bold]{variant.name}[/]: {variant.title}. {variant.summary}")
+    for info in CATALOG.values():
+        console.print(
+            f"[bold]{info.name}[/]: {info.title}, {info.min_players}-{info.max_players} "
+            f"players. {info.summary}"
+        )
 
 
 @app.command()
 def play(
-    players: Annotated[str, typer.Option(help="Names, comma separated.")] = "",
+    players: Annotated[
+        str, typer.Option(help="Names, comma separated; bot:LEVEL for a computer player.")
+    ] = "",
+    vs: Annotated[
+        str | None, typer.Option(help="Play alone against this computer level (see 'bots').")
+    ] = None,
+    rounds: Annotated[int, typer.Option(help="Rounds of a Quattro match.")] = 1,
     seed: Annotated[int | None, typer.Option(help="Seed of the shuffle (random if unset).")] = None,
     variant: VariantOpt = "classic",
     referee: Annotated[
@@ -276,14 +325,21 @@ def play(
     ] = False,
     resume: Annotated[Path | None, typer.Option(help="Continue a saved game record.")] = None,
 ) -> None:
-    """Play at one screen, passing the keyboard between players (a plain terminal game)."""
+    """Play at one screen, passing the keyboard between players, or against the computer."""
     from .hotseat import run_hotseat
 
+    if variant not in CATALOG:
+        raise fail(f"unknown game {variant!r}; choose one of {', '.join(CATALOG)}")
+    if vs is not None:
+        if vs not in BOTS:
+            raise fail(f"unknown computer level {vs!r}; choose one of {', '.join(BOTS)}")
+        players = f"{players or 'You'},bot:{vs}"
     run_hotseat(
         console,
         players=players,
         seed=seed,
-        variant=_variant(variant),
+        variant=variant,
+        rounds=rounds,
         referee=referee,
         undo=undo,
         strict=strict,

@@ -1,8 +1,9 @@
-"""A plain terminal game for people sharing one screen (before the full-screen app).
+"""A plain terminal game for people sharing one screen, and against computer players.
 
-Each turn starts behind a cover prompt so one player never sees another's rack. Players
-type placements (``I8=12``, ``J8=16+``), ``end``, ``pass``, ``exchange 3,5``, ``hint``,
-``undo``, ``save FILE``, ``help`` or ``quit``.
+Each person's turn starts behind a cover prompt so one player never sees another's rack.
+Players type placements (``I8=12``, ``J8=16+``; ``A=32`` on a Quattro pile), ``end``,
+``pass``, ``exchange 3,5``, ``draw``, ``penalty``, ``diago``, ``hint``, ``undo``,
+``save FILE``, ``help`` or ``quit``. A seat named ``bot:LEVEL`` is a computer player.
 """
 
 from __future__ import annotations
@@ -11,10 +12,12 @@ from pathlib import Path
 
 from rich.console import Console
 
+from mathable.bots import BOTS, Bot, get_bot
 from mathable.core import records
 from mathable.core.errors import MathableError
 from mathable.core.game import Game, HouseRules
-from mathable.core.variants import Variant
+from mathable.core.games import AnyGame, new_game
+from mathable.core.quattro import PILES, QuattroGame
 
 from . import render
 
@@ -26,6 +29,11 @@ HELP = """Type one action at a time:
   exchange 3,5   give back these tokens for new ones (the whole turn)
   challenge  contest the last turn (table-referee house rule, C12)
   stop       end the game, all players agreeing (Mathable Junior, J4)
+Mathable Quattro (cards on four piles A B / C D):
+  A=32       play your 32 on pile A (rule Q2)
+  diago      announce DIAGO at the start of your turn (Q4)
+  draw       when you cannot play: draw a card, then put it on a pile with A=17 (Q3)
+  exchange 12 / penalty   then discard one card and draw two, or draw one (Q3)
   hint       list your best placements
   undo       take back the last action (if the house rule allows it)
   save FILE  save the game record;  quit  stop (you are asked to save)"""
@@ -38,47 +46,73 @@ def _ask(console: Console, prompt: str) -> str:
         raise SystemExit(0) from None
 
 
+def seat_bots(names: list[str], seed: int | None) -> dict[int, Bot]:
+    """The computer players among ``names`` (``bot:LEVEL``), by seat."""
+    bots: dict[int, Bot] = {}
+    for seat, name in enumerate(names):
+        if name.lower().startswith("bot:"):
+            bots[seat] = get_bot(name[4:].strip().lower(), None if seed is None else seed + seat)
+    return bots
+
+
+def _ask_players(console: Console) -> list[str]:
+    count = _ask(console, "How many players (2-4)? [2] ").strip() or "2"
+    if not count.isdigit() or not 2 <= int(count) <= 4:
+        console.print("2 players then.")
+        count = "2"
+    levels = ", ".join(BOTS)
+    names = []
+    for i in range(int(count)):
+        name = _ask(console, f"Player {i + 1}: a name, or a computer level ({levels}): ")
+        name = name.strip() or f"Player {i + 1}"
+        names.append(f"bot:{name.lower()}" if name.lower() in BOTS else name)
+    return names
+
+
 def run_hotseat(
     console: Console,
     *,
     players: str,
     seed: int | None,
-    variant: Variant,
+    variant: str,
     referee: bool,
     undo: bool,
-    resume: Game | None,
+    resume: AnyGame | None,
     strict: bool = False,
+    rounds: int = 1,
 ) -> None:
     """Run a whole game at one screen."""
     if resume is not None:
         game = resume
+        bots = seat_bots(list(game.players), seed)
     else:
-        names = [n.strip() for n in players.split(",") if n.strip()]
-        if not names:
-            count = _ask(console, "How many players (2-4)? [2] ").strip() or "2"
-            if not count.isdigit() or not 2 <= int(count) <= 4:
-                console.print("2 players then.")
-                count = "2"
-            names = [
-                _ask(console, f"Name of player {i + 1}: ").strip() or f"Player {i + 1}"
-                for i in range(int(count))
-            ]
+        names = [n.strip() for n in players.split(",") if n.strip()] or _ask_players(console)
         try:
-            game = Game(
+            bots = seat_bots(names, seed)
+            game = new_game(
                 variant,
                 names,
                 seed=seed,
                 house_rules=HouseRules(table_referee=referee, allow_undo=undo, strict=strict),
+                rounds=rounds,
             )
         except ValueError as exc:
             console.print(f"[red]{exc}[/]")
             return
-        draws = ", ".join(f"{game.players[s]} drew {v}" for s, v in game.start_draws)
-        console.print(f"Drawing for the start: {draws}. {game.players[game.to_move]} starts.")
+        if isinstance(game, Game) and game.start_draws:
+            draws = ", ".join(f"{game.players[s]} drew {v}" for s, v in game.start_draws)
+            console.print(f"Drawing for the start: {draws}. {game.players[game.to_move]} starts.")
+    people = len(game.players) - len(bots)
     covered_for: int | None = None
     while not game.is_over:
         seat = game.to_move
-        if covered_for != seat and len(game.players) > 1:
+        if seat in bots:
+            action = bots[seat].act(game.view(seat))
+            console.print(f"[cyan]{game.players[seat]}[/]: {game.format_action(action)}")
+            game.apply(action)
+            covered_for = None if people > 1 else covered_for
+            continue
+        if covered_for != seat and people > 1:
             _ask(console, f"\n[bold]Pass the screen to {game.players[seat]}[/] and press Enter… ")
             console.clear()
             covered_for = seat
@@ -111,14 +145,17 @@ def run_hotseat(
     _draw(console, game, None)
     winners = " and ".join(game.players[s] for s in game.winners())
     console.print(f"[bold]Game over[/]: {game.end_reason}. Winner: {winners}.")
-    if any(game.deductions):
+    if isinstance(game, Game) and any(game.deductions):
         console.print(
             "Deducted for tokens left: "
             + ", ".join(f"{p} −{d}" for p, d in zip(game.players, game.deductions, strict=True))
         )
 
 
-def _draw(console: Console, game: Game, seat: int | None) -> None:
+def _draw(console: Console, game: AnyGame, seat: int | None) -> None:
+    if isinstance(game, QuattroGame):
+        _draw_quattro(console, game, seat)
+        return
     view = game.view(seat)
     highlight = {p.cell for p in game.turns[-1].placements} if game.turns else set()
     highlight |= {p.cell for p in view.turn_placements}
@@ -147,7 +184,50 @@ def _draw(console: Console, game: Game, seat: int | None) -> None:
         console.print("your rack: ", render.rack_text(view.rack))
 
 
-def _hint(console: Console, game: Game) -> None:
+def _draw_quattro(console: Console, game: QuattroGame, seat: int | None) -> None:
+    view = game.view(seat)
+    a, b, c, d = view.tops
+    n = dict(zip(PILES, view.pile_sizes, strict=True))
+
+    def pile(name: str, top: int) -> str:
+        return f"{name} [bold reverse] {top:>3} [/] ({n[name]} cards)"
+
+    console.print(f"\n  {pile('A', a)}   {pile('B', b)}\n  {pile('C', c)}   {pile('D', d)}")
+    diag = "diagonals count" if view.diagonals else "sideways and up-down only"
+    used = ", ".join(view.players[s] for s in view.diago_used) or "nobody"
+    console.print(f"  {diag}; DIAGO used this round by {used}")
+    console.print(
+        f"round {view.round} of {view.rounds}; rounds won: "
+        + ", ".join(f"{p} {w}" for p, w in zip(view.players, view.scores, strict=True))
+    )
+    console.print(
+        "cards in hand: "
+        + ", ".join(f"{p} {n}" for p, n in zip(view.players, view.rack_sizes, strict=True))
+        + f"; reserve {view.bag_size}, trash {view.trash_size}"
+    )
+    if game.turns:
+        last = game.turns[-1]
+        what = " ".join(f"{PILES[p]}={v}" for p, v in last.plays)
+        if last.drawn_to:
+            what = f"drew a {last.drawn_to[1]} onto {PILES[last.drawn_to[0]]}, " + (
+                "exchanged a card" if last.exchanged else "took a penalty card"
+            )
+        elif last.kind == "pass":
+            what = "passed"
+        console.print(f"last turn: {game.players[last.seat]} {what}")
+    if seat is not None:
+        if view.drawn is not None:
+            console.print(f"you drew a [bold]{view.drawn}[/]: put it on a pile (A={view.drawn})")
+        elif view.phase == "after":
+            console.print("now 'exchange N' (discard N, draw two) or 'penalty' (draw one)")
+        console.print("your hand: ", render.rack_text(view.rack))
+
+
+def _hint(console: Console, game: AnyGame) -> None:
+    if isinstance(game, QuattroGame):
+        options = [game.format_action(a) for a in game.legal_actions()]
+        console.print("You may: " + "  ".join(options))
+        return
     board = game.board
     best = sorted(
         ((board.points(p.cell, p.value), p) for p in game.legal_placements()), key=lambda m: -m[0]
@@ -158,7 +238,7 @@ def _hint(console: Console, game: Game) -> None:
     console.print("  ".join(f"{board.grid.name(p.cell)}={p.value} ({pts})" for pts, p in best))
 
 
-def _save(console: Console, game: Game, name: str) -> None:
+def _save(console: Console, game: AnyGame, name: str) -> None:
     if not name:
         console.print("save FILE: give a file name")
         return

@@ -2,7 +2,8 @@
 
 Actions are small frozen value objects; their text form lives in
 :mod:`mathable.core.notation` (``I8=12``, ``J8=16+``, ``end``, ``pass``,
-``exchange 3,5,7``, ``challenge``, ``stop``).
+``exchange 3,5,7``, ``challenge``, ``stop``; Quattro adds ``A=32``, ``draw``,
+``penalty`` and ``diago``).
 """
 
 from __future__ import annotations
@@ -52,4 +53,20 @@ class EndGame:
     """End the game now, all players agreeing (Mathable Junior, ruling J4)."""
 
 
-Action = Place | EndTurn | Exchange | Pass | Challenge | EndGame
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Mathable Quattro: unable to play, draw a card to put on any pile (ruling Q3)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Penalty:
+    """Mathable Quattro: after a drawn card, take one penalty card instead of an
+    exchange (ruling Q3)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Diago:
+    """Mathable Quattro: announce DIAGO, diagonal pairs count this turn (ruling Q4)."""
+
+
+Action = Place | EndTurn | Exchange | Pass | Challenge | EndGame | Draw | Penalty | Diago

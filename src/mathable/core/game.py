@@ -183,7 +183,7 @@ class _State:
         elif isinstance(action, EndGame):
             self._agree_end()
         else:
-            raise IllegalMove(f"unknown action {action!r}")
+            raise IllegalMove(f"{self.variant.title} has no action {action!r}")
 
     def _place(self, action: Place) -> None:
         board, rack, grid = self.board, self.racks[self.to_move], self.board.grid
@@ -435,6 +435,16 @@ class Game:
         )
         other._rebuild(self._log)
         return other
+
+    def parse_action(self, text: str) -> Action:
+        """An action of this game from its text form (``I8=12``, ``end``...)."""
+        return _parse_action(self._state.board, text)
+
+    def format_action(self, action: Action) -> str:
+        """The text form of an action of this game."""
+        from .notation import format_action
+
+        return format_action(action, self._state.board.grid)
 
     # -- legal moves ---------------------------------------------------------------
 

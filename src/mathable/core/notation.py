@@ -4,7 +4,8 @@
 * a placement: ``I8=12``; with ``+`` when the extra token of a restriction square was
   taken (``J8=16+``, ruling C7);
 * an action: a placement, ``end``, ``pass``, ``exchange 3,5,7`` (the values given back)
-  ``challenge`` or ``stop`` (end by agreement, Junior);
+  ``challenge`` or ``stop`` (end by agreement, Junior); Quattro's ``draw``,
+  ``penalty`` and ``diago``, and its plays on a pile ``A=32`` (see ``quattro.py``);
 * a turn: its placements separated by spaces, in the order played;
 * a position: one line ``variant | board | racks | scores | bag | to move``.
 
@@ -23,7 +24,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .actions import Action, Challenge, EndGame, EndTurn, Exchange, Pass, Place
+from .actions import (
+    Action,
+    Challenge,
+    Diago,
+    Draw,
+    EndGame,
+    EndTurn,
+    Exchange,
+    Pass,
+    Penalty,
+    Place,
+)
 from .errors import NotationError
 from .geometry import Cell, Grid
 
@@ -54,6 +66,9 @@ def parse_action(text: str, grid: Grid) -> Action:
         "pass": Pass(),
         "challenge": Challenge(),
         "stop": EndGame(),
+        "draw": Draw(),
+        "penalty": Penalty(),
+        "diago": Diago(),
     }
     if keyword in simple and len(words) == 1:
         return simple[keyword]
@@ -79,6 +94,12 @@ def format_action(action: Action, grid: Grid) -> str:
         return "challenge"
     if isinstance(action, EndGame):
         return "stop"
+    if isinstance(action, Draw):
+        return "draw"
+    if isinstance(action, Penalty):
+        return "penalty"
+    if isinstance(action, Diago):
+        return "diago"
     return "exchange " + ",".join(str(v) for v in action.values)
 
 

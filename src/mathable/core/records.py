@@ -11,8 +11,10 @@ from typing import Any
 
 from .errors import IllegalMove, MathableError, NotationError
 from .game import Game, HouseRules, Setup
-from .notation import format_action, parse_action
+from .quattro import QUATTRO, QuattroGame, QuattroSetup
 from .variants import get_variant
+
+AnyGame = Game | QuattroGame
 
 FORMAT = "mathable-record"
 VERSION = 1
@@ -22,9 +24,8 @@ class RecordError(MathableError):
     """A record that is malformed or does not replay."""
 
 
-def to_record(game: Game) -> dict[str, Any]:
+def to_record(game: AnyGame) -> dict[str, Any]:
     """The record of ``game`` as JSON-ready data."""
-    grid = game.board.grid
     record: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
@@ -33,9 +34,18 @@ def to_record(game: Game) -> dict[str, Any]:
         "players": list(game.players),
         "seed": game.seed,
         "house_rules": game.house_rules.to_dict(),
-        "actions": [format_action(a, grid) for a in game.log],
+        "actions": [game.format_action(a) for a in game.log],
     }
-    if game.setup is not None:
+    if isinstance(game, QuattroGame):
+        record["rounds"] = game.rounds
+        if game.setup is not None:
+            record["setup"] = {
+                "hands": [list(h) for h in game.setup.hands],
+                "piles": list(game.setup.piles),
+                "reserve": list(game.setup.reserve),
+                "to_move": game.setup.to_move,
+            }
+    elif game.setup is not None:
         record["setup"] = {
             "racks": [list(r) for r in game.setup.racks],
             "bag": list(game.setup.bag),
@@ -46,12 +56,12 @@ def to_record(game: Game) -> dict[str, Any]:
     return record
 
 
-def dumps(game: Game) -> str:
+def dumps(game: AnyGame) -> str:
     """The record as JSON text."""
     return json.dumps(to_record(game), indent=1) + "\n"
 
 
-def from_record(data: dict[str, Any] | str) -> Game:
+def from_record(data: dict[str, Any] | str) -> AnyGame:
     """Replay a record (data or JSON text); raises RecordError saying what is wrong."""
     if isinstance(data, str):
         try:
@@ -67,34 +77,54 @@ def from_record(data: dict[str, Any] | str) -> Game:
             f"record version {data.get('version')!r} is not supported "
             f"(this program reads version {VERSION})"
         )
+    name = str(data.get("variant", "classic"))
     try:
-        variant = get_variant(str(data.get("variant", "classic")))
+        version = QUATTRO.version if name == QUATTRO.name else get_variant(name).version
     except ValueError as exc:
         raise RecordError(str(exc)) from None
     written = data.get("variant_version", 1)
-    if not isinstance(written, int) or written > variant.version:
+    if not isinstance(written, int) or written > version:
         raise RecordError(
-            f"the record was written by a newer {variant.name} rules engine "
-            f"(version {written}; this one is {variant.version})"
+            f"the record was written by a newer {name} rules engine "
+            f"(version {written}; this one is {version})"
         )
+    game: AnyGame
     try:
-        game = Game(
-            variant,
-            [str(p) for p in _field(data, "players", list)],
-            seed=_field(data, "seed", int),
-            house_rules=HouseRules.from_dict(data.get("house_rules") or {}),
-            setup=_setup(data.get("setup")),
-        )
+        players = [str(p) for p in _field(data, "players", list)]
+        house = HouseRules.from_dict(data.get("house_rules") or {})
+        if name == QUATTRO.name:
+            rounds = data.get("rounds", 1)
+            if not isinstance(rounds, int) or isinstance(rounds, bool):
+                raise RecordError("field 'rounds' is not a number")
+            game = QuattroGame(
+                players,
+                seed=_field(data, "seed", int),
+                rounds=rounds,
+                house_rules=house,
+                setup=_quattro_setup(data.get("setup")),
+            )
+        else:
+            game = Game(
+                name,
+                players,
+                seed=_field(data, "seed", int),
+                house_rules=house,
+                setup=_setup(data.get("setup")),
+            )
     except (TypeError, ValueError) as exc:
+        if isinstance(exc, RecordError):
+            raise
         raise RecordError(str(exc)) from None
     for number, text in enumerate(_field(data, "actions", list), start=1):
         if not isinstance(text, str):
             raise RecordError(f"action {number} is not a string")
         try:
-            game.apply(parse_action(text, game.board.grid))
+            game.apply(game.parse_action(text))
         except (IllegalMove, NotationError) as exc:
             raise RecordError(f"action {number} ({text}) does not replay: {exc}") from None
     result = data.get("result")
+    if result is not None and not isinstance(result, dict):
+        raise RecordError("field 'result' is not an object")
     if result is not None and result.get("scores") != list(game.scores):
         raise RecordError(
             f"the record's result {result.get('scores')} differs from its "
@@ -119,5 +149,19 @@ def _setup(data: Any) -> Setup | None:
         racks = tuple(tuple(int(v) for v in r) for r in data["racks"])
         bag = tuple(int(v) for v in data["bag"])
         return Setup(racks, bag, int(data.get("to_move", 0)))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise RecordError(f"bad setup: {exc}") from None
+
+
+def _quattro_setup(data: Any) -> QuattroSetup | None:
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        raise RecordError("'setup' is an object with hands, piles, reserve and to_move")
+    try:
+        hands = tuple(tuple(int(v) for v in h) for h in data["hands"])
+        a, b, c, d = (int(v) for v in data["piles"])
+        reserve = tuple(int(v) for v in data["reserve"])
+        return QuattroSetup(hands, (a, b, c, d), reserve, int(data.get("to_move", 0)))
     except (KeyError, TypeError, ValueError) as exc:
         raise RecordError(f"bad setup: {exc}") from None

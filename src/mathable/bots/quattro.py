@@ -1,0 +1,128 @@
+"""How the ladder plays Mathable Quattro, from the view alone (rulings Q2-Q4).
+
+Every level plays legally; they differ in foresight:
+- gentle plays a random playable card, and draws when stuck;
+- greedy plays the highest playable card first and exchanges its highest card;
+- strong and expert search the order of plays that empties the most cards this turn
+  (announcing DIAGO when it plays more), put a drawn card where it opens the most plays
+  for their own hand, and exchange the card that fits the fewest equations.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from mathable.core.actions import Action, Diago, Draw, Exchange, Pass, Penalty, Place
+from mathable.core.quattro import QuattroView, pile_accepts
+
+
+def plays_from(tops: Sequence[int], hand: Sequence[int], diagonals: bool) -> list[Place]:
+    """Every legal play of ``hand`` on the piles whose tops are ``tops``."""
+    values = set(hand)
+    return [
+        Place(p, v) for p in range(4) for v in sorted(values & pile_accepts(tops, p, diagonals))
+    ]
+
+
+def longest_chain(
+    tops: tuple[int, ...], hand: tuple[int, ...], diagonals: bool, budget: list[int]
+) -> list[Place]:
+    """The longest sequence of plays from ``hand`` (depth-first, bounded by ``budget``
+    nodes); on equal length the one ending with the most plays left open."""
+    best: list[Place] = []
+    seen: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
+
+    def search(tops: tuple[int, ...], hand: tuple[int, ...], path: list[Place]) -> None:
+        nonlocal best
+        if len(path) > len(best):
+            best = list(path)
+        if budget[0] <= 0 or (len(best) == len(path) + len(hand) and len(best) > len(path)):
+            return
+        key = (tops, hand)
+        if key in seen:
+            return
+        seen.add(key)
+        budget[0] -= 1
+        for play in plays_from(tops, hand, diagonals):
+            rest = list(hand)
+            rest.remove(play.value)
+            new_tops = list(tops)
+            new_tops[play.cell] = play.value
+            path.append(play)
+            search(tuple(new_tops), tuple(rest), path)
+            path.pop()
+            if len(best) == len(path) + len(hand):
+                return  # the whole hand: nothing beats it
+
+    search(tops, hand, [])
+    return best
+
+
+def _fit(value: int, hand: Sequence[int]) -> int:
+    """How many pairs of other cards of the hand make ``value`` (a card's flexibility)."""
+    others = list(hand)
+    others.remove(value)
+    count = 0
+    for i, a in enumerate(others):
+        for b in others[i + 1 :]:
+            if value in pile_accepts((a, b, a, b), 0, False):
+                count += 1
+    return count
+
+
+def quattro_act(view: QuattroView, level: str, rng: random.Random) -> Action:
+    """The next action of a bot of ``level`` in a Quattro view."""
+    hand, tops = view.rack, view.tops
+    if view.phase == "drawn":
+        assert view.drawn is not None
+        if level == "gentle":
+            return Place(rng.randrange(4), view.drawn)
+        rest = tuple(hand)
+
+        def opened(pile: int) -> int:
+            new = list(tops)
+            new[pile] = view.drawn or 0
+            return len(plays_from(new, rest, view.diagonals))
+
+        return Place(max(range(4), key=lambda p: (opened(p), -p)), view.drawn)
+    if view.phase == "after":
+        if level == "gentle":
+            return Penalty() if rng.random() < 0.5 else Exchange((rng.choice(hand),))
+        if level == "greedy":
+            return Exchange((max(hand),))
+        worst = min(sorted(set(hand)), key=lambda v: (_fit(v, hand), -v))
+        return Exchange((worst,))
+    plays = plays_from(tops, hand, view.diagonals)
+    if level == "gentle":
+        if plays:
+            return rng.choice(plays)
+    elif level == "greedy":
+        if plays:
+            return max(plays, key=lambda p: (p.value, -p.cell))
+    elif plays or not view.turn_plays:
+        chain = longest_chain(tuple(tops), tuple(hand), view.diagonals, [4000])
+        can_diago = (
+            not view.turn_plays
+            and not view.diagonals
+            and view.seat not in view.diago_used
+            and len(view.diago_used) < len(view.players)
+        )
+        if can_diago:
+            wider = longest_chain(tuple(tops), tuple(hand), True, [4000])
+            if len(wider) >= len(chain) + 2 or (wider and len(wider) == len(hand)):
+                return Diago()
+        if chain:
+            return chain[0]
+    if not view.turn_plays and not plays:
+        can_diago = (
+            level != "gentle"
+            and not view.diagonals
+            and view.seat not in view.diago_used
+            and len(view.diago_used) < len(view.players)
+            and plays_from(tops, hand, True)
+        )
+        if can_diago:
+            return Diago()
+        return Draw() if view.bag_size or view.trash_size or max(view.pile_sizes) > 1 else Pass()
+    raise AssertionError("a bot was asked to act with nothing to do")  # pragma: no cover

@@ -1,0 +1,758 @@
+"""Mathable Quattro, the card game (seed ``004_…``, rulings Q1-Q5), on the same design as
+the board games: a game is its seed, its options and a log of actions; the state is
+derived by replaying them; only views leave the engine.
+
+Four piles lie in a 2x2 square, A B on top and C D below; only their top cards count.
+A card goes on pile P when it is the result of + - x / of P's top and the top of a pile
+next to P (sideways or up-down; diagonally too under DIAGO). Notation: ``A=32`` plays a
+32 on pile A; ``draw``, ``penalty``, ``exchange 12``, ``diago`` and ``pass``.
+
+>>> game = QuattroGame(["Louis", "Zoé"], setup=QuattroSetup(
+...     hands=((32, 25, 1, 1, 1, 1, 1), (2, 2, 2, 2, 2, 2, 2)),
+...     piles=(20, 12, 7, 2), reserve=(5, 6, 8, 9)))
+>>> sorted(format_quattro_action(p) for p in game.legal_placements())
+['A=32', 'B=32']
+>>> game.apply("A=32"); game.legal_placements().count()
+2
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .actions import Action, Diago, Draw, Exchange, Pass, Penalty, Place
+from .arithmetic import ALL_OPS, pair_results
+from .errors import IllegalMove, NotationError
+from .game import HouseRules
+from .notation import format_action, parse_action
+from .rng import Rng
+from .tokens import CLASSIC_TOKENS, TokenCounts, as_list
+
+PILES = "ABCD"
+"""Pile names: A B on the top row, C D below (ruling Q1)."""
+HAND_SIZE = 7
+SIDE_BY_SIDE: dict[int, tuple[int, ...]] = {0: (1, 2), 1: (0, 3), 2: (0, 3), 3: (1, 2)}
+DIAGONAL: dict[int, int] = {0: 3, 1: 2, 2: 1, 3: 0}
+
+
+def pile_accepts(tops: Sequence[int], pile: int, diagonals: bool) -> frozenset[int]:
+    """Q2/Q4: the card values pile ``pile`` takes, given the four top cards: results of
+    + - x / of its top and the top of a pile beside it (or diagonal, under DIAGO)."""
+    near = SIDE_BY_SIDE[pile]
+    others = (*near, DIAGONAL[pile]) if diagonals else near
+    out: set[int] = set()
+    for other in others:
+        out |= pair_results(tops[pile], tops[other], ALL_OPS)
+    return frozenset(out)
+
+
+@dataclass(frozen=True)
+class QuattroRules:
+    """What names the game in menus, records and the CLI (the board variants' peer)."""
+
+    name: str = "quattro"
+    title: str = "Mathable Quattro"
+    summary: str = (
+        "the card game: play a card on one of four piles when it is the result of two "
+        "adjacent top cards; first to empty the hand wins the round"
+    )
+    tokens: TokenCounts = field(default_factory=lambda: dict(CLASSIC_TOKENS))
+    rack_size: int = HAND_SIZE
+    min_players: int = 2
+    max_players: int = 4
+    open_racks: bool = False
+    version: int = 1
+
+
+QUATTRO = QuattroRules()
+
+
+@dataclass(frozen=True)
+class QuattroSetup:
+    """A chosen deal instead of a shuffled one (for tests and worked examples):
+    hands, the four starting pile cards (A B C D) and the reserve in draw order."""
+
+    hands: tuple[tuple[int, ...], ...]
+    piles: tuple[int, int, int, int]
+    reserve: tuple[int, ...]
+    to_move: int = 0
+
+
+@dataclass(frozen=True)
+class QuattroTurn:
+    """One finished turn: the cards played (pile, value) in order, or the stuck-turn
+    sequence (the drawn card and its pile, then an exchange or a penalty)."""
+
+    seat: int
+    kind: str
+    """"play", "stuck" (Q3) or "pass" (nothing could be drawn)."""
+    plays: tuple[tuple[int, int], ...] = ()
+    diago: bool = False
+    drawn_to: tuple[int, int] | None = None
+    exchanged: bool = False
+    won_round: bool = False
+
+
+_PLAY_RE = re.compile(r"^\s*([A-Da-d])\s*=\s*(\d{1,3})\s*$")
+
+
+def parse_quattro_action(text: str) -> Action:
+    """``A=32`` (a card on pile A), ``draw``, ``penalty``, ``exchange 12``, ``diago``,
+    ``pass``."""
+    match = _PLAY_RE.match(text)
+    if match:
+        return Place(PILES.index(match.group(1).upper()), int(match.group(2)))
+    words = text.strip().split()
+    if words and words[0].lower() in {"draw", "penalty", "diago", "pass", "exchange"}:
+        from .geometry import Grid
+
+        return parse_action(text, Grid.of(2))
+    raise NotationError(
+        f"{text.strip()!r} is not a Quattro action: A=32, draw, penalty, exchange 12, diago or pass"
+    )
+
+
+def format_quattro_action(action: Action) -> str:
+    """The text form of a Quattro action."""
+    if isinstance(action, Place):
+        return f"{PILES[action.cell]}={action.value}"
+    from .geometry import Grid
+
+    return format_action(action, Grid.of(2))
+
+
+class _QState:
+    """The mutable state; only :class:`QuattroGame` drives it."""
+
+    def __init__(self, n: int, seed: int, rounds: int, setup: QuattroSetup | None) -> None:
+        self.n = n
+        self.rounds = rounds
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.piles: list[list[int]] = [[], [], [], []]
+        self.trash: list[int] = []
+        self.wins = [0] * n
+        self.round = 1
+        self.round_winners: list[tuple[int, ...]] = []
+        self.diago_used: set[int] = set()
+        self.diago_now = False
+        self.phase = "play"
+        self.drawn: int | None = None
+        self.played: list[tuple[int, int]] = []
+        self.drawn_to: tuple[int, int] | None = None
+        self.turns: list[QuattroTurn] = []
+        self.idle = 0
+        self.over = False
+        self.end_reason = ""
+        if setup is not None:
+            if len(setup.hands) != n:
+                raise ValueError(f"the setup has {len(setup.hands)} hands for {n} players")
+            self.hands = [sorted(h) for h in setup.hands]
+            self.piles = [[c] for c in setup.piles]
+            self.reserve = list(reversed(setup.reserve))
+            self.to_move = setup.to_move
+        else:
+            self.reserve = Rng(seed).shuffled(as_list(CLASSIC_TOKENS))
+            self.to_move = 0  # the dealer is the last seat; the seat on its left starts
+            self._deal(0)
+            for pile in self.piles:
+                pile.append(self.reserve.pop())
+
+    # -- cards ---------------------------------------------------------------------
+
+    def _draw(self) -> int | None:
+        """The reserve's top card, rebuilding the reserve when it has run out (Q5)."""
+        if not self.reserve:
+            self._rebuild_reserve()
+        return self.reserve.pop() if self.reserve else None
+
+    def can_draw(self) -> bool:
+        return bool(self.reserve or self.trash or any(len(p) > 1 for p in self.piles))
+
+    def _rebuild_reserve(self) -> None:
+        """Q5: every pile but its top card is turned over, with the trash, unshuffled
+        (seed 004: "sans les brasser"): the piles A to D first, each from its bottom card,
+        then the trash in the order it was discarded."""
+        cards = [c for pile in self.piles for c in pile[:-1]] + self.trash
+        self.piles = [pile[-1:] for pile in self.piles]
+        self.trash = []
+        self.reserve = list(reversed(cards))
+
+    def _deal(self, first: int) -> None:
+        for _ in range(HAND_SIZE):
+            for k in range(self.n):
+                card = self._draw()
+                if card is not None:
+                    self.hands[(first + k) % self.n].append(card)
+        for hand in self.hands:
+            hand.sort()
+
+    # -- equations -------------------------------------------------------------------
+
+    @property
+    def diagonals(self) -> bool:
+        """Q4: diagonals count this turn (DIAGO announced, or used by everyone)."""
+        return self.diago_now or len(self.diago_used) == self.n
+
+    def neighbours(self, pile: int) -> tuple[int, ...]:
+        near = SIDE_BY_SIDE[pile]
+        return (*near, DIAGONAL[pile]) if self.diagonals else near
+
+    def accepts(self, pile: int) -> frozenset[int]:
+        """The card values pile ``pile`` takes now (Q2)."""
+        return pile_accepts([p[-1] for p in self.piles], pile, self.diagonals)
+
+    def plays(self) -> list[Place]:
+        """Every equation play of the hand, by pile then value."""
+        if self.over or self.phase != "play":
+            return []
+        hand = set(self.hands[self.to_move])
+        return [Place(p, v) for p in range(4) for v in sorted(hand & self.accepts(p))]
+
+    # -- actions ---------------------------------------------------------------------
+
+    def step(self, action: Action) -> None:
+        if self.over:
+            raise IllegalMove("the match is over", rule="Q5")
+        if isinstance(action, Place):
+            self._place(action)
+        elif isinstance(action, Diago):
+            self._diago()
+        elif isinstance(action, Draw):
+            self._draw_for_pile()
+        elif isinstance(action, Exchange):
+            self._exchange(action)
+        elif isinstance(action, Penalty):
+            self._penalty()
+        elif isinstance(action, Pass):
+            self._pass()
+        else:
+            raise IllegalMove(f"Mathable Quattro has no action {action!r}")
+
+    def _place(self, action: Place) -> None:
+        pile, value = action.cell, action.value
+        if not 0 <= pile < 4:
+            raise IllegalMove(f"there is no pile {pile}: piles are A, B, C and D", rule="Q1")
+        name = f"pile {PILES[pile]}"
+        if action.extra:
+            raise IllegalMove("Quattro has no extra cards", rule="Q2", where=name)
+        if self.phase == "drawn":
+            if value != self.drawn:
+                raise IllegalMove(
+                    f"put the card you drew, the {self.drawn}, on a pile", rule="Q3", where=name
+                )
+            self.piles[pile].append(value)
+            self.drawn, self.drawn_to, self.phase = None, (pile, value), "after"
+            return
+        if self.phase == "after":
+            raise IllegalMove(
+                "the drawn card is placed: exchange one card or take a penalty card",
+                rule="Q3",
+                where=name,
+            )
+        hand = self.hands[self.to_move]
+        if value not in hand:
+            raise IllegalMove(f"there is no {value} in your hand", rule="Q2", where=name)
+        if value not in self.accepts(pile):
+            top = self.piles[pile][-1]
+            tops = ", ".join(f"{PILES[o]}={self.piles[o][-1]}" for o in self.neighbours(pile))
+            raise IllegalMove(
+                f"{value} on pile {PILES[pile]} ({top}) is not a result of + - x / of {top} "
+                f"and an adjacent top ({tops})",
+                rule="Q2",
+                where=name,
+            )
+        hand.remove(value)
+        self.piles[pile].append(value)
+        self.played.append((pile, value))
+        if not hand:
+            self._win_round()
+        elif not self.plays():  # Q2: the player plays while able, then the turn passes
+            self._next_turn("play")
+
+    def _diago(self) -> None:
+        seat = self.to_move
+        if self.phase != "play" or self.played:
+            raise IllegalMove("DIAGO is announced at the start of the turn", rule="Q4")
+        if len(self.diago_used) == self.n:
+            raise IllegalMove("every player has used DIAGO: diagonals count for all", rule="Q4")
+        if seat in self.diago_used:
+            raise IllegalMove("you have used your DIAGO this round", rule="Q4")
+        self.diago_used.add(seat)
+        self.diago_now = True
+
+    def _draw_for_pile(self) -> None:
+        if self.phase != "play" or self.played:
+            raise IllegalMove("you draw only when you cannot play at the start of the turn")
+        if self.plays():
+            first = self.plays()[0]
+            raise IllegalMove(
+                f"you can play (for example {format_quattro_action(first)}): "
+                "draw only when you cannot",
+                rule="Q3",
+            )
+        card = self._draw()
+        if card is None:
+            raise IllegalMove("there is no card left to draw: pass", rule="Q3")
+        self.drawn, self.phase = card, "drawn"
+
+    def _exchange(self, action: Exchange) -> None:
+        if self.phase != "after":
+            raise IllegalMove(
+                "you exchange only after a stuck turn's drawn card is placed", rule="Q3"
+            )
+        if len(action.values) != 1:
+            raise IllegalMove("exchange exactly one card (discard one, draw two)", rule="Q3")
+        hand = self.hands[self.to_move]
+        value = action.values[0]
+        if value not in hand:
+            raise IllegalMove(f"there is no {value} in your hand to exchange", rule="Q3")
+        hand.remove(value)
+        self.trash.append(value)
+        self._take(2)
+        self._next_turn("stuck", exchanged=True)
+
+    def _penalty(self) -> None:
+        if self.phase != "after":
+            raise IllegalMove("a penalty card is drawn only at the end of a stuck turn", rule="Q3")
+        self._take(1)
+        self._next_turn("stuck")
+
+    def _take(self, count: int) -> None:
+        hand = self.hands[self.to_move]
+        for _ in range(count):
+            card = self._draw()
+            if card is not None:
+                hand.append(card)
+        hand.sort()
+
+    def _pass(self) -> None:
+        if self.phase != "play" or self.played or self.plays():
+            raise IllegalMove("you pass only when you can neither play nor draw", rule="Q3")
+        if self.can_draw():
+            raise IllegalMove("you cannot play: draw a card and put it on a pile", rule="Q3")
+        self._next_turn("pass")
+
+    # -- turns and rounds ------------------------------------------------------------
+
+    def _record(self, kind: str, *, exchanged: bool = False, won: bool = False) -> None:
+        self.turns.append(
+            QuattroTurn(
+                self.to_move,
+                kind,
+                tuple(self.played),
+                self.diago_now,
+                self.drawn_to,
+                exchanged,
+                won,
+            )
+        )
+
+    def _next_turn(self, kind: str, *, exchanged: bool = False) -> None:
+        self._record(kind, exchanged=exchanged)
+        self.idle = self.idle + 1 if kind == "pass" else 0
+        self._start_turn((self.to_move + 1) % self.n)
+        if self.idle >= self.n:  # nobody can play nor draw: the round is blocked
+            fewest = min(len(h) for h in self.hands)
+            self._end_round(tuple(s for s in range(self.n) if len(self.hands[s]) == fewest))
+
+    def _start_turn(self, seat: int) -> None:
+        self.to_move = seat
+        self.played, self.drawn_to, self.diago_now, self.phase = [], None, False, "play"
+
+    def _win_round(self) -> None:
+        seat = self.to_move
+        self._record("play", won=True)
+        self._end_round((seat,))
+
+    def _end_round(self, winners: tuple[int, ...]) -> None:
+        """Q5: the round's winner(s) score a round; then the next round is dealt by the
+        winner, the player on its left starting, or the match ends."""
+        for seat in winners:
+            self.wins[seat] += 1
+        self.round_winners.append(winners)
+        self.idle = 0
+        if self.round >= self.rounds:
+            self.over = True
+            self.end_reason = (
+                f"{self.rounds} round{'s' if self.rounds > 1 else ''} played"
+                if self.rounds > 1
+                else "a player has played every card"
+            )
+            self._start_turn(self.to_move)
+            return
+        for hand in self.hands:
+            self.trash.extend(hand)
+            hand.clear()
+        self.round += 1
+        self.diago_used.clear()
+        first = (winners[0] + 1) % self.n
+        self._deal(first)
+        self._start_turn(first)
+
+
+class QuattroGame:
+    """A match of Mathable Quattro: players, seed, number of rounds and the log."""
+
+    def __init__(
+        self,
+        players: Sequence[str] | int = 2,
+        *,
+        seed: int | None = None,
+        rounds: int = 1,
+        house_rules: HouseRules | None = None,
+        setup: QuattroSetup | None = None,
+    ) -> None:
+        self.variant = QUATTRO
+        if isinstance(players, int):
+            players = [f"Player {i + 1}" for i in range(players)]
+        self.players: tuple[str, ...] = tuple(players)
+        if not 2 <= len(self.players) <= 4:
+            raise ValueError(f"Mathable Quattro is for 2 to 4 players, not {len(self.players)}")
+        if not 1 <= rounds <= 99:
+            raise ValueError(f"play 1 to 99 rounds, not {rounds}")
+        self.seed: int = secrets.randbits(63) if seed is None else seed
+        self.rounds = rounds
+        self.house_rules = house_rules or HouseRules()
+        self.setup = setup
+        self._log: list[Action] = []
+        self._state = _QState(len(self.players), self.seed, rounds, setup)
+
+    # -- playing -----------------------------------------------------------------
+
+    def apply(self, action: Action | str) -> None:
+        """Play ``action`` (or its notation); IllegalMove leaves the game unchanged."""
+        if isinstance(action, str):
+            action = parse_quattro_action(action)
+        self._state.step(action)  # every check comes before any change
+        self._log.append(action)
+
+    def undo(self) -> None:
+        """Take back the last action (house rule ``allow_undo``) by replaying the log."""
+        if not self.house_rules.allow_undo:
+            raise IllegalMove("undo is off: a card played may not be taken back", rule="V-B")
+        if not self._log:
+            raise IllegalMove("there is nothing to undo")
+        self._rebuild(self._log[:-1])
+
+    def _rebuild(self, log: Sequence[Action]) -> None:
+        self._log = []
+        self._state = _QState(len(self.players), self.seed, self.rounds, self.setup)
+        for action in log:
+            self.apply(action)
+
+    def copy(self) -> QuattroGame:
+        """An independent game with the same log."""
+        other = QuattroGame(
+            self.players,
+            seed=self.seed,
+            rounds=self.rounds,
+            house_rules=self.house_rules,
+            setup=self.setup,
+        )
+        other._rebuild(self._log)
+        return other
+
+    def parse_action(self, text: str) -> Action:
+        """An action of this game from its text form."""
+        return parse_quattro_action(text)
+
+    def format_action(self, action: Action) -> str:
+        """The text form of an action of this game."""
+        return format_quattro_action(action)
+
+    # -- legal moves -----------------------------------------------------------------
+
+    def legal_placements(self) -> QuattroPlays:
+        """The cards the player to move may play on a pile now."""
+        return QuattroPlays(self._state)
+
+    def legal_actions(self) -> list[Action]:
+        """Every action that would be accepted now."""
+        state = self._state
+        if state.over:
+            return []
+        if state.phase == "drawn":
+            assert state.drawn is not None
+            return [Place(p, state.drawn) for p in range(4)]
+        if state.phase == "after":
+            hand = sorted(set(state.hands[state.to_move]))
+            return [*(Exchange((v,)) for v in hand), Penalty()]
+        actions: list[Action] = list(state.plays())
+        if state.played:
+            return actions
+        seat = state.to_move
+        if seat not in state.diago_used and len(state.diago_used) < state.n:
+            actions.append(Diago())
+        if not state.plays():
+            actions.append(Draw() if state.can_draw() else Pass())
+        return actions
+
+    # -- state -----------------------------------------------------------------------
+
+    @property
+    def log(self) -> tuple[Action, ...]:
+        return tuple(self._log)
+
+    @property
+    def to_move(self) -> int:
+        return self._state.to_move
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Rounds won by each seat (Q5)."""
+        return tuple(self._state.wins)
+
+    @property
+    def is_over(self) -> bool:
+        return self._state.over
+
+    @property
+    def end_reason(self) -> str:
+        return self._state.end_reason
+
+    @property
+    def bag_size(self) -> int:
+        """Cards in the reserve."""
+        return len(self._state.reserve)
+
+    @property
+    def round(self) -> int:
+        return self._state.round
+
+    @property
+    def phase(self) -> str:
+        """ "play", "drawn" (a stuck player's drawn card awaits its pile) or "after"
+        (exchange one card or take a penalty card)."""
+        return self._state.phase
+
+    @property
+    def drawn(self) -> int | None:
+        """The card a stuck player has drawn and not yet put on a pile (hidden from others)."""
+        return self._state.drawn
+
+    @property
+    def tops(self) -> tuple[int, int, int, int]:
+        """The top cards of piles A, B, C, D."""
+        a, b, c, d = (p[-1] for p in self._state.piles)
+        return (a, b, c, d)
+
+    @property
+    def pile_sizes(self) -> tuple[int, ...]:
+        return tuple(len(p) for p in self._state.piles)
+
+    @property
+    def diagonals(self) -> bool:
+        return self._state.diagonals
+
+    @property
+    def diago_used(self) -> tuple[int, ...]:
+        return tuple(sorted(self._state.diago_used))
+
+    @property
+    def turns(self) -> tuple[QuattroTurn, ...]:
+        return tuple(self._state.turns)
+
+    @property
+    def turn_plays(self) -> tuple[tuple[int, int], ...]:
+        return tuple(self._state.played)
+
+    @property
+    def round_winners(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(self._state.round_winners)
+
+    def rack(self, seat: int) -> tuple[int, ...]:
+        """A seat's hand, sorted. Hidden information: show it only to that seat."""
+        return tuple(self._state.hands[seat])
+
+    def bag_order(self) -> tuple[int, ...]:
+        """The reserve in draw order. Hidden from every player."""
+        return tuple(reversed(self._state.reserve))
+
+    def winners(self) -> tuple[int, ...]:
+        """Seats that won the most rounds; empty while the match runs."""
+        if not self.is_over:
+            return ()
+        best = max(self.scores)
+        return tuple(s for s, v in enumerate(self.scores) if v == best)
+
+    def census(self) -> Counter[int]:
+        """Every card wherever it is: reserve, hands, piles, trash and a drawn card."""
+        state = self._state
+        counts = Counter(state.reserve)
+        for cards in [*state.hands, *state.piles, state.trash]:
+            counts.update(cards)
+        if state.drawn is not None:
+            counts[state.drawn] += 1
+        return counts
+
+    def snapshot(self) -> tuple[object, ...]:
+        """The whole state, hidden parts included, as comparable data."""
+        s = self._state
+        return (
+            tuple(map(tuple, s.hands)),
+            tuple(map(tuple, s.piles)),
+            tuple(s.reserve),
+            tuple(s.trash),
+            tuple(s.wins),
+            s.round,
+            s.to_move,
+            s.phase,
+            s.drawn,
+            tuple(s.played),
+            tuple(sorted(s.diago_used)),
+            s.diago_now,
+            tuple(s.turns),
+            s.idle,
+            s.over,
+        )
+
+    def unseen(self, seat: int | None) -> dict[int, int]:
+        """The player card (C13) for cards: the deck minus the cards every pile has shown
+        and minus the seat's own hand."""
+        counts = Counter(CLASSIC_TOKENS)
+        for pile in self._state.piles:
+            counts.subtract(pile)
+        if seat is not None:
+            counts.subtract(self._state.hands[seat])
+        return {v: max(counts[v], 0) for v in sorted(CLASSIC_TOKENS)}
+
+    def view(self, seat: int | None) -> QuattroView:
+        """What ``seat`` may know (None: a spectator)."""
+        if seat is not None and not 0 <= seat < len(self.players):
+            raise ValueError(f"seat {seat} is not in this game")
+        n = len(self.players)
+        return QuattroView(
+            variant=QUATTRO.name,
+            seat=seat,
+            players=self.players,
+            tops=self.tops,
+            pile_sizes=self.pile_sizes,
+            rack=self.rack(seat) if seat is not None else (),
+            rack_sizes=tuple(len(self.rack(s)) for s in range(n)),
+            scores=self.scores,
+            bag_size=self.bag_size,
+            trash_size=len(self._state.trash),
+            to_move=self.to_move,
+            phase=self.phase,
+            drawn=self.drawn if seat == self.to_move else None,
+            turn_plays=self.turn_plays,
+            diagonals=self.diagonals,
+            diago_used=self.diago_used,
+            round=self.round,
+            rounds=self.rounds,
+            turns=self.turns,
+            unseen=self.unseen(seat),
+            house_rules=self.house_rules.to_dict(),
+            over=self.is_over,
+            end_reason=self.end_reason,
+            open_racks=tuple(self.rack(s) for s in range(n)) if self.is_over else (),
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"<QuattroGame {len(self.players)} players seed={self.seed} actions={len(self._log)}>"
+        )
+
+
+class QuattroPlays:
+    """The equation plays open to the player to move (``in``, ``count()``, iteration)."""
+
+    def __init__(self, state: _QState) -> None:
+        self._state = state
+
+    def __iter__(self) -> Iterator[Place]:
+        return iter(self._state.plays())
+
+    def with_extras(self) -> Iterator[Place]:
+        return iter(self)
+
+    def count(self) -> int:
+        return len(self._state.plays())
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __bool__(self) -> bool:
+        return bool(self._state.plays())
+
+    def __contains__(self, place: object) -> bool:
+        return place in self._state.plays()
+
+
+@dataclass(frozen=True)
+class QuattroView:
+    """A Quattro match as ``seat`` sees it: own hand, the four tops, counts."""
+
+    variant: str
+    seat: int | None
+    players: tuple[str, ...]
+    tops: tuple[int, int, int, int]
+    pile_sizes: tuple[int, ...]
+    rack: tuple[int, ...]
+    rack_sizes: tuple[int, ...]
+    scores: tuple[int, ...]
+    bag_size: int
+    trash_size: int
+    to_move: int
+    phase: str
+    drawn: int | None
+    turn_plays: tuple[tuple[int, int], ...]
+    diagonals: bool
+    diago_used: tuple[int, ...]
+    round: int
+    rounds: int
+    turns: tuple[QuattroTurn, ...]
+    unseen: dict[int, int]
+    house_rules: dict[str, bool]
+    over: bool
+    end_reason: str
+    open_racks: tuple[tuple[int, ...], ...]
+
+    def to_dict(self, cell_name: Any = None) -> dict[str, Any]:
+        """JSON-ready data (piles named A-D)."""
+
+        def play(p: tuple[int, int]) -> dict[str, Any]:
+            return {"pile": PILES[p[0]], "value": p[1]}
+
+        return {
+            "variant": self.variant,
+            "seat": self.seat,
+            "players": list(self.players),
+            "piles": {PILES[i]: top for i, top in enumerate(self.tops)},
+            "pile_sizes": {PILES[i]: n for i, n in enumerate(self.pile_sizes)},
+            "rack": list(self.rack),
+            "rack_sizes": list(self.rack_sizes),
+            "scores": list(self.scores),
+            "bag_size": self.bag_size,
+            "trash_size": self.trash_size,
+            "to_move": self.to_move,
+            "phase": self.phase,
+            "drawn": self.drawn,
+            "turn": {"plays": [play(p) for p in self.turn_plays]},
+            "diagonals": self.diagonals,
+            "diago_used": list(self.diago_used),
+            "round": self.round,
+            "rounds": self.rounds,
+            "turns": [
+                {
+                    "seat": t.seat,
+                    "kind": t.kind,
+                    "plays": [play(p) for p in t.plays],
+                    "diago": t.diago,
+                    "drawn_to": play(t.drawn_to) if t.drawn_to else None,
+                    "exchanged": t.exchanged,
+                    "won_round": t.won_round,
+                }
+                for t in self.turns
+            ],
+            "unseen": {str(v): n for v, n in self.unseen.items()},
+            "house_rules": dict(self.house_rules),
+            "over": self.over,
+            "end_reason": self.end_reason,
+            "open_racks": [list(r) for r in self.open_racks],
+        }
