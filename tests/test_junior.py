@@ -102,8 +102,11 @@ def test_junior_stop_by_agreement_without_deduction() -> None:
 # -- back side ------------------------------------------------------------------------
 
 
-def _printed_grids() -> list[list[list[int]]]:
-    lines = SEED_001.read_text(encoding="utf-8").splitlines()
+PRINTED_COPY = Path(__file__).parent / "data" / "junior-numbers-printed.txt"
+
+
+def _printed_grids(source: Path = PRINTED_COPY) -> list[list[list[int]]]:
+    lines = source.read_text(encoding="utf-8").splitlines()
     grids, rows = [], []
     for line in [*lines, ""]:
         if re.fullmatch(r"\d+(\t\d+){9}", line.strip()):
@@ -116,6 +119,10 @@ def _printed_grids() -> list[list[list[int]]]:
 
 
 @pytest.mark.skipif(not SEED_001.exists(), reason="shared/seeds is not beside the repo")
+def test_the_copied_grids_are_the_seeds_own() -> None:
+    assert _printed_grids(SEED_001) == _printed_grids(PRINTED_COPY)
+
+
 def test_numbered_board_is_the_per_cell_majority_of_the_printed_copies() -> None:
     """K1: six printed copies differing in a few cells; the board is their majority."""
     grids = _printed_grids()
