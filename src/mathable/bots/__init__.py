@@ -10,10 +10,17 @@ from collections.abc import Callable
 
 from .base import Bot, board_from_view
 from .simple import GentleBot, GreedyBot
+from .strong import ExpertBot, StrongBot
+
+
+def _describe(kind: type) -> str:
+    """The first sentence of a bot's docstring: what a player should expect of it."""
+    text = " ".join((kind.__doc__ or "").split())
+    return text.split(". ")[0].rstrip(".") + "."
+
 
 BOTS: dict[str, tuple[Callable[[int | None], Bot], str]] = {
-    "gentle": (GentleBot, GentleBot.__doc__.split("\n")[0] if GentleBot.__doc__ else ""),
-    "greedy": (GreedyBot, GreedyBot.__doc__.split("\n")[0] if GreedyBot.__doc__ else ""),
+    kind.name: (kind, _describe(kind)) for kind in (GentleBot, GreedyBot, StrongBot, ExpertBot)
 }
 """The ladder, weakest first: name -> (factory taking a seed, one-line description)."""
 
@@ -27,4 +34,13 @@ def get_bot(name: str, seed: int | None = None) -> Bot:
     return factory(seed)
 
 
-__all__ = ["BOTS", "Bot", "GentleBot", "GreedyBot", "board_from_view", "get_bot"]
+__all__ = [
+    "BOTS",
+    "Bot",
+    "ExpertBot",
+    "GentleBot",
+    "GreedyBot",
+    "StrongBot",
+    "board_from_view",
+    "get_bot",
+]

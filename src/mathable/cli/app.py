@@ -354,3 +354,76 @@ def main() -> None:
     except KeyboardInterrupt:
         err.print("interrupted")
         sys.exit(130)
+
+
+@app.command()
+def bots() -> None:
+    """List the computer players, weakest first."""
+    for name, (_, description) in BOTS.items():
+        console.print(f"[bold]{name}[/]: {description}")
+
+
+@app.command()
+def arena(
+    names: Annotated[list[str], typer.Argument(help="2 to 4 bot levels, e.g. greedy strong.")],
+    games: Annotated[int, typer.Option(help="How many games.")] = 100,
+    seed: Annotated[int, typer.Option(help="Game i is dealt from seed + i.")] = 0,
+    jobs: Annotated[int, typer.Option(help="Games played at once (processes).")] = 1,
+    records_dir: Annotated[
+        Path | None, typer.Option("--records", help="Write every game's record here.")
+    ] = None,
+    variant: VariantOpt = "classic",
+    json_out: JsonFlag = False,
+) -> None:
+    """Pit computer players against each other: seeded games, seats rotated."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from rich.progress import Progress
+
+    from mathable.bots import arena as match
+
+    if not 2 <= len(names) <= 4:
+        raise fail("name 2 to 4 bots")
+    unknown = [n for n in names if n not in BOTS]
+    if unknown:
+        raise fail(f"unknown bot {unknown[0]!r}; choose among {', '.join(BOTS)}")
+    if variant not in CATALOG:
+        raise fail(f"unknown game {variant!r}; choose one of {', '.join(CATALOG)}")
+    if games < 1 or jobs < 1:
+        raise fail("--games and --jobs must be at least 1")
+    work = match.jobs_for(names, variant, games, seed, records_dir is not None)
+    results = []
+    with Progress(console=err, transient=True, disable=json_out) as progress:
+        task = progress.add_task(f"{' vs '.join(names)}", total=games)
+        if jobs == 1:
+            outcomes = map(match.run_one, work)
+            for result in outcomes:
+                results.append(result)
+                progress.advance(task)
+        else:
+            with ProcessPoolExecutor(max_workers=jobs) as pool:
+                for result in pool.map(match.run_one, work, chunksize=2):
+                    results.append(result)
+                    progress.advance(task)
+    if records_dir is not None:
+        for number, result in enumerate(results):
+            match.save_record(result, records_dir, number)
+    summary = match.tally(results, names)
+    if json_out:
+        _print_json({"variant": variant, "games": games, "seed": seed, "bots": summary})
+        return
+    table = render.Table(title=f"{games} games of {variant}, seed {seed}", header_style="bold")
+    for column in ("bot", "wins", "win rate", "95% interval", "mean score", "ms/turn", "p95 ms"):
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    for row in summary:
+        low, high = row["win_rate_ci95"]
+        table.add_row(
+            row["bot"],
+            f"{row['wins']:g}",
+            f"{100 * row['win_rate']:.1f}%",
+            f"{100 * low:.1f}-{100 * high:.1f}%",
+            f"{row['mean_score']:.1f}",
+            f"{row['mean_ms_per_turn']:.1f}",
+            f"{row['p95_ms_per_turn']:.1f}",
+        )
+    console.print(table)

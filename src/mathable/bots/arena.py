@@ -1,0 +1,146 @@
+"""Bots against bots: seeded games with seats rotated, and the statistics of a match.
+
+A game's seat order rotates with its number so every bot plays every seat equally; the
+seed of game ``i`` is ``seed + i`` so any game can be replayed alone.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mathable.core import records
+from mathable.core.games import new_game
+
+from . import get_bot
+
+
+@dataclass
+class GameResult:
+    """One arena game: the bots by seat, their scores, winners, per-turn times."""
+
+    seed: int
+    seats: tuple[str, ...]
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    times: dict[str, list[float]] = field(default_factory=dict)
+    record: dict[str, Any] | None = None
+
+
+def play_game(
+    names: Sequence[str], variant: str, seed: int, *, keep_record: bool = False
+) -> GameResult:
+    """Play one game between bots named ``names`` (seat order) from ``seed``."""
+    labels = [f"{name}#{seat + 1}" for seat, name in enumerate(names)]
+    game = new_game(variant, labels, seed=seed)
+    bots = [get_bot(name, seed * 8 + seat) for seat, name in enumerate(names)]
+    times: dict[str, list[float]] = {name: [] for name in names}
+    turn_seat, turn_time = game.to_move, 0.0
+    for _ in range(20_000):
+        if game.is_over:
+            break
+        seat = game.to_move
+        if seat != turn_seat:  # a turn is every action of a seat until the next seat's
+            times[names[turn_seat]].append(turn_time)
+            turn_seat, turn_time = seat, 0.0
+        start = time.perf_counter()
+        action = bots[seat].act(game.view(seat))
+        turn_time += time.perf_counter() - start
+        game.apply(action)
+    else:  # pragma: no cover - every variant's games end (conformance tests)
+        raise RuntimeError(f"game {seed} did not end")
+    times[names[turn_seat]].append(turn_time)
+    return GameResult(
+        seed,
+        tuple(names),
+        game.scores,
+        game.winners(),
+        times,
+        records.to_record(game) if keep_record else None,
+    )
+
+
+def seating(bots: Sequence[str], game_number: int) -> list[str]:
+    """The seat order of game ``game_number``: the bots rotated by one per game."""
+    k = game_number % len(bots)
+    return [*bots[k:], *bots[:k]]
+
+
+def _run_one(args: tuple[list[str], str, int, bool]) -> GameResult:
+    names, variant, seed, keep = args
+    return play_game(names, variant, seed, keep_record=keep)
+
+
+def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a win rate (ties count half)."""
+    if games == 0:
+        return (0.0, 1.0)
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass
+class BotStats:
+    """A bot's results over a match."""
+
+    name: str
+    games: int = 0
+    wins: float = 0.0
+    points: int = 0
+    times: list[float] = field(default_factory=list)
+
+    def summary(self) -> dict[str, Any]:
+        low, high = wilson(self.wins, self.games)
+        ordered = sorted(self.times)
+        p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))] if ordered else 0.0
+        return {
+            "bot": self.name,
+            "games": self.games,
+            "wins": self.wins,
+            "win_rate": round(self.wins / self.games, 4) if self.games else 0.0,
+            "win_rate_ci95": [round(low, 4), round(high, 4)],
+            "mean_score": round(self.points / self.games, 1) if self.games else 0.0,
+            "mean_ms_per_turn": round(1000 * sum(ordered) / len(ordered), 2) if ordered else 0,
+            "p95_ms_per_turn": round(1000 * p95, 2),
+        }
+
+
+def tally(results: Sequence[GameResult], bots: Sequence[str]) -> list[dict[str, Any]]:
+    """Per distinct bot: wins (a shared win split between the winners), win rate with
+    its 95% interval, mean score and thinking time per turn (mean and p95)."""
+    stats = {name: BotStats(name) for name in dict.fromkeys(bots)}
+    for result in results:
+        for seat, name in enumerate(result.seats):
+            entry = stats[name]
+            entry.games += 1
+            entry.points += result.scores[seat]
+            if seat in result.winners:
+                entry.wins += 1 / len(result.winners)
+        for name, times in result.times.items():
+            stats[name].times.extend(times)
+    return [s.summary() for s in stats.values()]
+
+
+def save_record(result: GameResult, directory: Path, number: int) -> None:
+    """Write a game's record as ``game-NNNN-seedS.json``."""
+    import json
+
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"game-{number:04d}-seed{result.seed}.json"
+    path.write_text(json.dumps(result.record, indent=1) + "\n", encoding="utf-8")
+
+
+def jobs_for(
+    bots: Sequence[str], variant: str, games: int, seed: int, keep: bool
+) -> list[tuple[list[str], str, int, bool]]:
+    """The arguments of every game of a match."""
+    return [(seating(bots, i), variant, seed + i, keep) for i in range(games)]
+
+
+run_one = _run_one
