@@ -427,3 +427,104 @@ def arena(
             f"{row['p95_ms_per_turn']:.1f}",
         )
     console.print(table)
+
+
+@app.command()
+def analyse(
+    record: Annotated[Path, typer.Argument(help="A JSON game record.")],
+    json_out: JsonFlag = False,
+) -> None:
+    """Per turn, the points played against the best turn available, and the loss."""
+    from mathable.bots.analysis import analyse_game, summarise
+
+    game = _load_game(record)
+    if isinstance(game, QuattroGame):
+        raise fail("analysis is for the board games (Quattro has no points to compare)")
+    turns = analyse_game(game)
+    summary = summarise(game, turns)
+    if json_out:
+        _print_json(
+            {
+                "turns": [
+                    {
+                        "turn": t.number,
+                        "player": game.players[t.seat],
+                        "played": t.played,
+                        "points": t.points,
+                        "best": t.best,
+                        "best_points": t.best_points,
+                        "loss": t.loss,
+                    }
+                    for t in turns
+                ],
+                "players": summary,
+            }
+        )
+        return
+    table = render.Table(title=f"Analysis: {record.name}", header_style="bold")
+    for column in ("#", "player", "played", "points", "best available", "best", "loss"):
+        table.add_column(
+            column, justify="right" if column in ("#", "points", "best", "loss") else "left"
+        )
+    for t in turns:
+        table.add_row(
+            str(t.number),
+            game.players[t.seat],
+            t.played,
+            str(t.points),
+            t.best,
+            str(t.best_points),
+            str(t.loss) if t.loss else "",
+        )
+    console.print(table)
+    for row in summary:
+        misses = "; ".join(
+            f"turn {m['turn']}: {m['best']} instead of {m['played']} (-{m['loss']})"
+            for m in row["biggest_misses"]
+        )
+        console.print(
+            f"[bold]{row['player']}[/]: accuracy {row['accuracy']}%, average loss "
+            f"{row['average_loss']} a turn. " + (f"Biggest misses: {misses}" if misses else "")
+        )
+
+
+@app.command()
+def hint(
+    position: Annotated[str, typer.Argument(help="A one-line position, a file, or a record.")],
+    json_out: JsonFlag = False,
+    limit: Annotated[int, typer.Option(help="How many turns to show.")] = 5,
+) -> None:
+    """The best whole turns for the player to move (exact search), best first."""
+    from mathable.bots.search import search_turns
+
+    pos, variant = _position(position)
+    rack = pos.racks[pos.to_move]
+    if isinstance(rack, int):
+        raise fail("the rack to move is hidden ('?N'): a hint needs the rack")
+    board = variant.new_board(dict(pos.board))
+    plans = search_turns(variant, board, rack, started_with=len(rack))
+    ranked = sorted(
+        (p for p in plans.values() if p.placements),
+        key=lambda p: (-p.total, len(p.placements)),
+    )[: max(1, limit)]
+    grid = board.grid
+    rows = [
+        {
+            "turn": " ".join(f"{grid.name(c)}={v}" for c, v in p.placements),
+            "points": p.points,
+            "bonus": p.bonus,
+            "total": p.total,
+            "leave": list(p.leave),
+        }
+        for p in ranked
+    ]
+    if json_out:
+        _print_json(rows)
+        return
+    if not rows:
+        console.print("No placement: pass or exchange.")
+        return
+    for row in rows:
+        bonus = f" (+{row['bonus']} bonus)" if row["bonus"] else ""
+        keep = " ".join(map(str, row["leave"])) or "nothing"
+        console.print(f"{row['total']:>4}{bonus}  {row['turn']}   keeps {keep}")
