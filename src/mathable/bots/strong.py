@@ -186,8 +186,17 @@ class ExpertBot:
 
     name = "expert"
 
-    def __init__(self, seed: int | None = None, budget: float = 0.25, candidates: int = 6) -> None:
+    def __init__(
+        self,
+        seed: int | None = None,
+        samples: int = 16,
+        budget: float | None = 1.0,
+        candidates: int = 6,
+    ) -> None:
+        """``samples`` continuations per decision (the same seed and view give the same
+        choice), cut short if ``budget`` seconds run out first (None: never)."""
         self.rng = random.Random(seed)
+        self.samples = samples
         self.budget = budget
         self.candidates = candidates
         self._plan: tuple[tuple[int, ...], tuple[int, ...], TurnPlan] | None = None
@@ -249,10 +258,12 @@ class ExpertBot:
         """Average of plan points - opponent's reply + own next turn over sampled
         continuations; every plan sees the same samples (common random numbers)."""
         size = variant.rack_size
-        deadline = time.perf_counter() + self.budget
+        deadline = None if self.budget is None else time.perf_counter() + self.budget
         totals = [0.0] * len(shortlist)
         samples = 0
-        while samples < 4 or (time.perf_counter() < deadline and samples < 400):
+        while samples < self.samples:
+            if samples >= 2 and deadline is not None and time.perf_counter() > deadline:
+                break
             drawn = self.rng.sample(pool, len(pool))
             opponent, rest = drawn[:size], drawn[size:]
             for index, plan in enumerate(shortlist):
