@@ -113,7 +113,80 @@ def bench_playouts(args: argparse.Namespace) -> dict[str, object]:
     }
 
 
-SUITES: dict[str, Suite] = {"legal": bench_legal, "playouts": bench_playouts}
+def played_positions(count: int, seed: int) -> list[Game]:
+    """Turn starts from the middle of seeded greedy-versus-greedy games: boards as real
+    games make them (random play leaves sparse boards with few placements)."""
+    from mathable.bots import GreedyBot
+
+    rng = random.Random(seed)
+    found: list[Game] = []
+    while len(found) < count:
+        game = Game("classic", 2, seed=rng.randrange(2**40))
+        bots = [GreedyBot(1), GreedyBot(2)]
+        stop = rng.randint(8, 40)
+        while not game.is_over and len(game.turns) < stop:
+            game.apply(bots[game.to_move].act(game.view(game.to_move)))
+        if not game.is_over and not game.turn_placements:
+            found.append(game)
+    return found
+
+
+def _quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def bench_search(args: argparse.Namespace) -> dict[str, object]:
+    """The strong player's exact best-turn search on fixed mid-game positions, full
+    racks of 7 (the positions come from seeded random games, so they are the same in
+    every run)."""
+    from mathable.bots.search import best_turn
+    from mathable.core.variants import CLASSIC
+
+    games = played_positions(20 if args.quick else 100, seed=5)
+    positions = [(g.board.copy(), g.rack(g.to_move)) for g in games]
+    medians, p95s = [], []
+    for _ in range(args.repeats):
+        times = []
+        for board, rack in positions:
+            start = time.perf_counter()
+            best_turn(CLASSIC, board, rack, started_with=len(rack))
+            times.append((time.perf_counter() - start) * 1000)
+        medians.append(statistics.median(times))
+        p95s.append(_quantile(times, 0.95))
+    return {
+        "positions": len(positions),
+        "best_turn_ms_median": round(statistics.median(medians), 2),
+        "best_turn_ms_p95": round(statistics.median(p95s), 2),
+    }
+
+
+def bench_expert(args: argparse.Namespace) -> dict[str, object]:
+    """The expert's thinking time for a whole turn at its default settings."""
+    from mathable.bots import ExpertBot
+
+    games = played_positions(3 if args.quick else 20, seed=9)
+    per_turn = []
+    for game in games:
+        bot = ExpertBot(1)
+        seat = game.to_move
+        start = time.perf_counter()
+        while not game.is_over and game.to_move == seat:
+            game.apply(bot.act(game.view(seat)))
+        per_turn.append((time.perf_counter() - start) * 1000)
+    return {
+        "turns": len(per_turn),
+        "expert_ms_per_turn_median": round(statistics.median(per_turn), 1),
+        "expert_ms_per_turn_p95": round(_quantile(per_turn, 0.95), 1),
+    }
+
+
+SUITES: dict[str, Suite] = {
+    "legal": bench_legal,
+    "playouts": bench_playouts,
+    "search": bench_search,
+    "expert": bench_expert,
+}
 
 
 def _commit() -> str:
