@@ -324,8 +324,12 @@ def play(
         bool, typer.Option("--strict", help="House rule K2 (numbered board): scoring first.")
     ] = False,
     resume: Annotated[Path | None, typer.Option(help="Continue a saved game record.")] = None,
+    plain: Annotated[
+        bool, typer.Option("--plain", help="The line-by-line game instead of the full screen.")
+    ] = False,
 ) -> None:
-    """Play at one screen, passing the keyboard between players, or against the computer."""
+    """Play a game: the full-screen terminal app (a new-game screen unless --players,
+    --vs or --resume say what to play), at one screen or against the computer."""
     from .hotseat import run_hotseat
 
     if variant not in CATALOG:
@@ -334,6 +338,25 @@ def play(
         if vs not in BOTS:
             raise fail(f"unknown computer level {vs!r}; choose one of {', '.join(BOTS)}")
         players = f"{players or 'You'},bot:{vs}"
+    if not plain and sys.stdin.isatty() and sys.stdout.isatty():
+        from mathable.core.game import HouseRules
+        from mathable.core.games import new_game
+        from mathable.tui.app import run_app
+
+        game = _load_game(resume) if resume else None
+        if game is None and players:
+            try:
+                game = new_game(
+                    variant,
+                    [n.strip() for n in players.split(",") if n.strip()],
+                    seed=seed,
+                    house_rules=HouseRules(table_referee=referee, allow_undo=undo, strict=strict),
+                    rounds=rounds,
+                )
+            except ValueError as exc:
+                raise fail(str(exc)) from None
+        run_app(game, save_path=resume, seed=seed)
+        return
     run_hotseat(
         console,
         players=players,

@@ -52,9 +52,14 @@ def board_text(
     values: list[int] | tuple[int, ...],
     highlight: Collection[Cell] = (),
     marks: Mapping[Cell, str] | None = None,
+    cursor: Cell | None = None,
 ) -> Text:
     """The board as coloured text: squares in their colours, tokens bold, ``highlight``
-    (the last turn) in reverse video, ``marks`` drawn on empty squares (e.g. hints)."""
+    (the last turn) in reverse video, ``marks`` drawn on empty squares (e.g. the legal
+    cells of a chosen token), ``cursor`` underlined in yellow (keyboard play).
+
+    Each cell is 4 characters wide after a 4-character row label, below one header
+    line: the terminal app maps mouse clicks back to cells with :func:`cell_at`."""
     size = layout.size
     out = Text()
     out.append(
@@ -70,11 +75,14 @@ def board_text(
                 style = "bold reverse" if cell in highlight else "bold"
                 if square.start is not None and cell not in highlight:
                     style = _STYLES["centre"]
-                out.append(f"{value:^4}", style=style)
+                label = f"{value:^4}"
             elif marks and cell in marks:
-                out.append(f"{marks[cell]:^4}", style="bold green")
+                label, style = f"{marks[cell]:^4}", "bold black on green3"
             else:
-                out.append(f"{_square_label(square):^4}", style=_square_style(square) or "dim")
+                label, style = f"{_square_label(square):^4}", _square_style(square) or "dim"
+            if cell == cursor:
+                style = f"{style} underline on yellow" if value == EMPTY else f"{style} underline"
+            out.append(label, style=style)
         out.append(f" {row + 1:<3}\n", style="bold")
     return out
 
@@ -134,3 +142,11 @@ def board_group(
 ) -> Group:
     """The board with its legend."""
     return Group(board_text(layout, values, highlight), legend())
+
+
+def cell_at(size: int, x: int, y: int) -> Cell | None:
+    """The cell under column ``x``, line ``y`` of :func:`board_text`'s drawing."""
+    col, row = (x - 4) // 4, y - 1
+    if x < 4 or not (0 <= col < size and 0 <= row < size):
+        return None
+    return row * size + col

@@ -1,0 +1,230 @@
+"""The terminal game driven as a person would (Textual's Pilot): keys, clicks, notation."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from textual.pilot import Pilot
+
+from mathable.core import records
+from mathable.core.game import Game, HouseRules
+from mathable.core.quattro import QuattroGame, QuattroSetup
+from mathable.tui.app import MathableApp
+from mathable.tui.screens import CoverScreen, NewGameScreen, ReplayScreen
+
+SIZE = (130, 42)
+
+
+def drive(app: MathableApp, script: Callable[[Pilot[None]], Awaitable[None]]) -> None:
+    async def run() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await script(pilot)
+
+    asyncio.run(run())
+
+
+async def wait_for_person(pilot: Pilot[None], app: MathableApp, seat: int = 0) -> None:
+    for _ in range(200):
+        game = app.game
+        assert game is not None
+        if game.is_over or (game.to_move == seat and not app.waiting_cover):
+            return
+        await pilot.pause(0.01)
+    raise AssertionError("the bot never handed back the turn")
+
+
+def board_offset(cell: int, size: int = 14) -> tuple[int, int]:
+    """Where a cell is drawn in the board widget (see render.board_text)."""
+    row, col = divmod(cell, size)
+    return (4 + 4 * col + 1, 1 + row)
+
+
+def screen_text(app: MathableApp) -> str:
+    """Every text on screen, from the app's own SVG export."""
+    import html
+    import re
+
+    svg = app.export_screenshot()
+    text = html.unescape("".join(re.findall(r">([^<>]+)</text>", svg)))
+    return text.replace("\xa0", " ")
+
+
+def rack_shown(app: MathableApp) -> str:
+    """What the rack widget holds now."""
+    content = app.widgets["rack"].content
+    return str(getattr(content, "plain", content))
+
+
+def drawn(rack: tuple[int, ...]) -> str:
+    """How the rack widget draws a rack's tokens."""
+    return "".join(f"{v:^4} " for v in rack)
+
+
+def test_a_whole_game_against_a_bot_by_keys_and_clicks() -> None:
+    game = Game("classic", ["Ann", "Bob [bot:greedy]"], seed=11)
+    app = MathableApp(game, bot_delay=0)
+
+    async def script(pilot: Pilot[None]) -> None:
+        for _ in range(400):
+            await wait_for_person(pilot, app)
+            if game.is_over:
+                break
+            rack = game.rack(0)
+            legal = list(game.legal_placements())
+            if not legal:
+                await pilot.press("e" if game.turn_placements else "p")
+                continue
+            place = legal[0]
+            await pilot.press(str(rack.index(place.value) + 1))  # pick the token by key
+            assert app.selected == place.value and place.cell in app.marks
+            before = len(game.log)
+            await pilot.click("#board", offset=board_offset(place.cell))  # and click the cell
+            await pilot.pause()
+            if isinstance(app.screen, type(app.screen)) and len(game.log) == before:
+                await pilot.press("n")  # the extra-token question: no
+            await pilot.pause()
+        assert game.is_over
+        assert "Game over" in app.message.plain
+        await pilot.press("a")  # the analysis opens after the game
+        await pilot.pause()
+        assert "Analysis" in screen_text(app)
+
+    drive(app, script)
+
+
+def test_an_illegal_attempt_is_refused_with_the_rule_and_nothing_changes() -> None:
+    game = Game("classic", ["Ann", "Bob [bot:greedy]"], seed=5, setup=None)
+    app = MathableApp(game, bot_delay=0)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await wait_for_person(pilot, app)
+        before = game.snapshot()
+        value = game.rack(0)[0]
+        await pilot.press("colon")
+        for key in f"A1={value}":
+            await pilot.press(key)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert game.snapshot() == before
+        assert "Refused" in app.message.plain and "rule C" in app.message.plain
+        assert "Refused" in screen_text(app)
+
+    drive(app, script)
+
+
+def test_save_then_resume(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    game = Game("classic", ["Ann", "Bob [bot:greedy]"], seed=8)
+    app = MathableApp(game, save_path=path, bot_delay=0)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await wait_for_person(pilot, app)
+        legal = next(iter(game.legal_placements()))
+        await pilot.press(str(game.rack(0).index(legal.value) + 1))
+        await pilot.click("#board", offset=board_offset(legal.cell))
+        await pilot.pause()
+        await pilot.press("s")
+        await pilot.pause()
+        assert "Saved" in app.message.plain
+
+    drive(app, script)
+    resumed = records.from_record(path.read_text())
+    assert resumed.snapshot() == game.snapshot()
+    again = MathableApp(resumed, bot_delay=0)
+
+    async def check(pilot: Pilot[None]) -> None:
+        await wait_for_person(pilot, again)
+        assert again.game is resumed and "Ann" in screen_text(again)
+
+    drive(again, check)
+
+
+def test_pass_and_play_covers_the_board_between_people() -> None:
+    game = Game("classic", ["Ann", "Bob"], seed=2)
+    app = MathableApp(game, bot_delay=0)
+
+    async def script(pilot: Pilot[None]) -> None:
+        first = game.to_move
+        assert isinstance(app.screen, CoverScreen)
+        assert "Pass the screen to" in screen_text(app) and "your rack" not in screen_text(app)
+        assert "covered" in rack_shown(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not isinstance(app.screen, CoverScreen)
+        assert app.viewer() == first
+        assert drawn(game.rack(first)) in rack_shown(app)
+        assert "your rack" in screen_text(app)
+        await pilot.press("p")  # pass: the next person must not see this rack
+        await pilot.pause()
+        assert isinstance(app.screen, CoverScreen)
+        assert app.viewer() is None
+        assert "covered" in rack_shown(app) and "your rack" not in screen_text(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.viewer() == 1 - first
+        assert drawn(game.rack(1 - first)) in rack_shown(app)
+
+    drive(app, script)
+
+
+def test_a_replay_steps_back_and_forth() -> None:
+    game = Game("classic", ["Ann", "Bob"], seed=4, house_rules=HouseRules())
+    for _ in range(6):
+        game.apply(next(iter(game.legal_placements())) if game.legal_placements() else "pass")
+    app = MathableApp(game, bot_delay=0)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("enter")  # the cover
+        await pilot.press("r")
+        await pilot.pause()
+        assert isinstance(app.screen, ReplayScreen)
+        await pilot.press("home", "right", "right", "right")
+        await pilot.pause()
+        assert f"action 3 of {len(game.log)}" in screen_text(app)
+        await pilot.press("left")
+        await pilot.pause()
+        assert f"action 2 of {len(game.log)}" in screen_text(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, ReplayScreen)
+
+    drive(app, script)
+
+
+def test_the_new_game_screen_starts_a_game_against_a_bot() -> None:
+    app = MathableApp(None, bot_delay=0)
+
+    async def script(pilot: Pilot[None]) -> None:
+        assert isinstance(app.screen, NewGameScreen)
+        await pilot.click("#start")
+        await pilot.pause()
+        assert app.game is not None and app.game.players[0] == "Ann"
+        assert "bot:greedy" in app.game.players[1]
+
+    drive(app, script)
+
+
+def test_quattro_cards_are_played_on_piles_by_click() -> None:
+    setup = QuattroSetup(
+        hands=((32, 25, 1, 1, 1, 1, 1), (3, 3, 3, 3, 3, 3, 3)),
+        piles=(20, 12, 7, 2),
+        reserve=tuple(range(40, 60)),
+    )
+    game = QuattroGame(["Louis", "Zoé [bot:greedy]"], setup=setup)
+    app = MathableApp(game, bot_delay=0)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press(str(game.rack(0).index(32) + 1))
+        assert set(app.marks) == {0, 1}  # piles A and B light up
+        await pilot.click("#board", offset=(4, 1))  # pile A
+        await pilot.pause()
+        assert game.tops[0] == 32
+        await pilot.press(str(game.rack(0).index(25) + 1))
+        await pilot.click("#board", offset=(4, 5))  # pile C
+        await pilot.pause()
+        assert game.turns[0].plays == ((0, 32), (2, 25))
+
+    drive(app, script)
