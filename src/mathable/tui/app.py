@@ -353,7 +353,8 @@ class MathableApp(App[None]):
             cells = game.variant.legal_cells(game.board, value, game.house_rules.strict)
             self.marks = {c: str(value) for c in cells}
             where = f"{len(cells)} legal cell{'s' if len(cells) != 1 else ''}"
-        self.say(f"{value} chosen: {where}. Click a cell or move the cursor and press Enter.")
+        target = "pile" if isinstance(game, QuattroGame) else "cell"
+        self.say(f"{value} chosen: {where}. Click a {target}, or move the cursor and press Enter.")
         self.refresh_all()
 
     def _rack(self, seat: int) -> tuple[int, ...]:
@@ -569,7 +570,7 @@ class MathableApp(App[None]):
                 tiles.append(f"{value:^4}", style=style)
                 tiles.append(" ")
             owner = "your rack" if seat == game.to_move else f"{game.players[seat]}'s rack"
-            tiles.append(f"  {owner} (1-9 or click to choose)", style="dim")
+            tiles.append(f" {owner}", style="dim")
             self.widgets["rack"].update(tiles)
         self.widgets["message"].update(self.message)
         self.widgets["status"].update(self._status(view))
