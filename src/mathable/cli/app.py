@@ -551,3 +551,21 @@ def hint(
         bonus = f" (+{row['bonus']} bonus)" if row["bonus"] else ""
         keep = " ".join(map(str, row["leave"])) or "nothing"
         console.print(f"{row['total']:>4}{bonus}  {row['turn']}   keeps {keep}")
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+) -> None:
+    """Serve the web app (games kept in the SQLite file of DATABASE_URL)."""
+    import uvicorn
+
+    from mathable.web.api import Settings, create_app
+
+    settings = Settings()
+    console.print(
+        f"Mathable is served at [bold]http://{host}:{port}/[/] "
+        f"(games in {settings.database_url}; Ctrl-C stops)"
+    )
+    uvicorn.run(create_app(settings.database_url), host=host, port=port, log_level="warning")
