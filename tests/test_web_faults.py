@@ -1,0 +1,94 @@
+"""Faults: the server killed with SIGKILL mid-game and restarted loses nothing; two
+clients acting at once on one game are serialised, one wins and one gets a refusal."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from webserver import Server
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    running = Server(tmp_path / "games.db").start()
+    yield running
+    running.stop()
+
+
+def _create(url: str) -> dict[str, Any]:
+    body = {"variant": "classic", "players": [{"name": "Ann"}, {"name": "Bob"}], "seed": 12}
+    response = httpx.post(url + "/api/games", json=body)
+    assert response.status_code == 201
+    return response.json()
+
+
+def _view(url: str, game_id: str, token: str | None = None) -> dict[str, Any]:
+    return httpx.get(f"{url}/api/games/{game_id}", params={"token": token} if token else {}).json()
+
+
+def _race(url: str, game_id: str, token: str, seq: int, actions: list[str]) -> list[httpx.Response]:
+    """Send the actions from separate threads released at the same instant."""
+    barrier = threading.Barrier(len(actions))
+    results: list[httpx.Response] = []
+
+    def send(action: str) -> None:
+        barrier.wait()
+        body = {"token": token, "action": action, "seq": seq}
+        results.append(httpx.post(f"{url}/api/games/{game_id}/actions", json=body, timeout=30))
+
+    threads = [threading.Thread(target=send, args=(a,)) for a in actions]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
+
+
+def test_sigkill_mid_game_then_restart_continues_with_nothing_lost(server: Server) -> None:
+    made = _create(server.url)
+    game_id, tokens = made["id"], [s["token"] for s in made["seats"]]
+    for _ in range(5):
+        state = _view(server.url, game_id)
+        mover = tokens[state["to_move"]]
+        legal = _view(server.url, game_id, mover)["legal"]
+        action = next((a for a in legal if "=" in a), "pass")
+        response = httpx.post(
+            f"{server.url}/api/games/{game_id}/actions", json={"token": mover, "action": action}
+        )
+        assert response.status_code == 200
+    before = [_view(server.url, game_id, t) for t in tokens]
+    server.kill()
+    server.start()
+    after = [_view(server.url, game_id, t) for t in tokens]
+    assert after == before
+    mover = tokens[after[0]["to_move"]]
+    legal = _view(server.url, game_id, mover)["legal"]
+    response = httpx.post(
+        f"{server.url}/api/games/{game_id}/actions",
+        json={"token": mover, "action": next((a for a in legal if "=" in a), "pass")},
+    )
+    assert response.status_code == 200 and response.json()["seq"] == before[0]["seq"] + 1
+
+
+def test_two_clients_acting_at_once_are_serialised(server: Server) -> None:
+    outcomes: list[int] = []
+    for _ in range(5):
+        made = _create(server.url)
+        game_id, tokens = made["id"], [s["token"] for s in made["seats"]]
+        state = _view(server.url, game_id)
+        mover = tokens[state["to_move"]]
+        legal = [a for a in _view(server.url, game_id, mover)["legal"] if "=" in a]
+        results = _race(server.url, game_id, mover, state["seq"], [legal[0], legal[-1]])
+        codes = sorted(r.status_code for r in results)
+        assert codes == [200, 409], [r.text for r in results]
+        refused = next(r for r in results if r.status_code == 409).json()
+        assert "moved on" in refused["error"]
+        assert _view(server.url, game_id)["seq"] == state["seq"] + 1
+        outcomes.extend(codes)
+    assert outcomes.count(200) == 5
