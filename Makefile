@@ -3,8 +3,11 @@ PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# Browser tests drive Debian's chromium (Playwright's own browser download cannot work here).
+CHROMIUM := /usr/bin/chromium
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test lint typecheck pytest bench clean
+.PHONY: run play test lint typecheck pytest bench clean
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Python 3.11 is needed ($(PYTHON) not found)"; exit 1; }
@@ -13,19 +16,27 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
 	touch $(STAMP)
 
+$(CHROMIUM):
+	@echo "Installing Debian's chromium for the browser tests"
+	$(SUDO) apt-get update -qq
+	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
+
 run: $(STAMP)
+	$(BIN)/mathable serve
+
+play: $(STAMP)
 	$(BIN)/mathable play
 
-test: $(STAMP) lint typecheck pytest
+test: $(STAMP) $(CHROMIUM) lint typecheck pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks docs
+	$(BIN)/ruff format --check src tests benchmarks docs
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-pytest: $(STAMP)
+pytest: $(STAMP) $(CHROMIUM)
 	$(BIN)/pytest
 
 bench: $(STAMP)

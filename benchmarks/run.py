@@ -181,11 +181,102 @@ def bench_expert(args: argparse.Namespace) -> dict[str, object]:
     }
 
 
+def bench_load(args: argparse.Namespace) -> dict[str, object]:
+    """The median of three load runs (one with --quick); see :func:`load_once`."""
+    runs = [load_once(args) for _ in range(1 if args.quick else 3)]
+    out: dict[str, object] = dict(runs[0])
+    for key in ("actions_per_s", "latency_ms_p50", "latency_ms_p95"):
+        out[key] = statistics.median(float(r[key]) for r in runs)  # type: ignore[arg-type]
+    out["runs"] = len(runs)
+    return out
+
+
+def load_once(args: argparse.Namespace) -> dict[str, object]:
+    """A load run on localhost: concurrent games played by WebSocket clients (two per
+    game, each playing its seat from the legal actions it is sent), against a real
+    ``mathable serve`` process on a fresh SQLite file. Latency: from sending an action to
+    receiving the view that includes it."""
+    import asyncio
+    import json
+    import tempfile
+
+    import httpx
+    from websockets.asyncio.client import connect
+
+    from webserver import Server
+
+    games = 10 if args.quick else 50
+    actions_per_game = 20 if args.quick else 60
+    with tempfile.TemporaryDirectory() as folder:
+        server = Server(Path(folder) / "load.db").start()
+        try:
+            made = [
+                httpx.post(
+                    server.url + "/api/games",
+                    json={"players": [{"name": "A"}, {"name": "B"}], "seed": 100 + i},
+                ).json()
+                for i in range(games)
+            ]
+            latencies: list[float] = []
+
+            async def player(game_id: str, token: str, rng: random.Random) -> int:
+                url = server.url.replace("http", "ws") + f"/api/games/{game_id}/ws?token={token}"
+                done = 0
+                async with connect(url, max_size=None) as socket:
+                    sent_at: float | None = None
+                    waiting_for = -1
+                    while True:
+                        message = json.loads(await socket.recv())
+                        if message["type"] != "view":
+                            sent_at = None
+                            continue
+                        view = message["view"]
+                        if sent_at is not None and view["seq"] >= waiting_for:
+                            latencies.append(time.perf_counter() - sent_at)
+                            sent_at = None
+                        if view["over"] or view["seq"] >= actions_per_game:
+                            return done
+                        if view["legal"] and sent_at is None:
+                            places = [a for a in view["legal"] if "=" in a and "+" not in a]
+                            action = rng.choice(places) if places else view["legal"][-1]
+                            if "end" in view["legal"] and rng.random() < 0.3:
+                                action = "end"
+                            waiting_for = view["seq"] + 1
+                            sent_at = time.perf_counter()
+                            await socket.send(json.dumps({"action": action, "seq": view["seq"]}))
+                            done += 1
+
+            async def run_all() -> int:
+                rng = random.Random(1)
+                tasks = [
+                    player(g["id"], seat["token"], random.Random(rng.random()))
+                    for g in made
+                    for seat in g["seats"]
+                ]
+                return sum(await asyncio.gather(*tasks))
+
+            start = time.perf_counter()
+            total = asyncio.run(run_all())
+            elapsed = time.perf_counter() - start
+        finally:
+            server.stop()
+    ordered = sorted(latencies)
+    return {
+        "games": games,
+        "clients": 2 * games,
+        "actions": total,
+        "actions_per_s": round(total / elapsed, 1),
+        "latency_ms_p50": round(1000 * _quantile(ordered, 0.5), 2),
+        "latency_ms_p95": round(1000 * _quantile(ordered, 0.95), 2),
+    }
+
+
 SUITES: dict[str, Suite] = {
     "legal": bench_legal,
     "playouts": bench_playouts,
     "search": bench_search,
     "expert": bench_expert,
+    "load": bench_load,
 }
 
 

@@ -16,8 +16,11 @@ def test_quick_benchmarks_print_json_figures(capsys: pytest.CaptureFixture[str])
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    module.main(["--quick", "--repeats", "1", "--only", "legal", "playouts"])
+    module.main(["--quick", "--repeats", "1"])
     report = json.loads(capsys.readouterr().out)
+    assert set(report) >= {"legal", "playouts", "search", "expert", "load"}
+    assert report["load"]["actions"] > 0 and report["load"]["latency_ms_p95"] > 0
+    assert report["search"]["best_turn_ms_median"] > 0
     assert report["legal"]["positions"] == 50
     assert report["legal"]["speedup_median"] > 0
     assert report["playouts"]["game_api_games_per_s_median"] > 0

@@ -244,7 +244,7 @@ function drawBoard(v) {
     if (last.has(name)) classes.push("last");
     if (state.cursor === i) classes.push("cursor");
     const cell = h("div", { class: classes.join(" "), "data-cell": name, title: name, onclick: () => place(name, square) },
-      value !== undefined ? h("span", { class: "tok" }, value) : square.label);
+      value !== undefined ? h("span", { class: "tok" }, value) : ({ x: "×", "/": "÷", "-": "−" }[square.label] || square.label));
     board.append(cell);
   }
   return board;
@@ -361,7 +361,9 @@ function moves(v) {
 
 function describe(t) {
   if (t.plays) return t.drawn_to ? "drew, " + t.drawn_to.pile + "=" + t.drawn_to.value + (t.exchanged ? ", exchange" : ", penalty") : t.plays.map(p => p.pile + "=" + p.value).join(" ") || t.kind;
-  return (t.placements.length ? t.placements.map(p => p.cell + "=" + p.value + (p.extra ? "+" : "")).join(" ") : t.kind) + " (" + t.points + ")";
+  if (t.kind === "exchange") return "exchange " + t.exchanged;
+  if (!t.placements.length) return t.kind;
+  return t.placements.map(p => p.cell + "=" + p.value + (p.extra ? "+" : "")).join(" ") + " (" + t.points + (t.bonus ? ", bonus " + t.bonus : "") + ")";
 }
 
 function summary(v) {

@@ -1,0 +1,194 @@
+"""The page in a real browser: Playwright driving Debian's chromium (installed by the
+Makefile). Two contexts play online, a pass-and-play game, a replay, an illegal attempt.
+Screenshots go to artifacts/screenshots/ (and to docs/ with MATHABLE_DOCS_SCREENSHOTS=1)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from webserver import Server
+
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ROOT = Path(__file__).resolve().parent.parent
+SHOTS = ROOT / "artifacts" / "screenshots"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    running = Server(tmp_path_factory.mktemp("web") / "games.db").start()
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    assert Path(CHROMIUM).exists(), "Debian's chromium is missing: run `make test` (it installs it)"
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield launched
+        launched.close()
+
+
+def shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / f"{name}.png"
+    page.screenshot(path=str(path))
+    if os.environ.get("MATHABLE_DOCS_SCREENSHOTS"):
+        shutil.copy(path, ROOT / "docs" / f"web-{name}.png")
+
+
+def create(server: Server, players: list[dict[str, Any]], seed: int = 5) -> dict[str, Any]:
+    response = httpx.post(
+        server.url + "/api/games", json={"variant": "classic", "players": players, "seed": seed}
+    )
+    assert response.status_code == 201
+    return response.json()
+
+
+def play_one_turn(page: Page) -> str:
+    """Pick rack tokens and click lit cells until the turn ends; returns the first move."""
+    first = ""
+    for _ in range(8):
+        if page.locator("#end").count() == 0 and page.locator("#pass").count() == 0:
+            return first
+        placed = False
+        for tile in range(page.locator("#rack button.tile").count()):
+            page.locator("#rack button.tile").nth(tile).click()
+            legal = page.locator(".cell.legal")
+            if legal.count():
+                cell = legal.first.get_attribute("data-cell") or ""
+                value = page.locator("#rack button.tile").nth(tile).inner_text()
+                legal.first.click()
+                if page.locator("#modal:not([hidden]) #no").count():
+                    page.click("#no")
+                first = first or f"{cell}={value}"
+                page.wait_for_timeout(150)
+                placed = True
+                break
+            page.locator("#rack button.tile").nth(tile).click()  # unpick
+        if not placed:
+            page.click("#end" if page.locator("#end").count() else "#pass")
+            page.wait_for_timeout(150)
+            return first
+        if page.locator("#end").count() and page.locator("#rack button.tile").count() <= 4:
+            page.click("#end")
+            page.wait_for_timeout(150)
+            return first
+    return first
+
+
+def test_two_browsers_play_online_and_see_each_others_moves(
+    server: Server, browser: Browser
+) -> None:
+    made = create(server, [{"name": "Ann"}, {"name": "Bob"}])
+    pages = []
+    for seat in made["seats"]:
+        context = browser.new_context(viewport={"width": 1100, "height": 850})
+        page = context.new_page()
+        page.goto(f"{server.url}/g/{made['id']}?t={seat['token']}")
+        page.wait_for_selector("#board")
+        pages.append(page)
+    for turn in range(4):
+        state = httpx.get(f"{server.url}/api/games/{made['id']}").json()
+        mover, other = pages[state["to_move"]], pages[1 - state["to_move"]]
+        expect(mover.locator("#rack button.tile").first).to_be_enabled()
+        move = play_one_turn(mover)
+        if move:
+            cell, value = move.split("=")
+            expect(other.locator(f'.cell[data-cell="{cell}"] .tok')).to_have_text(value)
+        expect(other.locator("#moves li")).to_have_count(turn + 1)
+    shot(pages[0], "online-ann")
+    shot(pages[1], "online-bob")
+    # Bob's page never shows Ann's rack
+    ann_rack = httpx.get(
+        f"{server.url}/api/games/{made['id']}?token={made['seats'][0]['token']}"
+    ).json()["rack"]
+    bob_tiles = pages[1].locator("#rack button.tile").all_inner_texts()
+    assert bob_tiles != [str(v) for v in ann_rack]
+
+
+def test_pass_and_play_on_one_screen_with_a_cover(server: Server, browser: Browser) -> None:
+    page = browser.new_page(viewport={"width": 1100, "height": 850})
+    page.goto(server.url + "/")
+    page.select_option("#kind1", "")  # Bob is a person too
+    page.fill("#seed", "9")
+    page.click("#create")
+    expect(page.locator("#uncover")).to_be_visible()
+    first = page.locator(".cover h2").inner_text()
+    shot(page, "cover")
+    page.click("#uncover")
+    page.wait_for_selector("#board")
+    play_one_turn(page)
+    expect(page.locator("#uncover")).to_be_visible()
+    assert page.locator(".cover h2").inner_text() != first  # the other person now
+    page.click("#uncover")
+    expect(page.locator("#moves li")).to_have_count(1)
+
+
+def test_an_illegal_attempt_is_refused_with_the_rule(server: Server, browser: Browser) -> None:
+    made = create(server, [{"name": "Ann"}, {"name": "Bot", "bot": "greedy"}], seed=14)
+    page = browser.new_page(viewport={"width": 1100, "height": 850})
+    page.goto(f"{server.url}/g/{made['id']}?t={made['seats'][0]['token']}")
+    expect(page.locator("#notation")).to_be_visible()
+    before = httpx.get(f"{server.url}/api/games/{made['id']}").json()["seq"]
+    value = page.locator("#rack button.tile").first.inner_text()
+    page.fill("#notation", f"A1={value}")
+    page.press("#notation", "Enter")
+    expect(page.locator("#message")).to_have_text(re.compile(r"rule C"))
+    expect(page.locator("#message")).to_have_class("error")
+    shot(page, "refused")
+    assert httpx.get(f"{server.url}/api/games/{made['id']}").json()["seq"] == before
+
+
+def test_a_finished_game_replays_step_by_step(server: Server, browser: Browser) -> None:
+    made = create(server, [{"name": "A", "bot": "strong"}, {"name": "B", "bot": "greedy"}], seed=3)
+    page = browser.new_page(viewport={"width": 1100, "height": 850})
+    page.goto(f"{server.url}/g/{made['id']}")
+    expect(page.locator("#summary")).to_be_visible()
+    shot(page, "game-over")
+    page.click("#analysis")
+    expect(page.locator("#modal-box")).to_contain_text("accuracy")
+    page.goto(f"{server.url}/g/{made['id']}?replay")
+    expect(page.locator("#step")).to_have_text(re.compile(r"^action 0 of \d+"))
+    page.click("#forward")
+    page.click("#forward")
+    expect(page.locator("#step")).to_have_text(re.compile(r"^action 2 of \d+: "))
+    page.click("#back")
+    expect(page.locator("#step")).to_have_text(re.compile(r"^action 1 of \d+: "))
+    shot(page, "replay")
+
+
+def test_the_home_page_scores_a_score_sheet(server: Server, browser: Browser) -> None:
+    page = browser.new_page(viewport={"width": 1100, "height": 850})
+    page.goto(server.url + "/")
+    page.set_input_files("#sheet-file", str(ROOT / "examples" / "worked-example.txt"))
+    expect(page.locator("#totals")).to_have_text("Totals: Ann 39, Bob 121")
+    shot(page, "home")
+
+
+def test_the_board_fits_a_phone(server: Server, browser: Browser) -> None:
+    made = create(server, [{"name": "Ann"}, {"name": "Bot", "bot": "gentle"}])
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(f"{server.url}/g/{made['id']}?t={made['seats'][0]['token']}")
+    page.wait_for_selector("#board")
+    width = page.evaluate("document.getElementById('board').getBoundingClientRect().right")
+    assert width <= 390
+    shot(page, "phone")
