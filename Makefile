@@ -30,8 +30,8 @@ play: $(STAMP)
 test: $(STAMP) $(CHROMIUM) lint typecheck pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks docs
-	$(BIN)/ruff format --check src tests benchmarks docs
+	$(BIN)/ruff check src tests benchmarks docs examples
+	$(BIN)/ruff format --check src tests benchmarks docs examples
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

@@ -92,3 +92,12 @@ def test_two_clients_acting_at_once_are_serialised(server: Server) -> None:
         assert _view(server.url, game_id)["seq"] == state["seq"] + 1
         outcomes.extend(codes)
     assert outcomes.count(200) == 5
+
+
+def test_the_example_api_client_plays_a_whole_game(server: Server) -> None:
+    import runpy
+
+    script = Path(__file__).resolve().parent.parent / "examples" / "api_client.py"
+    runpy.run_path(str(script))["main"](server.url)
+    games = httpx.get(server.url + "/api/games").json()
+    assert games[0]["players"] == ["Script", "Greedy"] and games[0]["over"]

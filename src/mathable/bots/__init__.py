@@ -1,12 +1,13 @@
 """Computer players, from gentle to very strong. Each decides from a player's view only.
 
->>> sorted(BOTS)[:2]
-['gentle', 'greedy']
+>>> list(BOTS)
+['gentle', 'greedy', 'strong', 'expert']
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Sequence
 
 from .base import Bot, board_from_view
 from .simple import GentleBot, GreedyBot
@@ -34,6 +35,20 @@ def get_bot(name: str, seed: int | None = None) -> Bot:
     return factory(seed)
 
 
+SEAT_BOT = re.compile(r"bot:([a-z]+)")
+
+
+def seat_bots(names: Sequence[str], seed: int | None = None) -> dict[int, Bot]:
+    """The computer players of a game by seat: seats whose name holds ``bot:LEVEL``
+    (``bot:greedy``, ``Bob [bot:strong]``), as the terminal games and records name them."""
+    bots: dict[int, Bot] = {}
+    for seat, name in enumerate(names):
+        match = SEAT_BOT.search(name.lower())
+        if match:
+            bots[seat] = get_bot(match.group(1), None if seed is None else seed + seat)
+    return bots
+
+
 __all__ = [
     "BOTS",
     "Bot",
@@ -43,4 +58,5 @@ __all__ = [
     "StrongBot",
     "board_from_view",
     "get_bot",
+    "seat_bots",
 ]

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from mathable.bots import BOTS, Bot, get_bot
+from mathable.bots import BOTS, seat_bots
 from mathable.core import records
 from mathable.core.errors import MathableError
 from mathable.core.game import Game, HouseRules
@@ -44,15 +44,6 @@ def _ask(console: Console, prompt: str) -> str:
         return console.input(prompt)
     except EOFError:
         raise SystemExit(0) from None
-
-
-def seat_bots(names: list[str], seed: int | None) -> dict[int, Bot]:
-    """The computer players among ``names`` (``bot:LEVEL``), by seat."""
-    bots: dict[int, Bot] = {}
-    for seat, name in enumerate(names):
-        if name.lower().startswith("bot:"):
-            bots[seat] = get_bot(name[4:].strip().lower(), None if seed is None else seed + seat)
-    return bots
 
 
 def _ask_players(console: Console) -> list[str]:

@@ -8,7 +8,6 @@ too. With several people at one screen a cover hides the board between their tur
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -21,7 +20,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Input, Static
 
-from mathable.bots import Bot, get_bot
+from mathable.bots import Bot, seat_bots
 from mathable.bots.quattro import quattro_act
 from mathable.bots.strong import rank_plans
 from mathable.cli import render
@@ -53,18 +52,7 @@ from .screens import (
     TableScreen,
 )
 
-BOT_NAME = re.compile(r"bot:([a-z]+)")
 CSS_PATH = Path(__file__).with_name("app.tcss")
-
-
-def bots_for(names: tuple[str, ...], seed: int | None) -> dict[int, Bot]:
-    """Seats whose name holds ``bot:LEVEL`` are computer players of that level."""
-    out: dict[int, Bot] = {}
-    for seat, name in enumerate(names):
-        match = BOT_NAME.search(name.lower())
-        if match:
-            out[seat] = get_bot(match.group(1), None if seed is None else seed + seat)
-    return out
 
 
 class BoardView(Static):
@@ -127,7 +115,7 @@ class MathableApp(App[None]):
     ) -> None:
         super().__init__()
         self.game: AnyGame | None = game
-        self.bots: dict[int, Bot] = bots_for(game.players, seed) if game else {}
+        self.bots: dict[int, Bot] = seat_bots(game.players, seed) if game else {}
         self.save_path = save_path
         self.bot_delay = bot_delay
         self.bot_seed = seed
@@ -190,7 +178,7 @@ class MathableApp(App[None]):
             self.notify(str(exc), severity="error")
             return
         self.game = game
-        self.bots = bots_for(game.players, config["seed"])
+        self.bots = seat_bots(game.players, config["seed"])
         self._begin()
 
     def _begin(self) -> None:
