@@ -110,3 +110,19 @@ def test_cli_json_contract_and_one_line_errors(tmp_path: Path) -> None:
     assert "line 2" in done.stderr and "I8" in done.stderr and "C3" in done.stderr
     missing = _cli("score", str(tmp_path / "nope.txt"))
     assert missing.returncode != 0 and "Traceback" not in missing.stderr
+
+
+@pytest.mark.parametrize("variant", ["classic", "junior"])
+def test_a_played_game_exported_as_a_sheet_scores_the_same(variant: str) -> None:
+    """format_transcript then score_transcript gives the game's own totals, over whole
+    games of greedy against strong (bonuses, extras, exchanges and deductions)."""
+    from mathable.bots.arena import play_game
+    from mathable.core import records
+    from mathable.core.transcript import format_transcript, sheet_name
+
+    for seed in range(4):
+        result = play_game(["greedy", "strong"], variant, seed, keep_record=True)
+        game = records.from_record(result.record)
+        sheet = score_transcript(format_transcript(game), game.variant)
+        names = [sheet_name(p) for p in game.players]
+        assert [sheet.totals[n] for n in names] == list(game.scores)

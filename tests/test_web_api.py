@@ -150,6 +150,10 @@ def test_bots_move_after_a_person_and_a_bot_game_finishes(client: TestClient) ->
     assert record.status_code == 200 and json.loads(record.text)["format"] == "mathable-record"
     step = client.get(f"/api/games/{bots['id']}/replay?step=3").json()
     assert step["step"] == 3 and step["total"] == finished["seq"] and step["action"]
+    sheet = client.get(f"/api/games/{bots['id']}/transcript")
+    assert sheet.status_code == 200 and sheet.text.startswith("# Mathable")
+    scored = client.post("/api/transcripts", json={"text": sheet.text}).json()
+    assert scored["totals"] == dict(zip(finished["players"], finished["scores"], strict=True))
     analysis = client.get(f"/api/games/{bots['id']}/analysis").json()
     assert analysis["turns"] and {p["player"] for p in analysis["players"]} == {"A", "B"}
     listed = {g["id"]: g for g in client.get("/api/games").json()}

@@ -123,9 +123,19 @@ def _load_game(path: Path) -> AnyGame:
 def replay(
     record: Annotated[Path, typer.Argument(help="A JSON game record.")],
     json_out: JsonFlag = False,
+    sheet: Annotated[
+        bool, typer.Option("--sheet", help="Print the game as a score sheet instead.")
+    ] = False,
 ) -> None:
     """Replay a game record: final scores, board, racks and bag."""
     game = _load_game(record)
+    if sheet:
+        from mathable.core.transcript import format_transcript
+
+        if isinstance(game, QuattroGame):
+            raise fail("score sheets are for the board games")
+        sys.stdout.write(format_transcript(game))
+        return
     if isinstance(game, QuattroGame):
         _replay_quattro(game, json_out)
         return

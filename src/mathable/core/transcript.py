@@ -18,11 +18,14 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import IllegalMove, MathableError, NotationError
 from .notation import parse_placement
 from .variants import CLASSIC, Variant
+
+if TYPE_CHECKING:
+    from .game import Game
 
 
 class TranscriptError(MathableError):
@@ -200,3 +203,36 @@ def _check_supply(
                 f"{at}the game has only {have} {plural} of {value} and all are "
                 "already counted (rule C2)"
             )
+
+
+def format_transcript(game: Game) -> str:
+    """A finished or running board game as a score sheet that :func:`score_transcript`
+    reads back to the same totals: one line per turn, then the tokens left (C11).
+
+    Names lose any ':' and '#' (the sheet's separator and comment sign): see
+    :func:`sheet_name`."""
+    grid = game.board.grid
+    names = [sheet_name(p) for p in game.players]
+    lines = [f"# {game.variant.title}, seed {game.seed}"]
+    for turn in game.turns:
+        name = names[turn.seat]
+        if turn.kind == "place":
+            body = " ".join(
+                f"{grid.name(p.cell)}={p.value}{'+' if p.extra else ''}" for p in turn.placements
+            )
+        elif turn.kind == "exchange":
+            body = f"exchange {turn.exchanged}"
+        else:
+            body = "pass"
+        lines.append(f"{name}: {body}")
+    if game.is_over:
+        for seat, name in enumerate(names):
+            left = game.rack(seat)
+            if left and game.variant.deduct_rack_at_end:
+                lines.append(f"{name}: left {' '.join(map(str, left))}")
+    return "\n".join(lines) + "\n"
+
+
+def sheet_name(name: str) -> str:
+    """A player's name as a score sheet can hold it."""
+    return name.replace(":", "").replace("#", "").strip() or "?"

@@ -196,6 +196,20 @@ def create_app(database_url: str | None = None) -> FastAPI:
             headers={"Content-Disposition": f'attachment; filename="mathable-{game_id}.json"'},
         )
 
+    @app.get("/api/games/{game_id}/transcript", summary="The score sheet (game over)")
+    async def transcript(game_id: str) -> Response:
+        """The game as a score-sheet transcript (board games), as ``mathable score`` reads."""
+        from mathable.core.transcript import format_transcript
+
+        game = service.finished(game_id)
+        if not isinstance(game, Game):
+            raise ServiceError(400, "score sheets are for the board games")
+        return Response(
+            format_transcript(game),
+            media_type="text/plain; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="mathable-{game_id}.txt"'},
+        )
+
     @app.get("/api/games/{game_id}/replay", summary="The public view after N actions (game over)")
     async def replay(game_id: str, step: Annotated[int, Query(ge=0)] = 0) -> dict[str, Any]:
         from mathable.core import records

@@ -373,6 +373,7 @@ function summary(v) {
     h("div", { class: "row" },
       h("a", { href: "/g/" + v.id + "?replay", id: "replay-link" }, "Replay"), " · ",
       h("a", { href: "/api/games/" + v.id + "/record", download: "mathable-" + v.id + ".json" }, "Download the record"),
+      v.variant !== "quattro" ? [" · ", h("a", { href: "/api/games/" + v.id + "/transcript", download: "mathable-" + v.id + ".txt" }, "the score sheet")] : "",
       v.variant !== "quattro" ? h("button", { id: "analysis", onclick: () => analysis(v.id) }, "Analysis") : ""));
 }
 
