@@ -109,6 +109,10 @@ def test_playing_and_every_refusal(client: TestClient) -> None:
     illegal = refusals[2][0].json()
     assert illegal["rule"].startswith("C") and illegal["where"] == "A1"
     assert view(client, game_id, mover) == before  # nothing changed
+    hint = client.get(f"/api/games/{game_id}/hint?token={mover}")
+    assert hint.status_code == 200 and hint.json()["turns"][0]["points"] > 0
+    assert client.get(f"/api/games/{game_id}/hint?token={other}").status_code == 409
+    assert client.get(f"/api/games/{game_id}/hint").status_code == 409
     ok = act(client, game_id, mover, legal[0], seq=before["seq"])
     assert ok.status_code == 200 and ok.json()["seq"] == before["seq"] + 1
 

@@ -347,7 +347,7 @@ def play(
     if vs is not None:
         if vs not in BOTS:
             raise fail(f"unknown computer level {vs!r}; choose one of {', '.join(BOTS)}")
-        players = f"{players or 'You'},bot:{vs}"
+        players = f"{players or 'You'},{vs.title()} [bot:{vs}]"
     if not plain and sys.stdin.isatty() and sys.stdout.isatty():
         from mathable.core.game import HouseRules
         from mathable.core.games import new_game

@@ -185,6 +185,11 @@ def create_app(database_url: str | None = None) -> FastAPI:
         moved on, 422 an illegal action (with the rule and the cell or pile)."""
         return await service.act(game_id, body.token, body.action, body.seq)
 
+    @app.get("/api/games/{game_id}/hint", summary="The best turns for the seat to move")
+    async def hint(game_id: str, token: str | None = None) -> dict[str, Any]:
+        """Computed by the strong player from that seat's own view."""
+        return service.hint(game_id, token)
+
     @app.get("/api/games/{game_id}/record", summary="The game record (once the game is over)")
     async def record(game_id: str) -> Response:
         from mathable.core import records

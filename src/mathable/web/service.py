@@ -282,6 +282,34 @@ class GameService:
             data["winners"] = list(game.winners())
         return data
 
+    def hint(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """The strong player's best turns for the seat to move, from that seat's view."""
+        import random
+
+        from mathable.bots.quattro import quattro_act
+        from mathable.bots.strong import rank_plans
+
+        live = self.get(game_id)
+        seat = live.seat_of(token)
+        game = live.game
+        if seat is None or seat != game.to_move or game.is_over:
+            raise ServiceError(409, "a hint is for the player to move, with their own link")
+        view = game.view(seat)
+        if isinstance(game, QuattroGame):
+            action = quattro_act(view, "strong", random.Random(0))  # type: ignore[arg-type]
+            return {"turns": [{"turn": game.format_action(action), "points": None}]}
+        grid = game.board.grid
+        plans = [plan for _, plan in rank_plans(view) if plan.placements][:3]  # type: ignore[arg-type]
+        return {
+            "turns": [
+                {
+                    "turn": " ".join(f"{grid.name(c)}={v}" for c, v in plan.placements),
+                    "points": plan.total,
+                }
+                for plan in plans
+            ]
+        }
+
     def summary(self, game_id: str, created: float) -> dict[str, Any]:
         live = self.get(game_id)
         game = live.game

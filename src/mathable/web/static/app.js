@@ -277,8 +277,16 @@ function actionButtons(v) {
   if (has("diago")) out.push(h("button", { id: "diago", onclick: () => send("diago") }, "DIAGO"));
   if (has("stop")) out.push(h("button", { id: "stop", onclick: () => send("stop") }, "Stop the game"));
   if (has("challenge")) out.push(h("button", { id: "challenge", onclick: () => send("challenge") }, "Challenge"));
+  out.push(h("button", { id: "hint", onclick: hint }, "Hint (h)"));
   out.push(h("input", { id: "notation", placeholder: "or type I8=12", size: 10, onkeydown: e => { if (e.key === "Enter") { send(e.target.value); e.target.value = ""; } } }));
   return out;
+}
+
+async function hint() {
+  try {
+    const data = await api("/api/games/" + state.view.id + "/hint?token=" + encodeURIComponent(state.socketToken));
+    say("Hint: " + (data.turns.map(t => t.turn + (t.points !== null ? " (" + t.points + ")" : "")).join("; ") || "nothing to place: pass or exchange"));
+  } catch (e) { say(e.message, true); }
 }
 
 function pick(i) {
@@ -329,6 +337,7 @@ function onKey(e) {
   if (e.key === "e") send("end");
   else if (e.key === "p") send("pass");
   else if (e.key === "x") exchange();
+  else if (e.key === "h" && myTurn()) hint();
   else if (e.key.startsWith("Arrow") && v.variant !== "quattro") {
     const size = variantInfo().board.size;
     let c = state.cursor === null ? Math.floor(size * size / 2) : state.cursor;
