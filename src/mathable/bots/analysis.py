@@ -103,3 +103,24 @@ def summarise(game: Game, turns: list[TurnAnalysis]) -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+def analysis_report(game: Game) -> dict[str, Any]:
+    """The whole analysis as JSON-ready data: the contract of ``mathable analyse --json``
+    and of the web API's ``/analysis``."""
+    turns = analyse_game(game)
+    return {
+        "turns": [
+            {
+                "turn": t.number,
+                "player": game.players[t.seat],
+                "played": t.played,
+                "points": t.points,
+                "best": t.best,
+                "best_points": t.best_points,
+                "loss": t.loss,
+            }
+            for t in turns
+        ],
+        "players": summarise(game, turns),
+    }

@@ -468,57 +468,16 @@ def analyse(
     json_out: JsonFlag = False,
 ) -> None:
     """Per turn, the points played against the best turn available, and the loss."""
-    from mathable.bots.analysis import analyse_game, summarise
+    from mathable.bots.analysis import analysis_report
 
     game = _load_game(record)
     if isinstance(game, QuattroGame):
         raise fail("analysis is for the board games (Quattro has no points to compare)")
-    turns = analyse_game(game)
-    summary = summarise(game, turns)
+    report = analysis_report(game)
     if json_out:
-        _print_json(
-            {
-                "turns": [
-                    {
-                        "turn": t.number,
-                        "player": game.players[t.seat],
-                        "played": t.played,
-                        "points": t.points,
-                        "best": t.best,
-                        "best_points": t.best_points,
-                        "loss": t.loss,
-                    }
-                    for t in turns
-                ],
-                "players": summary,
-            }
-        )
+        _print_json(report)
         return
-    table = render.Table(title=f"Analysis: {record.name}", header_style="bold")
-    for column in ("#", "player", "played", "points", "best available", "best", "loss"):
-        table.add_column(
-            column, justify="right" if column in ("#", "points", "best", "loss") else "left"
-        )
-    for t in turns:
-        table.add_row(
-            str(t.number),
-            game.players[t.seat],
-            t.played,
-            str(t.points),
-            t.best,
-            str(t.best_points),
-            str(t.loss) if t.loss else "",
-        )
-    console.print(table)
-    for row in summary:
-        misses = "; ".join(
-            f"turn {m['turn']}: {m['best']} instead of {m['played']} (-{m['loss']})"
-            for m in row["biggest_misses"]
-        )
-        console.print(
-            f"[bold]{row['player']}[/]: accuracy {row['accuracy']}%, average loss "
-            f"{row['average_loss']} a turn. " + (f"Biggest misses: {misses}" if misses else "")
-        )
+    console.print(render.analysis_view(report, f"Analysis: {record.name}"))
 
 
 @app.command()

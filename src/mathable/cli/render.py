@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
+from typing import Any
 
 from rich.console import Group
 from rich.table import Table
@@ -150,3 +151,34 @@ def cell_at(size: int, x: int, y: int) -> Cell | None:
     if x < 4 or not (0 <= col < size and 0 <= row < size):
         return None
     return row * size + col
+
+
+def analysis_view(report: Mapping[str, Any], title: str = "Analysis") -> Group:
+    """An analysis report (``bots.analysis.analysis_report``) as a table and a summary."""
+    table = Table(title=title, header_style="bold")
+    for column in ("#", "player", "played", "points", "best available", "best", "loss"):
+        numeric = column in ("#", "points", "best", "loss")
+        table.add_column(column, justify="right" if numeric else "left")
+    for t in report["turns"]:
+        table.add_row(
+            str(t["turn"]),
+            t["player"],
+            t["played"],
+            str(t["points"]),
+            t["best"],
+            str(t["best_points"]),
+            str(t["loss"] or ""),
+        )
+    lines = Text()
+    for row in report["players"]:
+        misses = "; ".join(
+            f"turn {m['turn']}: {m['best']} instead of {m['played']} (-{m['loss']})"
+            for m in row["biggest_misses"]
+        )
+        lines.append(f"{row['player']}", style="bold")
+        lines.append(
+            f": accuracy {row['accuracy']}%, average loss {row['average_loss']} a turn."
+            + (f" Biggest misses: {misses}" if misses else "")
+            + "\n"
+        )
+    return Group(table, lines)

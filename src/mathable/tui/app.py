@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.console import Group
-from rich.table import Table
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
@@ -492,27 +491,9 @@ class MathableApp(App[None]):
         if not game.is_over:
             self.say("The analysis opens once the game is over (it shows every rack).")
             return
-        from mathable.bots.analysis import analyse_game, summarise
+        from mathable.bots.analysis import analysis_report
 
-        turns = analyse_game(game)
-        table = Table(title="Analysis", header_style="bold")
-        for column in ("#", "player", "played", "points", "best available", "best", "loss"):
-            table.add_column(column)
-        for t in turns:
-            table.add_row(
-                str(t.number),
-                game.players[t.seat],
-                t.played,
-                str(t.points),
-                t.best,
-                str(t.best_points),
-                str(t.loss or ""),
-            )
-        lines = [
-            f"{row['player']}: accuracy {row['accuracy']}%, average loss {row['average_loss']}"
-            for row in summarise(game, turns)
-        ]
-        self.push_screen(TableScreen(Group(table, Text("\n".join(lines)))))
+        self.push_screen(TableScreen(render.analysis_view(analysis_report(game))))
 
     def action_quit_game(self) -> None:
         game = self.game

@@ -234,27 +234,12 @@ def create_app(database_url: str | None = None) -> FastAPI:
 
     @app.get("/api/games/{game_id}/analysis", summary="Per turn: played, best, loss (game over)")
     async def analysis(game_id: str) -> dict[str, Any]:
-        from mathable.bots.analysis import analyse_game, summarise
+        from mathable.bots.analysis import analysis_report
 
         game = service.finished(game_id)
         if isinstance(game, QuattroGame):
             raise ServiceError(400, "analysis is for the board games")
-        turns = analyse_game(game)
-        return {
-            "turns": [
-                {
-                    "turn": t.number,
-                    "player": game.players[t.seat],
-                    "played": t.played,
-                    "points": t.points,
-                    "best": t.best,
-                    "best_points": t.best_points,
-                    "loss": t.loss,
-                }
-                for t in turns
-            ],
-            "players": summarise(game, turns),
-        }
+        return analysis_report(game)
 
     @app.post("/api/records", status_code=201, summary="Upload a game record")
     async def upload_record(data: Annotated[Any, Body()]) -> dict[str, Any]:
