@@ -70,7 +70,8 @@ def seating(bots: Sequence[str], game_number: int) -> list[str]:
     return [*bots[k:], *bots[:k]]
 
 
-def _run_one(args: tuple[list[str], str, int, bool]) -> GameResult:
+def run_one(args: tuple[list[str], str, int, bool]) -> GameResult:
+    """Play one game of :func:`jobs_for` (a top-level function, for process pools)."""
     names, variant, seed, keep = args
     return play_game(names, variant, seed, keep_record=keep)
 
@@ -141,6 +142,3 @@ def jobs_for(
 ) -> list[tuple[list[str], str, int, bool]]:
     """The arguments of every game of a match."""
     return [(seating(bots, i), variant, seed + i, keep) for i in range(games)]
-
-
-run_one = _run_one

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 
 from mathable.core.actions import Action, EndTurn, Exchange, Pass, Place
 from mathable.core.board import Board
-from mathable.core.variants import Variant
+from mathable.core.variants import Variant, get_variant
 from mathable.core.view import PlayerView
 
 from .base import AnyView, board_from_view
@@ -116,7 +116,7 @@ def first_action(view: PlayerView, plan: TurnPlan) -> Action:
     restriction square unless the plan empties the rack for the bonus), or the end."""
     if not plan.placements:
         return EndTurn() if view.turn_placements else _no_placement(view)
-    variant = board_from_view(view)[0]
+    variant = get_variant(view.variant)  # no board needed: building one refreshes every cell
     cell, value = plan.placements[0]
     square = variant.layout.squares[cell]
     extra = (

@@ -22,6 +22,7 @@ from typing import Any
 from .actions import Action, Challenge, EndGame, EndTurn, Exchange, Pass, Place
 from .board import EMPTY, Board
 from .errors import IllegalMove
+from .eventlog import EventLogGame
 from .geometry import Cell
 from .notation import Position
 from .rng import Rng
@@ -343,8 +344,10 @@ def _parse_action(board: Board, action: Action | str) -> Action:
     return action
 
 
-class Game:
+class Game(EventLogGame):
     """A game of a board variant: players, seed, house rules and the log of actions."""
+
+    _taken_back = "a token placed"
 
     def __init__(
         self,
@@ -410,19 +413,8 @@ class Game:
             fresh.step(past)
         return fresh
 
-    def undo(self) -> None:
-        """Take back the last action (house rule ``allow_undo``); replays the log."""
-        if not self.house_rules.allow_undo:
-            raise IllegalMove("undo is off: a token placed may not be taken back", rule="V-B")
-        if not self._log:
-            raise IllegalMove("there is nothing to undo")
-        self._rebuild(self._log[:-1])
-
-    def _rebuild(self, log: Sequence[Action]) -> None:
-        self._log = []
+    def _reset(self) -> None:
         self._state = self._fresh_state()
-        for action in log:
-            self.apply(action)
 
     def copy(self) -> Game:
         """An independent game with the same log (replayed)."""
@@ -476,11 +468,6 @@ class Game:
         return actions
 
     # -- state ---------------------------------------------------------------------
-
-    @property
-    def log(self) -> tuple[Action, ...]:
-        """Every action applied, in order: with the seed, the whole game."""
-        return tuple(self._log)
 
     @property
     def board(self) -> Board:
@@ -550,13 +537,6 @@ class Game:
     def bag_order(self) -> tuple[int, ...]:
         """The bag in draw order. Hidden from every player; for tests and analysis."""
         return tuple(reversed(self._state.bag))
-
-    def winners(self) -> tuple[int, ...]:
-        """Seats with the highest score (several on a tie); empty while the game runs."""
-        if not self.is_over:
-            return ()
-        best = max(self.scores)
-        return tuple(s for s, v in enumerate(self.scores) if v == best)
 
     def census(self) -> Counter[int]:
         """Every token of the set wherever it is (bag, racks, board): for conservation

@@ -28,6 +28,7 @@ from typing import Any
 from .actions import Action, Diago, Draw, Exchange, Pass, Penalty, Place
 from .arithmetic import ALL_OPS, pair_results
 from .errors import IllegalMove, NotationError
+from .eventlog import EventLogGame
 from .game import HouseRules
 from .notation import format_action, parse_action
 from .rng import Rng
@@ -395,8 +396,10 @@ class _QState:
         self._start_turn(first)
 
 
-class QuattroGame:
+class QuattroGame(EventLogGame):
     """A match of Mathable Quattro: players, seed, number of rounds and the log."""
+
+    _taken_back = "a card played"
 
     def __init__(
         self,
@@ -431,19 +434,8 @@ class QuattroGame:
         self._state.step(action)  # every check comes before any change
         self._log.append(action)
 
-    def undo(self) -> None:
-        """Take back the last action (house rule ``allow_undo``) by replaying the log."""
-        if not self.house_rules.allow_undo:
-            raise IllegalMove("undo is off: a card played may not be taken back", rule="V-B")
-        if not self._log:
-            raise IllegalMove("there is nothing to undo")
-        self._rebuild(self._log[:-1])
-
-    def _rebuild(self, log: Sequence[Action]) -> None:
-        self._log = []
+    def _reset(self) -> None:
         self._state = _QState(len(self.players), self.seed, self.rounds, self.setup)
-        for action in log:
-            self.apply(action)
 
     def copy(self) -> QuattroGame:
         """An independent game with the same log."""
@@ -493,10 +485,6 @@ class QuattroGame:
         return actions
 
     # -- state -----------------------------------------------------------------------
-
-    @property
-    def log(self) -> tuple[Action, ...]:
-        return tuple(self._log)
 
     @property
     def to_move(self) -> int:
@@ -572,13 +560,6 @@ class QuattroGame:
     def bag_order(self) -> tuple[int, ...]:
         """The reserve in draw order. Hidden from every player."""
         return tuple(reversed(self._state.reserve))
-
-    def winners(self) -> tuple[int, ...]:
-        """Seats that won the most rounds; empty while the match runs."""
-        if not self.is_over:
-            return ()
-        best = max(self.scores)
-        return tuple(s for s, v in enumerate(self.scores) if v == best)
 
     def census(self) -> Counter[int]:
         """Every card wherever it is: reserve, hands, piles, trash and a drawn card."""
@@ -667,9 +648,6 @@ class QuattroPlays:
 
     def __iter__(self) -> Iterator[Place]:
         return iter(self._state.plays())
-
-    def with_extras(self) -> Iterator[Place]:
-        return iter(self)
 
     def count(self) -> int:
         return len(self._state.plays())

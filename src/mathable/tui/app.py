@@ -262,9 +262,9 @@ class MathableApp(App[None]):
         game = self.game
         if game is None:
             return False
-        if isinstance(action, Challenge) or action == "challenge":
-            pass  # any person may challenge the turn just ended (C12)
-        elif self.human_seat() is None:
+        # any person may challenge the turn just ended (C12); the rest waits for one's turn
+        challenge = isinstance(action, Challenge) or action == "challenge"
+        if not challenge and self.human_seat() is None:
             self.say("It is not your turn.", error=True)
             return False
         try:

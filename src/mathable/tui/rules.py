@@ -48,6 +48,6 @@ The first to empty the hand wins the round; the match winner wins the most round
   arrows / click a cell       move the cursor / place the chosen token there
   enter                       place the chosen token on the cursor
   or type notation below      I8=12, J8=16+ (extra token), A=32 (Quattro pile)
-  e end turn   p pass   x exchange   c challenge   d diago / draw   n penalty
+  e end turn   p pass   x exchange   c challenge   d DIAGO   w draw   n penalty
   h hint   a analysis   m move list   u undo   s save   r replay   ? help   q quit""",
 }

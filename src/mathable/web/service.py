@@ -15,6 +15,7 @@ from typing import Any
 
 from mathable.bots import BOTS, Bot, get_bot
 from mathable.core import records
+from mathable.core.actions import Challenge
 from mathable.core.errors import IllegalMove, MathableError, NotationError
 from mathable.core.game import Game, HouseRules
 from mathable.core.games import CATALOG, AnyGame, new_game
@@ -133,13 +134,13 @@ class GameService:
             game = records.from_record(data)
         except MathableError as exc:
             raise ServiceError(400, f"this record cannot be read: {exc}") from None
+        if game.setup is not None:
+            raise ServiceError(400, "records with a chosen deal (setup) cannot be imported yet")
         tokens = [secrets.token_urlsafe(18) for _ in game.players]
         seats = [
             {"name": name, "bot": None, "token_hash": _hash(t)}
             for name, t in zip(game.players, tokens, strict=True)
         ]
-        if game.setup is not None:
-            raise ServiceError(400, "records with a chosen deal (setup) cannot be imported yet")
         spec = {
             "variant": game.variant.name,
             "seed": game.seed,
@@ -225,7 +226,7 @@ class GameService:
                 action = game.parse_action(text)
             except NotationError as exc:
                 raise ServiceError(400, str(exc)) from None
-            is_challenge = game.format_action(action) == "challenge"
+            is_challenge = isinstance(action, Challenge)
             if game.is_over:
                 raise ServiceError(409, "the game is over")
             if seat != game.to_move and not is_challenge:
@@ -276,7 +277,12 @@ class GameService:
             data["legal"] = sorted({game.format_action(a) for a in game.legal_actions()})
         else:
             data["legal"] = []
-        if isinstance(game, Game) and seat is not None and game.can_challenge:
+        if (
+            isinstance(game, Game)
+            and seat is not None
+            and game.can_challenge
+            and "challenge" not in data["legal"]
+        ):
             data["legal"].append("challenge")
         if game.is_over:
             data["winners"] = list(game.winners())
