@@ -22,9 +22,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))  # the naive oracle lives with the tests
 
-from mathable.core.actions import Place  # noqa: E402
-from mathable.core.board import Board  # noqa: E402
-from mathable.core.game import Game  # noqa: E402
+from mathable.engine.actions import Place  # noqa: E402
+from mathable.engine.protocol import Game
+from mathable.games.board.board import Board  # noqa: E402
+from mathable.games.board.game import BoardGame  # noqa: E402
 from oracle import naive_placements  # noqa: E402
 
 Suite = Callable[[argparse.Namespace], dict[str, object]]
@@ -35,7 +36,7 @@ def sample_positions(count: int, seed: int) -> list[tuple[Board, tuple[int, ...]
     rng = random.Random(seed)
     positions: list[tuple[Board, tuple[int, ...]]] = []
     while len(positions) < count:
-        game = Game("classic", 2, seed=rng.randrange(2**40))
+        game = BoardGame("classic", 2, seed=rng.randrange(2**40))
         stop = rng.randint(10, 70)
         while not game.is_over and len(game.log) < stop:
             actions = game.legal_actions()
@@ -88,7 +89,7 @@ def bench_legal(args: argparse.Namespace) -> dict[str, object]:
 def random_playout(seed: int) -> int:
     """One whole classic game through ``Game`` with random legal actions; its length."""
     rng = random.Random(seed)
-    game = Game("classic", 2, seed=seed)
+    game = BoardGame("classic", 2, seed=seed)
     while not game.is_over:
         places = list(game.legal_placements())
         if places and rng.random() < 0.95:
@@ -116,12 +117,12 @@ def bench_playouts(args: argparse.Namespace) -> dict[str, object]:
 def played_positions(count: int, seed: int) -> list[Game]:
     """Turn starts from the middle of seeded greedy-versus-greedy games: boards as real
     games make them (random play leaves sparse boards with few placements)."""
-    from mathable.bots import GreedyBot
+    from mathable.ai import GreedyBot
 
     rng = random.Random(seed)
     found: list[Game] = []
     while len(found) < count:
-        game = Game("classic", 2, seed=rng.randrange(2**40))
+        game = BoardGame("classic", 2, seed=rng.randrange(2**40))
         bots = [GreedyBot(1), GreedyBot(2)]
         stop = rng.randint(8, 40)
         while not game.is_over and len(game.turns) < stop:
@@ -140,8 +141,8 @@ def bench_search(args: argparse.Namespace) -> dict[str, object]:
     """The strong player's exact best-turn search on fixed mid-game positions, full
     racks of 7 (the positions come from seeded random games, so they are the same in
     every run)."""
-    from mathable.bots.search import best_turn
-    from mathable.core.variants import CLASSIC
+    from mathable.ai.search import best_turn
+    from mathable.games.board.variants import CLASSIC
 
     games = played_positions(20 if args.quick else 100, seed=5)
     positions = [(g.board.copy(), g.rack(g.to_move)) for g in games]
@@ -163,7 +164,7 @@ def bench_search(args: argparse.Namespace) -> dict[str, object]:
 
 def bench_expert(args: argparse.Namespace) -> dict[str, object]:
     """The expert's thinking time for a whole turn at its default settings."""
-    from mathable.bots import ExpertBot
+    from mathable.ai import ExpertBot
 
     games = played_positions(3 if args.quick else 20, seed=9)
     per_turn = []

@@ -8,8 +8,9 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from mathable.core.game import Game
-from mathable.core.quattro import QuattroGame
+from mathable.engine.protocol import Game
+from mathable.games.board.game import BoardGame
+from mathable.games.quattro.game import QuattroGame
 from mathable.tui.app import MathableApp
 
 DOCS = Path(__file__).resolve().parent
@@ -40,7 +41,7 @@ async def _shoot(
 
 def main() -> None:
     def vs_bot() -> Game:
-        game = Game("classic", ["Ann", "Bob [bot:strong]"], seed=21)
+        game = BoardGame("classic", ["Ann", "Bob [bot:strong]"], seed=21)
         bots = MathableApp(game).bots
         while len(game.turns) < 6:  # a few turns in, so the board has a game on it
             seat = game.to_move
@@ -57,7 +58,7 @@ def main() -> None:
     index = next((i for i, v in enumerate(game.rack(0)) if game.board.cells_accepting(v)), 0)
     asyncio.run(_shoot(MathableApp(game, bot_delay=0), "game", [str(index + 1)]))
     asyncio.run(_shoot(MathableApp(vs_bot(), bot_delay=0), "hint", ["h"]))
-    cover = Game("classic", ["Ann", "Bob"], seed=3)
+    cover = BoardGame("classic", ["Ann", "Bob"], seed=3)
     asyncio.run(_shoot(MathableApp(cover), "cover", [], wait_person=False))
     quattro = QuattroGame(["Louis", "Zoé [bot:strong]"], seed=5)
     asyncio.run(_shoot(MathableApp(quattro, bot_delay=0), "quattro", ["1"]))

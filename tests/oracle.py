@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from mathable.core.board import EMPTY, Board
+from mathable.games.board.board import EMPTY, Board
 
 _DIRECTIONS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 _SYMBOLS = {"+": 1, "-": 2, "x": 4, "/": 8}

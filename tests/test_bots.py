@@ -10,17 +10,20 @@ from collections.abc import Sequence
 import pytest
 from typer.testing import CliRunner
 
-from mathable.bots import BOTS, ExpertBot, get_bot
-from mathable.bots.analysis import analyse_game, summarise
-from mathable.bots.arena import play_game, seating, tally, wilson
-from mathable.bots.search import best_turn
+from mathable.ai import BOTS, ExpertBot, get_bot
+from mathable.ai.analysis import analyse_game, summarise
+from mathable.ai.arena import play_game, seating, tally, wilson
+from mathable.ai.search import best_turn
 from mathable.cli.app import app
-from mathable.core import records
-from mathable.core.actions import Place
-from mathable.core.board import Board
-from mathable.core.game import Game, Setup
-from mathable.core.games import CATALOG, new_game
-from mathable.core.variants import CLASSIC, JUNIOR, Variant
+from mathable.engine import records
+from mathable.engine.actions import Place
+from mathable.engine.protocol import Game
+from mathable.games import registry
+from mathable.games.board.board import Board
+from mathable.games.board.game import BoardGame
+from mathable.games.board.turns import Setup
+from mathable.games.board.variants import CLASSIC, JUNIOR, Variant
+from mathable.games.registry import GAMES, new_game
 
 
 def brute_force(variant: Variant, board: Board, rack: list[int], started_with: int) -> int:
@@ -41,7 +44,7 @@ def brute_force(variant: Variant, board: Board, rack: list[int], started_with: i
 def _random_positions(variant: Variant, count: int, seed: int):  # type: ignore[no-untyped-def]
     rng = random.Random(seed)
     while count:
-        game = Game(variant, 2, seed=rng.randrange(2**40))
+        game = BoardGame(variant, 2, seed=rng.randrange(2**40))
         for _ in range(rng.randint(0, 40)):
             places = list(game.legal_placements())
             if game.is_over or not places:
@@ -82,7 +85,7 @@ def board_points(
     return out
 
 
-@pytest.mark.parametrize("variant", sorted(CATALOG))
+@pytest.mark.parametrize("variant", sorted(GAMES))
 @pytest.mark.parametrize("bot", sorted(BOTS))
 def test_every_bot_plays_legal_games_to_the_end(variant: str, bot: str) -> None:
     """Every action a bot chooses is accepted (apply raises otherwise), in every game."""
@@ -102,8 +105,8 @@ def _pair_with_hidden_difference(seed: int) -> tuple[Game, Game]:
     swapped = other + bob  # Bob holds other tokens, and the bag differs
     rest2 = bob + rest[7:]
     rng.shuffle(rest2)
-    first = Game("classic", ["Ann", "Bob"], setup=Setup((tuple(ann), tuple(bob)), tuple(rest)))
-    second = Game(
+    first = BoardGame("classic", ["Ann", "Bob"], setup=Setup((tuple(ann), tuple(bob)), tuple(rest)))
+    second = BoardGame(
         "classic", ["Ann", "Bob"], setup=Setup((tuple(ann), tuple(swapped[:7])), tuple(rest2))
     )
     return first, second
@@ -128,7 +131,7 @@ def _untimed(name: str, seed: int):  # type: ignore[no-untyped-def]
 def test_strong_takes_the_extra_token_unless_it_spoils_the_bonus() -> None:
     # J8 is a restriction square; the worked example's opening rack
     setup = Setup(((1, 2, 8, 12, 16, 17, 42), (3, 4, 6, 7, 7, 8, 21)), tuple(range(1, 30)))
-    game = Game("classic", ["Ann", "Bob"], setup=setup)
+    game = BoardGame("classic", ["Ann", "Bob"], setup=setup)
     bot = get_bot("strong", 0)
     played = []
     while game.to_move == 0:
@@ -192,7 +195,7 @@ def test_arena_and_bots_commands(tmp_path) -> None:  # type: ignore[no-untyped-d
         }
     saved = sorted(tmp_path.glob("*.json"))
     assert len(saved) == 4
-    again = records.from_record(saved[0].read_text())
+    again = registry.from_record(saved[0].read_text())
     assert again.is_over
     bad = runner.invoke(app, ["arena", "greedy", "nobody"])
     assert bad.exit_code == 2 and "unknown bot" in bad.output
@@ -200,7 +203,7 @@ def test_arena_and_bots_commands(tmp_path) -> None:  # type: ignore[no-untyped-d
 
 def test_analysis_finds_the_best_turn_and_the_loss(tmp_path) -> None:  # type: ignore[no-untyped-def]
     setup = Setup(((1, 2, 8, 12, 16, 17, 42), (3, 4, 6, 7, 7, 8, 21)), tuple(range(1, 40)))
-    game = Game("classic", ["Ann", "Bob"], setup=setup)
+    game = BoardGame("classic", ["Ann", "Bob"], setup=setup)
     game.apply("I8=12")
     game.apply("end")  # Ann stops after 12 points
     turns = analyse_game(game)

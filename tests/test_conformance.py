@@ -8,10 +8,12 @@ from typing import Any
 
 import pytest
 
-from mathable.core import records
-from mathable.core.conformance import ConformanceError, random_sim_test
-from mathable.core.game import Game, HouseRules
-from mathable.core.variants import VARIANTS
+from mathable.engine import records
+from mathable.engine.conformance import ConformanceError, random_sim_test
+from mathable.engine.protocol import Game, HouseRules
+from mathable.games import registry
+from mathable.games.board.game import BoardGame
+from mathable.games.board.variants import VARIANTS
 
 GAMES = {"classic": 120, "junior": 200, "junior-numbers": 200}
 
@@ -31,11 +33,11 @@ def test_random_games_conform(name: str, referee: bool) -> None:
     count = GAMES[name] // (4 if referee else 1)
 
     def new_game(seed: int) -> Game:
-        return Game(variant, 2 + seed % 3, seed=seed, house_rules=house)
+        return BoardGame(variant, 2 + seed % 3, seed=seed, house_rules=house)
 
     report = random_sim_test(
         new_game,
-        lambda g: records.from_record(records.to_record(g)),  # type: ignore[arg-type]
+        lambda g: registry.from_record(records.to_record(g)),  # type: ignore[arg-type]
         variant.tokens,
         _secrets,
         lambda g, seat: g.view(seat).to_dict(),  # type: ignore[attr-defined]
@@ -56,8 +58,10 @@ def test_harness_catches_a_leaking_view() -> None:
 
     with pytest.raises(ConformanceError, match="secret"):
         random_sim_test(
-            lambda seed: Game("classic", 2, seed=seed, house_rules=HouseRules(allow_undo=True)),
-            lambda g: records.from_record(records.to_record(g)),  # type: ignore[arg-type]
+            lambda seed: BoardGame(
+                "classic", 2, seed=seed, house_rules=HouseRules(allow_undo=True)
+            ),
+            lambda g: registry.from_record(records.to_record(g)),  # type: ignore[arg-type]
             VARIANTS["classic"].tokens,
             _secrets,
             leaky,

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import random
 
-from mathable.core.actions import Place
-from mathable.core.game import Game
-from mathable.core.variants import CLASSIC, JUNIOR, VARIANTS
+from mathable.engine.actions import Place
+from mathable.games.board.game import BoardGame
+from mathable.games.board.variants import CLASSIC, JUNIOR, VARIANTS
 from oracle import naive_equations, naive_placements
 
 POSITIONS = 10_000
@@ -19,7 +19,7 @@ def _positions(count: int, seed: int = 0):  # type: ignore[no-untyped-def]
     produced = 0
     while produced < count:
         variant = rng.choice([CLASSIC, CLASSIC, JUNIOR])
-        game = Game(variant, rng.randint(2, 4), seed=rng.randrange(2**40))
+        game = BoardGame(variant, rng.randint(2, 4), seed=rng.randrange(2**40))
         while not game.is_over and produced < count:
             yield game
             produced += 1

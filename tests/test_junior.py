@@ -8,11 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from mathable.core.actions import EndGame, EndTurn, Exchange, Pass, Place
-from mathable.core.errors import IllegalMove
-from mathable.core.game import Game, HouseRules, Setup
-from mathable.core.transcript import score_transcript
-from mathable.core.variants import JUNIOR, JUNIOR_NUMBERS
+from mathable.engine.actions import EndGame, EndTurn, Exchange, Pass, Place
+from mathable.engine.errors import IllegalMove
+from mathable.engine.protocol import HouseRules
+from mathable.games.board.game import BoardGame
+from mathable.games.board.transcript import score_transcript
+from mathable.games.board.turns import Setup
+from mathable.games.board.variants import JUNIOR, JUNIOR_NUMBERS
 
 SEED_001 = Path(__file__).resolve().parents[2] / "shared" / "seeds" / "001_34cd087df32c6baf.txt"
 
@@ -50,7 +52,7 @@ def test_junior_counts_only_addition_and_subtraction() -> None:
     b2 = board.grid.parse("B2")
     assert board.equations(b2, 12) == 0
     assert board.equations(b2, 7) == 1 and board.equations(b2, 1) == 1
-    game = Game("junior", 2, setup=Setup(((12, 7, 1, 2, 3), (5, 5, 5, 5, 5)), (9,) * 10))
+    game = BoardGame("junior", 2, setup=Setup(((12, 7, 1, 2, 3), (5, 5, 5, 5, 5)), (9,) * 10))
     before = game.snapshot()
     with pytest.raises(IllegalMove) as info:
         game.apply("G6=12")  # G6, a '-' square beside 3 4: 12 would need x
@@ -82,19 +84,19 @@ def test_junior_bonus_is_25_for_five_tiles() -> None:
 
 def test_junior_first_seat_starts_and_extra_tile_after_restriction() -> None:
     """J3: after a + or - square the player may draw a tile and go on; seat 0 starts."""
-    game = Game("junior", ["Ann", "Bob"], seed=4)
+    game = BoardGame("junior", ["Ann", "Bob"], seed=4)
     assert game.to_move == 0 and len(game.rack(0)) == 5
-    game2 = Game("junior", 2, setup=Setup(((2, 9, 9, 9, 9), (5,) * 5), (7, 8, 8)))
+    game2 = BoardGame("junior", 2, setup=Setup(((2, 9, 9, 9, 9), (5,) * 5), (7, 8, 8)))
     game2.apply("F4=2+")  # 4 - 2 on F4, a '-' square, taking the extra tile
     assert sorted(game2.rack(0)) == [7, 9, 9, 9, 9]
 
 
 def test_junior_stop_by_agreement_without_deduction() -> None:
     """J4: the players may agree to stop; no deduction of tiles left."""
-    game = Game("junior", 2, seed=1)
+    game = BoardGame("junior", 2, seed=1)
     game.apply(EndGame())
     assert game.is_over and game.scores == (0, 0) and game.deductions == (0, 0)
-    classic = Game("classic", 2, seed=1)
+    classic = BoardGame("classic", 2, seed=1)
     with pytest.raises(IllegalMove):
         classic.apply(EndGame())
 
@@ -143,7 +145,7 @@ def test_numbered_board_counts() -> None:
 
 def test_numbered_tile_goes_on_its_number_and_all_three_are_placed() -> None:
     """K2: a tile goes on a square printed with its number; all 3 must be placed."""
-    game = Game("junior-numbers", ["Ann", "Bob"], seed=2)
+    game = BoardGame("junior-numbers", ["Ann", "Bob"], seed=2)
     rack = game.rack(0)
     assert len(rack) == 3
     wrong = next(c for c, sq in enumerate(game.variant.layout.squares) if sq.number != rack[0])
@@ -176,7 +178,7 @@ def test_numbered_strict_house_rule_forces_the_scoring_square() -> None:
     rules = HouseRules(strict=True)
     racks = ((12, 14, 2), (1, 1, 1))
     bag = (3,) * 10
-    game = Game("junior-numbers", 2, house_rules=rules, setup=Setup(racks, bag))
+    game = BoardGame("junior-numbers", 2, house_rules=rules, setup=Setup(racks, bag))
     game.apply("D1=12")
     game.apply("E1=14")
     two_squares = JUNIOR_NUMBERS.number_cells[2]
@@ -191,7 +193,7 @@ def test_numbered_strict_house_rule_forces_the_scoring_square() -> None:
 
 def test_numbered_game_ends_when_every_tile_is_placed() -> None:
     """K3: the game ends when the pot is empty and every tile has been placed."""
-    game = Game("junior-numbers", 3, seed=9)
+    game = BoardGame("junior-numbers", 3, seed=9)
     while not game.is_over:
         game.apply(next(iter(game.legal_placements())))
     assert game.bag_size == 0 and all(not game.rack(s) for s in range(3))
@@ -201,6 +203,6 @@ def test_numbered_game_ends_when_every_tile_is_placed() -> None:
 
 def test_numbered_racks_are_face_up() -> None:
     """K2: tiles lie face up, so every view shows every rack."""
-    game = Game("junior-numbers", 2, seed=3)
+    game = BoardGame("junior-numbers", 2, seed=3)
     assert game.view(0).open_racks == (game.rack(0), game.rack(1))
     assert game.position(0).racks == (game.rack(0), game.rack(1))

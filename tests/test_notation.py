@@ -6,16 +6,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mathable.core.actions import Challenge, EndGame, EndTurn, Exchange, Pass, Place
-from mathable.core.errors import NotationError
-from mathable.core.geometry import Grid
-from mathable.core.notation import (
+from mathable.engine.actions import Challenge, EndGame, EndTurn, Exchange, Pass, Place
+from mathable.engine.errors import NotationError
+from mathable.engine.notation import (
     Position,
     format_action,
     format_turn,
     parse_action,
     parse_turn,
 )
+from mathable.games.board.geometry import Grid
 
 GRID = Grid.of(14)
 cells = st.integers(0, 14 * 14 - 1)

@@ -11,11 +11,13 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mathable.core import records
-from mathable.core.actions import Place
-from mathable.core.errors import IllegalMove
-from mathable.core.game import Game, HouseRules
-from mathable.core.tokens import CLASSIC_TOKENS
+from mathable.engine import records
+from mathable.engine.actions import Place
+from mathable.engine.errors import IllegalMove
+from mathable.engine.protocol import Game, HouseRules
+from mathable.engine.tokens import CLASSIC_TOKENS
+from mathable.games import registry
+from mathable.games.board.game import BoardGame
 from oracle import naive_equations
 
 games = st.builds(
@@ -27,7 +29,7 @@ games = st.builds(
 
 
 def _play(seed: int, players: int, referee: bool, steps: int) -> Game:
-    game = Game(
+    game = BoardGame(
         "classic",
         players,
         seed=seed,
@@ -87,11 +89,11 @@ def test_undo_restores_and_replay_reproduces(spec: tuple[int, int, bool], steps:
     game = _play(*spec, steps)
     if not game.log:
         return
-    replayed = records.from_record(json.loads(records.dumps(game)))
+    replayed = registry.from_record(json.loads(records.dumps(game)))
     assert replayed.snapshot() == game.snapshot()
     after = game.snapshot()
     last = game.log[-1]
-    shorter = Game("classic", len(game.players), seed=game.seed, house_rules=game.house_rules)
+    shorter = BoardGame("classic", len(game.players), seed=game.seed, house_rules=game.house_rules)
     for action in game.log[:-1]:
         shorter.apply(action)
     game.undo()

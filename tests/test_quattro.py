@@ -11,19 +11,20 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mathable.core import records
-from mathable.core.actions import Diago, Draw, Exchange, Pass, Penalty, Place
-from mathable.core.conformance import random_sim_test
-from mathable.core.errors import IllegalMove
-from mathable.core.game import HouseRules
-from mathable.core.games import new_game
-from mathable.core.quattro import (
+from mathable.engine import records
+from mathable.engine.actions import Diago, Draw, Exchange, Pass, Penalty, Place
+from mathable.engine.conformance import random_sim_test
+from mathable.engine.errors import IllegalMove
+from mathable.engine.notation import format_action, parse_action
+from mathable.engine.protocol import HouseRules
+from mathable.engine.tokens import CLASSIC_TOKENS
+from mathable.games import registry
+from mathable.games.quattro.game import (
+    PILE_NAMES,
     QuattroGame,
     QuattroSetup,
-    format_quattro_action,
-    parse_quattro_action,
 )
-from mathable.core.tokens import CLASSIC_TOKENS
+from mathable.games.registry import new_game
 
 A, B, C, D = range(4)
 
@@ -183,14 +184,14 @@ def test_records_replay_quattro_matches() -> None:
     game.apply("A=32")
     data = records.to_record(game)
     assert data["variant"] == "quattro" and data["rounds"] == 2 and data["actions"] == ["A=32"]
-    again = records.from_record(json.loads(json.dumps(data)))
+    again = registry.from_record(json.loads(json.dumps(data)))
     assert again.snapshot() == game.snapshot()
 
 
 @given(st.sampled_from(["A=32", "d=7", "draw", "penalty", "diago", "pass", "exchange 12"]))
 def test_notation_round_trips(text: str) -> None:
-    action = parse_quattro_action(text)
-    assert parse_quattro_action(format_quattro_action(action)) == action
+    action = parse_action(text, PILE_NAMES)
+    assert parse_action(format_action(action, PILE_NAMES), PILE_NAMES) == action
 
 
 def _secrets(game: Any, viewer: int | None) -> list[list[Any]]:
@@ -213,7 +214,7 @@ def test_conformance_harness_on_hundreds_of_quattro_matches() -> None:
 
     report = random_sim_test(
         make,
-        lambda g: records.from_record(records.to_record(g)),  # type: ignore[arg-type]
+        lambda g: registry.from_record(records.to_record(g)),  # type: ignore[arg-type]
         CLASSIC_TOKENS,
         _secrets,
         lambda g, seat: g.view(seat).to_dict(),  # type: ignore[attr-defined]

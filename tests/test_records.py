@@ -8,15 +8,17 @@ import random
 
 import pytest
 
-from mathable.core import records
-from mathable.core.actions import Place
-from mathable.core.errors import MathableError
-from mathable.core.game import Game, HouseRules
-from mathable.core.records import RecordError
+from mathable.engine import records
+from mathable.engine.actions import Place
+from mathable.engine.errors import MathableError
+from mathable.engine.protocol import Game, HouseRules
+from mathable.engine.records import RecordError
+from mathable.games import registry
+from mathable.games.board.game import BoardGame
 
 
 def _random_game(seed: int, variant: str = "classic") -> Game:
-    game = Game(variant, 3, seed=seed, house_rules=HouseRules(table_referee=seed % 2 == 0))
+    game = BoardGame(variant, 3, seed=seed, house_rules=HouseRules(table_referee=seed % 2 == 0))
     rng = random.Random(seed)
     while not game.is_over and len(game.log) < 80:
         actions = game.legal_actions()
@@ -30,7 +32,7 @@ def _random_game(seed: int, variant: str = "classic") -> Game:
 def test_records_replay_exactly(variant: str, seed: int) -> None:
     game = _random_game(seed, variant)
     text = records.dumps(game)
-    again = records.from_record(text)
+    again = registry.from_record(text)
     assert again.snapshot() == game.snapshot()
     assert records.dumps(again) == text
     data = json.loads(text)
@@ -68,10 +70,10 @@ def test_bad_records_are_refused_with_a_reason(change, message: str) -> None:  #
     if message != "differs" and record.get("result", {}).get("scores") == []:
         del record["result"]
     with pytest.raises(RecordError, match=message):
-        records.from_record(record)
+        registry.from_record(record)
 
 
 @pytest.mark.parametrize("text", ["", "{", "[]", "null", '"x"', "{}"])
 def test_malformed_json_is_refused(text: str) -> None:
     with pytest.raises(MathableError):
-        records.from_record(text)
+        registry.from_record(text)

@@ -7,13 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from mathable.core.actions import Challenge, EndTurn, Exchange, Pass, Place
-from mathable.core.arithmetic import ALL_OPS, pair_results
-from mathable.core.errors import IllegalMove
-from mathable.core.game import Game, HouseRules, Setup
-from mathable.core.layouts import parse_layout
-from mathable.core.tokens import CLASSIC_TOKENS
-from mathable.core.variants import CLASSIC
+from mathable.engine.actions import Challenge, EndTurn, Exchange, Pass, Place
+from mathable.engine.arithmetic import ALL_OPS, pair_results
+from mathable.engine.errors import IllegalMove
+from mathable.engine.protocol import Game, HouseRules
+from mathable.engine.tokens import CLASSIC_TOKENS
+from mathable.games.board.game import BoardGame
+from mathable.games.board.layouts import parse_layout
+from mathable.games.board.turns import Setup
+from mathable.games.board.variants import CLASSIC
 
 REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference" / "classic-board.txt"
 FILL = tuple([9] * 20 + [10] * 7 + [8] * 6)  # a bag of harmless tokens, drawn in order
@@ -25,7 +27,7 @@ def game_with(
     bag: tuple[int, ...] = FILL,
     **house: bool,
 ) -> Game:
-    return Game(
+    return BoardGame(
         "classic",
         ["Ann", "Bob"],
         seed=1,
@@ -77,7 +79,7 @@ def test_c2_token_set() -> None:
     assert sum(CLASSIC_TOKENS.values()) == 106
     assert all(CLASSIC_TOKENS[v] == 7 for v in range(1, 11))
     assert CLASSIC_TOKENS[0] == 1 and 23 not in CLASSIC_TOKENS and CLASSIC_TOKENS[90] == 1
-    assert sorted(Game(seed=3).census().elements()) == sorted(
+    assert sorted(BoardGame(seed=3).census().elements()) == sorted(
         v for v, n in CLASSIC_TOKENS.items() for _ in range(n)
     )
 
@@ -164,7 +166,7 @@ def test_c9_bonus_only_from_a_full_rack() -> None:
 
 def test_c10_start_draws_stay_on_the_racks() -> None:
     for seed in range(30):
-        game = Game("classic", 3, seed=seed)
+        game = BoardGame("classic", 3, seed=seed)
         draws = game.start_draws
         last_round = {}
         for seat, value in draws:
@@ -188,7 +190,7 @@ def test_c11_end_when_no_token_can_be_placed() -> None:
     game = game_with((90,), rack1=(81,), bag=(72,))
     game.apply(Pass())
     assert game.is_over is False or "no token" in game.end_reason
-    stuck = Game("classic", 2, setup=Setup(((90, 81), (80, 72)), (70,)))
+    stuck = BoardGame("classic", 2, setup=Setup(((90, 81), (80, 72)), (70,)))
     assert not stuck.is_over
     stuck.apply(Pass())
     assert stuck.is_over and "no token" in stuck.end_reason

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from mathable.core.transcript import TranscriptError, score_transcript
-from mathable.core.variants import JUNIOR
+from mathable.games import registry
+from mathable.games.board.transcript import TranscriptError, score_transcript
+from mathable.games.board.variants import JUNIOR
 
 OPENING = "Ann: I8=12 H6=8 G9=2 F7=1 J8=16+\n"
 
@@ -116,13 +117,12 @@ def test_cli_json_contract_and_one_line_errors(tmp_path: Path) -> None:
 def test_a_played_game_exported_as_a_sheet_scores_the_same(variant: str) -> None:
     """format_transcript then score_transcript gives the game's own totals, over whole
     games of greedy against strong (bonuses, extras, exchanges and deductions)."""
-    from mathable.bots.arena import play_game
-    from mathable.core import records
-    from mathable.core.transcript import format_transcript, sheet_name
+    from mathable.ai.arena import play_game
+    from mathable.games.board.transcript import format_transcript, sheet_name
 
     for seed in range(4):
         result = play_game(["greedy", "strong"], variant, seed, keep_record=True)
-        game = records.from_record(result.record)
+        game = registry.from_record(result.record)
         sheet = score_transcript(format_transcript(game), game.variant)
         names = [sheet_name(p) for p in game.players]
         assert [sheet.totals[n] for n in names] == list(game.scores)

@@ -8,9 +8,10 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 
-from mathable.core import records
-from mathable.core.game import Game, HouseRules
-from mathable.core.quattro import QuattroGame, QuattroSetup
+from mathable.engine.protocol import HouseRules
+from mathable.games import registry
+from mathable.games.board.game import BoardGame
+from mathable.games.quattro.game import QuattroGame, QuattroSetup
 from mathable.tui.app import MathableApp
 from mathable.tui.screens import CoverScreen, NewGameScreen, QuestionScreen, ReplayScreen
 
@@ -64,7 +65,7 @@ def drawn(rack: tuple[int, ...]) -> str:
 
 
 def test_a_whole_game_against_a_bot_by_keys_and_clicks() -> None:
-    game = Game("classic", ["Ann", "Bob [bot:greedy]"], seed=11)
+    game = BoardGame("classic", ["Ann", "Bob [bot:greedy]"], seed=11)
     app = MathableApp(game, bot_delay=0)
 
     async def script(pilot: Pilot[None]) -> None:
@@ -96,7 +97,7 @@ def test_a_whole_game_against_a_bot_by_keys_and_clicks() -> None:
 
 
 def test_an_illegal_attempt_is_refused_with_the_rule_and_nothing_changes() -> None:
-    game = Game("classic", ["Ann", "Bob [bot:greedy]"], seed=5, setup=None)
+    game = BoardGame("classic", ["Ann", "Bob [bot:greedy]"], seed=5, setup=None)
     app = MathableApp(game, bot_delay=0)
 
     async def script(pilot: Pilot[None]) -> None:
@@ -117,7 +118,7 @@ def test_an_illegal_attempt_is_refused_with_the_rule_and_nothing_changes() -> No
 
 def test_save_then_resume(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
-    game = Game("classic", ["Ann", "Bob [bot:greedy]"], seed=8)
+    game = BoardGame("classic", ["Ann", "Bob [bot:greedy]"], seed=8)
     app = MathableApp(game, save_path=path, bot_delay=0)
 
     async def script(pilot: Pilot[None]) -> None:
@@ -131,7 +132,7 @@ def test_save_then_resume(tmp_path: Path) -> None:
         assert "Saved" in app.message.plain
 
     drive(app, script)
-    resumed = records.from_record(path.read_text())
+    resumed = registry.from_record(path.read_text())
     assert resumed.snapshot() == game.snapshot()
     again = MathableApp(resumed, bot_delay=0)
 
@@ -143,7 +144,7 @@ def test_save_then_resume(tmp_path: Path) -> None:
 
 
 def test_pass_and_play_covers_the_board_between_people() -> None:
-    game = Game("classic", ["Ann", "Bob"], seed=2)
+    game = BoardGame("classic", ["Ann", "Bob"], seed=2)
     app = MathableApp(game, bot_delay=0)
 
     async def script(pilot: Pilot[None]) -> None:
@@ -171,7 +172,7 @@ def test_pass_and_play_covers_the_board_between_people() -> None:
 
 
 def test_a_replay_steps_back_and_forth() -> None:
-    game = Game("classic", ["Ann", "Bob"], seed=4, house_rules=HouseRules())
+    game = BoardGame("classic", ["Ann", "Bob"], seed=4, house_rules=HouseRules())
     for _ in range(6):
         game.apply(next(iter(game.legal_placements())) if game.legal_placements() else "pass")
     app = MathableApp(game, bot_delay=0)

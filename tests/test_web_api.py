@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from mathable.core.conformance import _holds
+from mathable.engine.conformance import _holds
 from mathable.web.api import create_app
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "worked-example.txt"

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from mathable.core import records
-from mathable.core.errors import IllegalMove
-from mathable.core.game import Game, Setup
-from mathable.core.transcript import score_transcript
+from mathable.engine import records
+from mathable.engine.errors import IllegalMove
+from mathable.engine.protocol import Game
+from mathable.games import registry
+from mathable.games.board.game import BoardGame
+from mathable.games.board.transcript import score_transcript
+from mathable.games.board.turns import Setup
 
 ANN = "I8=12 H6=8 G9=2 F7=1 J8=16+"
 BOB = "F8=7 F9=6 H9=8 G6=4 E9=3 E8=21 E10=7"
@@ -39,7 +42,7 @@ def _example_game() -> Game:
         racks=((1, 2, 8, 12, 16, 17, 42), (3, 4, 6, 7, 7, 8, 21)),
         bag=(11, 5, 5, 5, 5, 9, 9, 9, 9, 9, 9, 9, 10, 10),
     )
-    return Game("classic", ["Ann", "Bob"], seed=0, setup=setup)
+    return BoardGame("classic", ["Ann", "Bob"], seed=0, setup=setup)
 
 
 def test_the_example_as_a_game() -> None:
@@ -68,6 +71,6 @@ def test_the_example_record_replays() -> None:
     game = _example_game()
     for placement in (ANN + " " + BOB).split():
         game.apply(placement)
-    again = records.from_record(records.dumps(game))
+    again = registry.from_record(records.dumps(game))
     assert again.snapshot() == game.snapshot()
     assert again.scores == (39, 121)

@@ -14,14 +14,15 @@ from typing import Annotated, Any, TypeVar
 import typer
 from rich.console import Console
 
-from mathable.bots import BOTS
-from mathable.core import records
-from mathable.core.errors import MathableError
-from mathable.core.games import CATALOG, AnyGame
-from mathable.core.notation import Position
-from mathable.core.quattro import PILES, QuattroGame
-from mathable.core.transcript import score_transcript
-from mathable.core.variants import VARIANTS, Variant, get_variant
+from mathable.ai import BOTS
+from mathable.engine.errors import MathableError
+from mathable.engine.notation import Position
+from mathable.engine.protocol import Game
+from mathable.games import registry
+from mathable.games.board.transcript import score_transcript
+from mathable.games.board.variants import VARIANTS, Variant, get_variant
+from mathable.games.quattro.game import PILES, QuattroGame
+from mathable.games.registry import GAMES
 
 from . import render
 
@@ -112,9 +113,9 @@ def score(
     console.print("Totals: " + ", ".join(f"{p} {t}" for p, t in sheet.totals.items()))
 
 
-def _load_game(path: Path) -> AnyGame:
+def _load_game(path: Path) -> Game:
     try:
-        return records.from_record(_read(path))
+        return registry.from_record(_read(path))
     except MathableError as exc:
         raise fail(f"{path}: {exc}") from None
 
@@ -130,7 +131,7 @@ def replay(
     """Replay a game record: final scores, board, racks and bag."""
     game = _load_game(record)
     if sheet:
-        from mathable.core.transcript import format_transcript
+        from mathable.games.board.transcript import format_transcript
 
         if isinstance(game, QuattroGame):
             raise fail("score sheets are for the board games")
@@ -308,7 +309,7 @@ def moves(
 @app.command()
 def variants() -> None:
     """List the games this program plays."""
-    for info in CATALOG.values():
+    for info in GAMES.values():
         console.print(
             f"[bold]{info.name}[/]: {info.title}, {info.min_players}-{info.max_players} "
             f"players. {info.summary}"
@@ -342,15 +343,15 @@ def play(
     --vs or --resume say what to play), at one screen or against the computer."""
     from .hotseat import run_hotseat
 
-    if variant not in CATALOG:
-        raise fail(f"unknown game {variant!r}; choose one of {', '.join(CATALOG)}")
+    if variant not in GAMES:
+        raise fail(f"unknown game {variant!r}; choose one of {', '.join(GAMES)}")
     if vs is not None:
         if vs not in BOTS:
             raise fail(f"unknown computer level {vs!r}; choose one of {', '.join(BOTS)}")
         players = f"{players or 'You'},{vs.title()} [bot:{vs}]"
     if not plain and sys.stdin.isatty() and sys.stdout.isatty():
-        from mathable.core.game import HouseRules
-        from mathable.core.games import new_game
+        from mathable.engine.protocol import HouseRules
+        from mathable.games.registry import new_game
         from mathable.tui.app import run_app
 
         game = _load_game(resume) if resume else None
@@ -413,15 +414,15 @@ def arena(
 
     from rich.progress import Progress
 
-    from mathable.bots import arena as match
+    from mathable.ai import arena as match
 
     if not 2 <= len(names) <= 4:
         raise fail("name 2 to 4 bots")
     unknown = [n for n in names if n not in BOTS]
     if unknown:
         raise fail(f"unknown bot {unknown[0]!r}; choose among {', '.join(BOTS)}")
-    if variant not in CATALOG:
-        raise fail(f"unknown game {variant!r}; choose one of {', '.join(CATALOG)}")
+    if variant not in GAMES:
+        raise fail(f"unknown game {variant!r}; choose one of {', '.join(GAMES)}")
     if games < 1 or jobs < 1:
         raise fail("--games and --jobs must be at least 1")
     work = match.jobs_for(names, variant, games, seed, records_dir is not None)
@@ -468,7 +469,7 @@ def analyse(
     json_out: JsonFlag = False,
 ) -> None:
     """Per turn, the points played against the best turn available, and the loss."""
-    from mathable.bots.analysis import analysis_report
+    from mathable.ai.analysis import analysis_report
 
     game = _load_game(record)
     if isinstance(game, QuattroGame):
@@ -487,7 +488,7 @@ def hint(
     limit: Annotated[int, typer.Option(help="How many turns to show.")] = 5,
 ) -> None:
     """The best whole turns for the player to move (exact search), best first."""
-    from mathable.bots.search import search_turns
+    from mathable.ai.search import search_turns
 
     pos, variant = _position(position)
     rack = pos.racks[pos.to_move]

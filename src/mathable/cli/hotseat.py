@@ -12,12 +12,12 @@ from pathlib import Path
 
 from rich.console import Console
 
-from mathable.bots import BOTS, seat_bots
-from mathable.core import records
-from mathable.core.errors import MathableError
-from mathable.core.game import Game, HouseRules
-from mathable.core.games import AnyGame, new_game
-from mathable.core.quattro import PILES, QuattroGame
+from mathable.ai import BOTS, seat_bots
+from mathable.engine import records
+from mathable.engine.errors import MathableError
+from mathable.engine.protocol import Game, HouseRules
+from mathable.games.quattro.game import PILES, QuattroGame
+from mathable.games.registry import new_game
 
 from . import render
 
@@ -68,7 +68,7 @@ def run_hotseat(
     variant: str,
     referee: bool,
     undo: bool,
-    resume: AnyGame | None,
+    resume: Game | None,
     strict: bool = False,
     rounds: int = 1,
 ) -> None:
@@ -143,7 +143,7 @@ def run_hotseat(
         )
 
 
-def _draw(console: Console, game: AnyGame, seat: int | None) -> None:
+def _draw(console: Console, game: Game, seat: int | None) -> None:
     if isinstance(game, QuattroGame):
         _draw_quattro(console, game, seat)
         return
@@ -214,7 +214,7 @@ def _draw_quattro(console: Console, game: QuattroGame, seat: int | None) -> None
         console.print("your hand: ", render.rack_text(view.rack))
 
 
-def _hint(console: Console, game: AnyGame) -> None:
+def _hint(console: Console, game: Game) -> None:
     if isinstance(game, QuattroGame):
         options = [game.format_action(a) for a in game.legal_actions()]
         console.print("You may: " + "  ".join(options))
@@ -229,7 +229,7 @@ def _hint(console: Console, game: AnyGame) -> None:
     console.print("  ".join(f"{board.grid.name(p.cell)}={p.value} ({pts})" for pts, p in best))
 
 
-def _save(console: Console, game: AnyGame, name: str) -> None:
+def _save(console: Console, game: Game, name: str) -> None:
     if not name:
         console.print("save FILE: give a file name")
         return

@@ -9,9 +9,9 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from mathable.core.board import EMPTY
-from mathable.core.geometry import COLUMN_LETTERS, Cell
-from mathable.core.layouts import Layout, Square
+from mathable.games.board.board import EMPTY
+from mathable.games.board.geometry import COLUMN_LETTERS, Cell
+from mathable.games.board.layouts import Layout, Square
 
 # Colours of the printed board: restriction squares blue, 2x purple, 3x orange.
 _STYLES = {

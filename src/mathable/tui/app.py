@@ -19,12 +19,12 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Input, Static
 
-from mathable.bots import Bot, seat_bots
-from mathable.bots.quattro import quattro_act
-from mathable.bots.strong import rank_plans
+from mathable.ai import Bot, seat_bots
+from mathable.ai.quattro import quattro_act
+from mathable.ai.strong import rank_plans
 from mathable.cli import render
-from mathable.core import records
-from mathable.core.actions import (
+from mathable.engine import records
+from mathable.engine.actions import (
     Action,
     Challenge,
     Diago,
@@ -35,11 +35,11 @@ from mathable.core.actions import (
     Penalty,
     Place,
 )
-from mathable.core.errors import MathableError
-from mathable.core.game import Game, HouseRules
-from mathable.core.games import AnyGame, new_game
-from mathable.core.quattro import PILES, QuattroGame, QuattroView
-from mathable.core.view import PlayerView
+from mathable.engine.errors import MathableError
+from mathable.engine.protocol import Game, HouseRules
+from mathable.games.board.view import BoardView
+from mathable.games.quattro.game import PILES, PilesView, QuattroGame
+from mathable.games.registry import new_game
 
 from .screens import (
     CoverScreen,
@@ -54,7 +54,7 @@ from .screens import (
 CSS_PATH = Path(__file__).with_name("app.tcss")
 
 
-class BoardView(Static):
+class SurfaceWidget(Static):
     """The board (or Quattro's four piles); clicks become cells or piles."""
 
     can_focus = True
@@ -106,14 +106,14 @@ class MathableApp(App[None]):
 
     def __init__(
         self,
-        game: AnyGame | None = None,
+        game: Game | None = None,
         *,
         save_path: Path | None = None,
         bot_delay: float = 0.3,
         seed: int | None = None,
     ) -> None:
         super().__init__()
-        self.game: AnyGame | None = game
+        self.game: Game | None = game
         self.bots: dict[int, Bot] = seat_bots(game.players, seed) if game else {}
         self.save_path = save_path
         self.bot_delay = bot_delay
@@ -131,7 +131,7 @@ class MathableApp(App[None]):
     def compose(self) -> ComposeResult:
         with Horizontal(id="main"):
             with Vertical(id="left"):
-                yield BoardView(id="board")
+                yield SurfaceWidget(id="board")
                 yield RackView(id="rack")
                 yield Input(placeholder="type I8=12, end, pass… (: to type, ? help)", id="command")
                 yield Static(id="message")
@@ -436,7 +436,7 @@ class MathableApp(App[None]):
         if seat is None or game is None:
             return
         view = game.view(seat)
-        if isinstance(view, QuattroView):
+        if isinstance(view, PilesView):
             import random
 
             suggestion = quattro_act(view, "strong", random.Random(0))
@@ -491,7 +491,7 @@ class MathableApp(App[None]):
         if not game.is_over:
             self.say("The analysis opens once the game is over (it shows every rack).")
             return
-        from mathable.bots.analysis import analysis_report
+        from mathable.ai.analysis import analysis_report
 
         self.push_screen(TableScreen(render.analysis_view(analysis_report(game))))
 
@@ -511,10 +511,10 @@ class MathableApp(App[None]):
         view = game.view(seat)
         board = self.widgets["board"]
         if isinstance(game, QuattroGame):
-            assert isinstance(view, QuattroView)
+            assert isinstance(view, PilesView)
             board.update(self._piles(view))
         else:
-            assert isinstance(view, PlayerView)
+            assert isinstance(view, BoardView)
             last = {p.cell for p in game.turns[-1].placements} if game.turns else set()
             last |= {p.cell for p in view.turn_placements}
             board.update(
@@ -546,7 +546,7 @@ class MathableApp(App[None]):
         self.widgets["card"].update(render.player_card(view.unseen))
         self.widgets["moves"].update(self._move_list(limit=12))
 
-    def _piles(self, view: QuattroView) -> Text:
+    def _piles(self, view: PilesView) -> Text:
         out = Text()
         for row in range(2):
             for line in range(4):
@@ -569,7 +569,7 @@ class MathableApp(App[None]):
             out.append("  Now x: exchange one card (draw two), or n: a penalty card\n")
         return out
 
-    def _status(self, view: PlayerView | QuattroView) -> Any:
+    def _status(self, view: BoardView | PilesView) -> Any:
         game = self.game
         assert game is not None
         sizes = view.rack_sizes
@@ -577,7 +577,7 @@ class MathableApp(App[None]):
             view.players, view.scores, None if view.over else view.to_move, sizes
         )
         extra = Text(f"bag: {view.bag_size}")
-        if isinstance(view, QuattroView):
+        if isinstance(view, PilesView):
             extra = Text(f"round {view.round} of {view.rounds} (scores: rounds won)")
         elif view.turn_placements:
             extra.append(f"   this turn: {view.turn_points} points")
@@ -595,7 +595,7 @@ class MathableApp(App[None]):
         return out
 
 
-def _describe(game: AnyGame, turn: Any) -> str:
+def _describe(game: Game, turn: Any) -> str:
     """A finished turn in notation, for the move list."""
     if isinstance(game, QuattroGame):
         plays = " ".join(f"{PILES[p]}={v}" for p, v in turn.plays)
@@ -612,7 +612,7 @@ def _describe(game: AnyGame, turn: Any) -> str:
 
 
 def run_app(
-    game: AnyGame | None = None, *, save_path: Path | None = None, seed: int | None = None
+    game: Game | None = None, *, save_path: Path | None = None, seed: int | None = None
 ) -> None:
     """Open the terminal game (a new-game screen when ``game`` is None)."""
     MathableApp(game, save_path=save_path, seed=seed).run()

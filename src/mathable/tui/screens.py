@@ -11,11 +11,13 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
-from mathable.bots import BOTS
+from mathable.ai import BOTS
 from mathable.cli import render
-from mathable.core import records
-from mathable.core.games import CATALOG, AnyGame
-from mathable.core.quattro import QuattroGame
+from mathable.engine import records
+from mathable.engine.protocol import Game
+from mathable.games import registry
+from mathable.games.quattro.game import QuattroGame
+from mathable.games.registry import GAMES
 
 from .rules import RULES
 
@@ -28,7 +30,7 @@ class NewGameScreen(Screen[dict[str, Any]]):
     BINDINGS = [Binding("escape", "app.quit", "Quit")]
 
     def compose(self) -> ComposeResult:
-        games = [(f"{info.title} ({name})", name) for name, info in CATALOG.items()]
+        games = [(f"{info.title} ({name})", name) for name, info in GAMES.items()]
         kinds = [("person", PERSON), *((f"computer: {b}", b) for b in BOTS)]
         with VerticalScroll(id="newgame"):
             yield Static("[b]Mathable[/b]: a new game", id="title")
@@ -214,7 +216,7 @@ class ReplayScreen(Screen[None]):
         Binding("escape,q", "close", "Close"),
     ]
 
-    def __init__(self, game: AnyGame) -> None:
+    def __init__(self, game: Game) -> None:
         super().__init__()
         self.source = game
         self.actions = list(game.log)
@@ -239,12 +241,12 @@ class ReplayScreen(Screen[None]):
     def action_close(self) -> None:
         self.dismiss(None)
 
-    def _game_at(self, count: int) -> AnyGame:
+    def _game_at(self, count: int) -> Game:
         """The game after its first ``count`` actions, rebuilt from its record."""
         data = records.to_record(self.source)
         data["actions"] = data["actions"][:count]
         data.pop("result", None)
-        return records.from_record(data)
+        return registry.from_record(data)
 
     def show(self) -> None:
         game = self._game_at(self.position)

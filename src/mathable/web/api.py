@@ -19,14 +19,15 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from mathable.bots import BOTS
-from mathable.core.errors import MathableError
-from mathable.core.game import Game
-from mathable.core.games import CATALOG
-from mathable.core.layouts import Layout
-from mathable.core.quattro import QuattroGame
-from mathable.core.transcript import score_transcript
-from mathable.core.variants import VARIANTS
+from mathable.ai import BOTS
+from mathable.engine.errors import MathableError
+from mathable.engine.protocol import Game
+from mathable.games import registry
+from mathable.games.board.layouts import Layout
+from mathable.games.board.transcript import score_transcript
+from mathable.games.board.variants import VARIANTS
+from mathable.games.quattro.game import QuattroGame
+from mathable.games.registry import GAMES
 
 from .service import GameService, ServiceError
 from .store import EventStore
@@ -47,7 +48,7 @@ class Seat(BaseModel):
 
 
 class NewGame(BaseModel):
-    variant: str = Field(default="classic", description=", ".join(CATALOG))
+    variant: str = Field(default="classic", description=", ".join(GAMES))
     players: list[Seat] = Field(min_length=2, max_length=4)
     seed: int | None = Field(default=None, ge=0, description="Deals the same game again.")
     house_rules: dict[str, bool] = Field(
@@ -144,7 +145,7 @@ def create_app(database_url: str | None = None) -> FastAPI:
     @app.get("/api/variants", summary="The games, with their boards")
     async def variants() -> list[dict[str, Any]]:
         out = []
-        for name, info in CATALOG.items():
+        for name, info in GAMES.items():
             entry: dict[str, Any] = {
                 "name": name,
                 "title": info.title,
@@ -192,7 +193,7 @@ def create_app(database_url: str | None = None) -> FastAPI:
 
     @app.get("/api/games/{game_id}/record", summary="The game record (once the game is over)")
     async def record(game_id: str) -> Response:
-        from mathable.core import records
+        from mathable.engine import records
 
         game = service.finished(game_id)
         return Response(
@@ -204,7 +205,7 @@ def create_app(database_url: str | None = None) -> FastAPI:
     @app.get("/api/games/{game_id}/transcript", summary="The score sheet (game over)")
     async def transcript(game_id: str) -> Response:
         """The game as a score-sheet transcript (board games), as ``mathable score`` reads."""
-        from mathable.core.transcript import format_transcript
+        from mathable.games.board.transcript import format_transcript
 
         game = service.finished(game_id)
         if not isinstance(game, Game):
@@ -217,14 +218,14 @@ def create_app(database_url: str | None = None) -> FastAPI:
 
     @app.get("/api/games/{game_id}/replay", summary="The public view after N actions (game over)")
     async def replay(game_id: str, step: Annotated[int, Query(ge=0)] = 0) -> dict[str, Any]:
-        from mathable.core import records
+        from mathable.engine import records
 
         game = service.finished(game_id)
         data = records.to_record(game)
         total = len(data["actions"])
         data["actions"] = data["actions"][: min(step, total)]
         data.pop("result", None)
-        past = records.from_record(data)
+        past = registry.from_record(data)
         if isinstance(past, Game):
             view = past.view(None).to_dict(past.board.grid.name)
         else:
@@ -234,7 +235,7 @@ def create_app(database_url: str | None = None) -> FastAPI:
 
     @app.get("/api/games/{game_id}/analysis", summary="Per turn: played, best, loss (game over)")
     async def analysis(game_id: str) -> dict[str, Any]:
-        from mathable.bots.analysis import analysis_report
+        from mathable.ai.analysis import analysis_report
 
         game = service.finished(game_id)
         if isinstance(game, QuattroGame):

@@ -13,13 +13,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from mathable.bots import BOTS, Bot, get_bot
-from mathable.core import records
-from mathable.core.actions import Challenge
-from mathable.core.errors import IllegalMove, MathableError, NotationError
-from mathable.core.game import Game, HouseRules
-from mathable.core.games import CATALOG, AnyGame, new_game
-from mathable.core.quattro import QuattroGame
+from mathable.ai import BOTS, Bot, get_bot
+from mathable.engine.actions import Challenge
+from mathable.engine.errors import IllegalMove, MathableError, NotationError
+from mathable.engine.protocol import Game, HouseRules
+from mathable.games import registry
+from mathable.games.quattro.game import QuattroGame
+from mathable.games.registry import GAMES, new_game
 
 from .store import ConflictError, EventStore, StoredGame
 
@@ -46,7 +46,7 @@ class LiveGame:
     """A game in memory, rebuilt from the store, with its lock and its listeners."""
 
     id: str
-    game: AnyGame
+    game: Game
     seats: list[dict[str, Any]]
     created: float
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -77,8 +77,8 @@ class GameService:
     async def create(self, spec: dict[str, Any]) -> dict[str, Any]:
         """Create a game; returns its id and one secret token per person's seat."""
         variant = str(spec.get("variant", "classic"))
-        if variant not in CATALOG:
-            raise ServiceError(400, f"unknown game {variant!r}; choose one of {', '.join(CATALOG)}")
+        if variant not in GAMES:
+            raise ServiceError(400, f"unknown game {variant!r}; choose one of {', '.join(GAMES)}")
         players = spec.get("players")
         if not isinstance(players, list) or not 2 <= len(players) <= 4:
             raise ServiceError(400, "players: a list of 2 to 4 seats")
@@ -131,7 +131,7 @@ class GameService:
     async def import_record(self, data: Any) -> dict[str, Any]:
         """Store an uploaded game record as a game; tokens let the uploader go on."""
         try:
-            game = records.from_record(data)
+            game = registry.from_record(data)
         except MathableError as exc:
             raise ServiceError(400, f"this record cannot be read: {exc}") from None
         if game.setup is not None:
@@ -272,7 +272,7 @@ class GameService:
         data["id"] = live.id
         data["seq"] = len(game.log)
         data["seats"] = [{"name": s["name"], "bot": s["bot"]} for s in live.seats]
-        data["title"] = CATALOG[game.variant.name].title
+        data["title"] = GAMES[game.variant.name].title
         if seat is not None and seat == game.to_move and not game.is_over:
             data["legal"] = sorted({game.format_action(a) for a in game.legal_actions()})
         else:
@@ -292,8 +292,8 @@ class GameService:
         """The strong player's best turns for the seat to move, from that seat's view."""
         import random
 
-        from mathable.bots.quattro import quattro_act
-        from mathable.bots.strong import rank_plans
+        from mathable.ai.quattro import quattro_act
+        from mathable.ai.strong import rank_plans
 
         live = self.get(game_id)
         seat = live.seat_of(token)
@@ -331,7 +331,7 @@ class GameService:
             "to_move": None if game.is_over else game.players[game.to_move],
         }
 
-    def finished(self, game_id: str) -> AnyGame:
+    def finished(self, game_id: str) -> Game:
         """The game, once over (records, replays and analysis reveal every rack)."""
         live = self.get(game_id)
         if not live.game.is_over:

@@ -10,7 +10,7 @@ next to P (sideways or up-down; diagonally too under DIAGO). Notation: ``A=32`` 
 >>> game = QuattroGame(["Louis", "Zoé"], setup=QuattroSetup(
 ...     hands=((32, 25, 1, 1, 1, 1, 1), (2, 2, 2, 2, 2, 2, 2)),
 ...     piles=(20, 12, 7, 2), reserve=(5, 6, 8, 9)))
->>> sorted(format_quattro_action(p) for p in game.legal_placements())
+>>> sorted(game.format_action(p) for p in game.legal_placements())
 ['A=32', 'B=32']
 >>> game.apply("A=32"); game.legal_placements().count()
 2
@@ -18,24 +18,39 @@ next to P (sideways or up-down; diagonally too under DIAGO). Notation: ``A=32`` 
 
 from __future__ import annotations
 
-import re
 import secrets
 from collections import Counter
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from .actions import Action, Diago, Draw, Exchange, Pass, Penalty, Place
-from .arithmetic import ALL_OPS, pair_results
-from .errors import IllegalMove, NotationError
-from .eventlog import EventLogGame
-from .game import HouseRules
-from .notation import format_action, parse_action
-from .rng import Rng
-from .tokens import CLASSIC_TOKENS, TokenCounts, as_list
+from mathable.engine.actions import (
+    ACTION_KINDS,
+    Action,
+    Diago,
+    Draw,
+    Exchange,
+    Pass,
+    Penalty,
+    Place,
+    action_kind,
+)
+from mathable.engine.arithmetic import ALL_OPS, pair_results
+from mathable.engine.errors import IllegalMove
+from mathable.engine.protocol import (
+    Game,
+    GameType,
+    HouseRules,
+    Target,
+    TargetNames,
+    TurnSummary,
+    seat_names,
+)
+from mathable.engine.rng import Rng
+from mathable.engine.tokens import CLASSIC_TOKENS, as_list
 
-PILES = "ABCD"
-"""Pile names: A B on the top row, C D below (ruling Q1)."""
+from .view import PILES, PilesView, QuattroTurn
+
 HAND_SIZE = 7
 SIDE_BY_SIDE: dict[int, tuple[int, ...]] = {0: (1, 2), 1: (0, 3), 2: (0, 3), 3: (1, 2)}
 DIAGONAL: dict[int, int] = {0: 3, 1: 2, 2: 1, 3: 0}
@@ -53,27 +68,6 @@ def pile_accepts(tops: Sequence[int], pile: int, diagonals: bool) -> frozenset[i
 
 
 @dataclass(frozen=True)
-class QuattroRules:
-    """What names the game in menus, records and the CLI (the board variants' peer)."""
-
-    name: str = "quattro"
-    title: str = "Mathable Quattro"
-    summary: str = (
-        "the card game: play a card on one of four piles when it is the result of two "
-        "adjacent top cards; first to empty the hand wins the round"
-    )
-    tokens: TokenCounts = field(default_factory=lambda: dict(CLASSIC_TOKENS))
-    rack_size: int = HAND_SIZE
-    min_players: int = 2
-    max_players: int = 4
-    open_racks: bool = False
-    version: int = 1
-
-
-QUATTRO = QuattroRules()
-
-
-@dataclass(frozen=True)
 class QuattroSetup:
     """A chosen deal instead of a shuffled one (for tests and worked examples):
     hands, the four starting pile cards (A B C D) and the reserve in draw order."""
@@ -84,47 +78,8 @@ class QuattroSetup:
     to_move: int = 0
 
 
-@dataclass(frozen=True)
-class QuattroTurn:
-    """One finished turn: the cards played (pile, value) in order, or the stuck-turn
-    sequence (the drawn card and its pile, then an exchange or a penalty)."""
-
-    seat: int
-    kind: str
-    """"play", "stuck" (Q3) or "pass" (nothing could be drawn)."""
-    plays: tuple[tuple[int, int], ...] = ()
-    diago: bool = False
-    drawn_to: tuple[int, int] | None = None
-    exchanged: bool = False
-    won_round: bool = False
-
-
-_PLAY_RE = re.compile(r"^\s*([A-Da-d])\s*=\s*(\d{1,3})\s*$")
-
-
-def parse_quattro_action(text: str) -> Action:
-    """``A=32`` (a card on pile A), ``draw``, ``penalty``, ``exchange 12``, ``diago``,
-    ``pass``."""
-    match = _PLAY_RE.match(text)
-    if match:
-        return Place(PILES.index(match.group(1).upper()), int(match.group(2)))
-    words = text.strip().split()
-    if words and words[0].lower() in {"draw", "penalty", "diago", "pass", "exchange"}:
-        from .geometry import Grid
-
-        return parse_action(text, Grid.of(2))
-    raise NotationError(
-        f"{text.strip()!r} is not a Quattro action: A=32, draw, penalty, exchange 12, diago or pass"
-    )
-
-
-def format_quattro_action(action: Action) -> str:
-    """The text form of a Quattro action."""
-    if isinstance(action, Place):
-        return f"{PILES[action.cell]}={action.value}"
-    from .geometry import Grid
-
-    return format_action(action, Grid.of(2))
+PILE_NAMES = TargetNames(tuple(PILES))
+"""The notation's names of the piles: a card on pile A is ``A=32``."""
 
 
 class _QState:
@@ -292,7 +247,7 @@ class _QState:
         if self.plays():
             first = self.plays()[0]
             raise IllegalMove(
-                f"you can play (for example {format_quattro_action(first)}): "
+                f"you can play (for example {PILES[first.cell]}={first.value}): "
                 "draw only when you cannot",
                 rule="Q3",
             )
@@ -396,7 +351,55 @@ class _QState:
         self._start_turn(first)
 
 
-class QuattroGame(EventLogGame):
+def _create(
+    players: Sequence[str] | int,
+    *,
+    seed: int | None = None,
+    house_rules: HouseRules | None = None,
+    options: Mapping[str, Any] | None = None,
+    setup: Mapping[str, Any] | None = None,
+) -> QuattroGame:
+    rounds = (options or {}).get("rounds", 1)
+    deal = None if setup is None else setup_from_dict(setup)
+    return QuattroGame(players, seed=seed, rounds=rounds, house_rules=house_rules, setup=deal)
+
+
+def setup_from_dict(data: Mapping[str, Any]) -> QuattroSetup:
+    """A chosen deal from a record's ``setup``: hands, piles, reserve and to_move."""
+    try:
+        hands = tuple(tuple(int(v) for v in h) for h in data["hands"])
+        a, b, c, d = (int(v) for v in data["piles"])
+        reserve = tuple(int(v) for v in data["reserve"])
+        return QuattroSetup(hands, (a, b, c, d), reserve, int(data.get("to_move", 0)))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"bad setup: {exc}") from None
+
+
+QUATTRO = GameType(
+    name="quattro",
+    title="Mathable Quattro",
+    summary=(
+        "the card game: play a card on one of four piles when it is the result of two "
+        "adjacent top cards; first to empty the hand wins the round"
+    ),
+    version=1,
+    min_players=2,
+    max_players=4,
+    rack_size=HAND_SIZE,
+    piece="card",
+    surface="piles",
+    columns=2,
+    targets=tuple(Target(name, "pile", name) for name in PILES),
+    actions=frozenset({"place", "exchange", "pass", "draw", "penalty", "diago"}),
+    exchange_exactly=1,
+    rounds=True,
+    score_unit="rounds",
+    create=_create,
+)
+"""Quattro's metadata and capabilities."""
+
+
+class QuattroGame(Game):
     """A match of Mathable Quattro: players, seed, number of rounds and the log."""
 
     _taken_back = "a card played"
@@ -410,10 +413,8 @@ class QuattroGame(EventLogGame):
         house_rules: HouseRules | None = None,
         setup: QuattroSetup | None = None,
     ) -> None:
-        self.variant = QUATTRO
-        if isinstance(players, int):
-            players = [f"Player {i + 1}" for i in range(players)]
-        self.players: tuple[str, ...] = tuple(players)
+        self.game_type = QUATTRO
+        self.players: tuple[str, ...] = seat_names(players)
         if not 2 <= len(self.players) <= 4:
             raise ValueError(f"Mathable Quattro is for 2 to 4 players, not {len(self.players)}")
         if not 1 <= rounds <= 99:
@@ -429,8 +430,7 @@ class QuattroGame(EventLogGame):
 
     def apply(self, action: Action | str) -> None:
         """Play ``action`` (or its notation); IllegalMove leaves the game unchanged."""
-        if isinstance(action, str):
-            action = parse_quattro_action(action)
+        action = self._parsed(action)
         self._state.step(action)  # every check comes before any change
         self._log.append(action)
 
@@ -449,13 +449,22 @@ class QuattroGame(EventLogGame):
         other._rebuild(self._log)
         return other
 
-    def parse_action(self, text: str) -> Action:
-        """An action of this game from its text form."""
-        return parse_quattro_action(text)
+    @property
+    def cell_names(self) -> TargetNames:
+        """Piles are named A, B, C and D."""
+        return PILE_NAMES
 
-    def format_action(self, action: Action) -> str:
-        """The text form of an action of this game."""
-        return format_quattro_action(action)
+    def record_fields(self) -> dict[str, Any]:
+        """The number of rounds, and an explicit deal when the game has one."""
+        fields: dict[str, Any] = {"rounds": self.rounds}
+        if self.setup is not None:
+            fields["setup"] = {
+                "hands": [list(h) for h in self.setup.hands],
+                "piles": list(self.setup.piles),
+                "reserve": list(self.setup.reserve),
+                "to_move": self.setup.to_move,
+            }
+        return fields
 
     # -- legal moves -----------------------------------------------------------------
 
@@ -602,42 +611,74 @@ class QuattroGame(EventLogGame):
             counts.subtract(self._state.hands[seat])
         return {v: max(counts[v], 0) for v in sorted(CLASSIC_TOKENS)}
 
-    def view(self, seat: int | None) -> QuattroView:
+    def view(self, seat: int | None) -> PilesView:
         """What ``seat`` may know (None: a spectator)."""
         if seat is not None and not 0 <= seat < len(self.players):
             raise ValueError(f"seat {seat} is not in this game")
         n = len(self.players)
-        return QuattroView(
+        drawn = self.drawn if seat == self.to_move else None
+        rack = self.rack(seat) if seat is not None else ()
+        status = [f"round {self.round} of {self.rounds}"] if self.rounds > 1 else []
+        if self.diagonals:
+            status.append("DIAGO: diagonals count")
+        if drawn is not None:
+            status.append(f"put the {drawn} you drew on a pile")
+        elif seat == self.to_move and self.phase == "after":
+            status.append("exchange one card or take a penalty card")
+        return PilesView(
             variant=QUATTRO.name,
             seat=seat,
             players=self.players,
-            tops=self.tops,
-            pile_sizes=self.pile_sizes,
-            rack=self.rack(seat) if seat is not None else (),
+            rack=rack,
             rack_sizes=tuple(len(self.rack(s)) for s in range(n)),
             scores=self.scores,
             bag_size=self.bag_size,
-            trash_size=len(self._state.trash),
             to_move=self.to_move,
+            unseen=self.unseen(seat),
+            house_rules=self.house_rules.to_dict(),
+            over=self.is_over,
+            end_reason=self.end_reason,
+            open_racks=tuple(self.rack(s) for s in range(n)) if self.is_over else (),
+            surface=self.tops,
+            playable=(drawn,) if drawn is not None else rack,
+            available=self.available(seat),
+            summaries=self.summaries(),
+            status="; ".join(status),
+            pile_sizes=self.pile_sizes,
+            trash_size=len(self._state.trash),
             phase=self.phase,
-            drawn=self.drawn if seat == self.to_move else None,
+            drawn=drawn,
             turn_plays=self.turn_plays,
             diagonals=self.diagonals,
             diago_used=self.diago_used,
             round=self.round,
             rounds=self.rounds,
             turns=self.turns,
-            unseen=self.unseen(seat),
-            house_rules=self.house_rules.to_dict(),
-            over=self.is_over,
-            end_reason=self.end_reason,
-            open_racks=tuple(self.rack(s) for s in range(n)) if self.is_over else (),
         )
 
-    def __repr__(self) -> str:
-        return (
-            f"<QuattroGame {len(self.players)} players seed={self.seed} actions={len(self._log)}>"
-        )
+    def available(self, seat: int | None) -> tuple[str, ...]:
+        """The action keywords ``seat`` may use now."""
+        if seat is None or seat != self.to_move:
+            return ()
+        kinds = {action_kind(a) for a in self.legal_actions()}
+        return tuple(k for k in ACTION_KINDS if k in kinds)
+
+    def summaries(self) -> tuple[TurnSummary, ...]:
+        """Every finished turn in words: the cards played, or the stuck turn's draw."""
+        out = []
+        for turn in self._state.turns:
+            plays = " ".join(f"{PILES[p]}={v}" for p, v in turn.plays)
+            if turn.drawn_to is not None:
+                pile, value = turn.drawn_to
+                rest = "exchange" if turn.exchanged else "penalty"
+                text = f"draw {PILES[pile]}={value} {rest}"
+            else:
+                text = plays or turn.kind
+            notes = [
+                n for n, on in (("DIAGO", turn.diago), ("won the round", turn.won_round)) if on
+            ]
+            out.append(TurnSummary(turn.seat, text, 0, ", ".join(notes)))
+        return tuple(out)
 
 
 class QuattroPlays:
@@ -660,77 +701,3 @@ class QuattroPlays:
 
     def __contains__(self, place: object) -> bool:
         return place in self._state.plays()
-
-
-@dataclass(frozen=True)
-class QuattroView:
-    """A Quattro match as ``seat`` sees it: own hand, the four tops, counts."""
-
-    variant: str
-    seat: int | None
-    players: tuple[str, ...]
-    tops: tuple[int, int, int, int]
-    pile_sizes: tuple[int, ...]
-    rack: tuple[int, ...]
-    rack_sizes: tuple[int, ...]
-    scores: tuple[int, ...]
-    bag_size: int
-    trash_size: int
-    to_move: int
-    phase: str
-    drawn: int | None
-    turn_plays: tuple[tuple[int, int], ...]
-    diagonals: bool
-    diago_used: tuple[int, ...]
-    round: int
-    rounds: int
-    turns: tuple[QuattroTurn, ...]
-    unseen: dict[int, int]
-    house_rules: dict[str, bool]
-    over: bool
-    end_reason: str
-    open_racks: tuple[tuple[int, ...], ...]
-
-    def to_dict(self, cell_name: Any = None) -> dict[str, Any]:
-        """JSON-ready data (piles named A-D)."""
-
-        def play(p: tuple[int, int]) -> dict[str, Any]:
-            return {"pile": PILES[p[0]], "value": p[1]}
-
-        return {
-            "variant": self.variant,
-            "seat": self.seat,
-            "players": list(self.players),
-            "piles": {PILES[i]: top for i, top in enumerate(self.tops)},
-            "pile_sizes": {PILES[i]: n for i, n in enumerate(self.pile_sizes)},
-            "rack": list(self.rack),
-            "rack_sizes": list(self.rack_sizes),
-            "scores": list(self.scores),
-            "bag_size": self.bag_size,
-            "trash_size": self.trash_size,
-            "to_move": self.to_move,
-            "phase": self.phase,
-            "drawn": self.drawn,
-            "turn": {"plays": [play(p) for p in self.turn_plays]},
-            "diagonals": self.diagonals,
-            "diago_used": list(self.diago_used),
-            "round": self.round,
-            "rounds": self.rounds,
-            "turns": [
-                {
-                    "seat": t.seat,
-                    "kind": t.kind,
-                    "plays": [play(p) for p in t.plays],
-                    "diago": t.diago,
-                    "drawn_to": play(t.drawn_to) if t.drawn_to else None,
-                    "exchanged": t.exchanged,
-                    "won_round": t.won_round,
-                }
-                for t in self.turns
-            ],
-            "unseen": {str(v): n for v, n in self.unseen.items()},
-            "house_rules": dict(self.house_rules),
-            "over": self.over,
-            "end_reason": self.end_reason,
-            "open_racks": [list(r) for r in self.open_racks],
-        }

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 
-from .errors import NotationError
+from mathable.engine.errors import NotationError
 
 Cell = int
 """A square of the board, ``row * size + column``."""

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-from .arithmetic import SYMBOL_OPS, Op
+from mathable.engine.arithmetic import SYMBOL_OPS, Op
+
 from .geometry import COLUMN_LETTERS, Cell, Grid
 
 
@@ -115,8 +116,8 @@ def parse_layout(name: str, text: str) -> Layout:
 
 @cache
 def packaged_layout(name: str) -> Layout:
-    """A layout shipped in ``mathable/core/data`` as ``NAME-board.txt``."""
-    text = resources.files("mathable.core").joinpath(f"data/{name}-board.txt").read_text()
+    """A layout shipped in ``mathable/games/board/data`` as ``NAME-board.txt``."""
+    text = resources.files("mathable.games.board").joinpath(f"data/{name}-board.txt").read_text()
     return parse_layout(name, text)
 
 

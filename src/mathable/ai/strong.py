@@ -12,10 +12,10 @@ import time
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from mathable.core.actions import Action, EndTurn, Exchange, Pass, Place
-from mathable.core.board import Board
-from mathable.core.variants import Variant, get_variant
-from mathable.core.view import PlayerView
+from mathable.engine.actions import Action, EndTurn, Exchange, Pass, Place
+from mathable.games.board.board import Board
+from mathable.games.board.variants import Variant, get_variant
+from mathable.games.board.view import BoardView
 
 from .base import AnyView, board_from_view
 from .quattro import quattro_act
@@ -75,13 +75,13 @@ def expected_best_reply(variant: Variant, board: Board, unseen: Mapping[int, int
     return expected
 
 
-def _started_with(view: PlayerView) -> int:
+def _started_with(view: BoardView) -> int:
     extras = sum(1 for p in view.turn_placements if p.extra)
     return len(view.rack) + len(view.turn_placements) - extras
 
 
 def rank_plans(
-    view: PlayerView, *, threat: bool = True, top: int = 8
+    view: BoardView, *, threat: bool = True, top: int = 8
 ) -> list[tuple[float, TurnPlan]]:
     """The candidate ways to finish the turn, best equity first:
     points + bonus + leave value - the opponent's expected best reply."""
@@ -95,7 +95,7 @@ def rank_plans(
     rack_size = variant.rack_size
     scored = [(p.total + leave_value(p.leave, view.bag_size, rack_size), p) for p in options]
     scored.sort(key=lambda e: (-e[0], len(e[1].placements)))
-    if threat and variant.free_turns:
+    if threat and variant.partial_turns:
         shortlist = scored[:top]
         unseen = dict(view.unseen)
         rescored = []
@@ -111,7 +111,7 @@ def rank_plans(
     return scored
 
 
-def first_action(view: PlayerView, plan: TurnPlan) -> Action:
+def first_action(view: BoardView, plan: TurnPlan) -> Action:
     """The next action of ``plan``: its first placement (taking the extra token on a
     restriction square unless the plan empties the rack for the bonus), or the end."""
     if not plan.placements:
@@ -128,7 +128,7 @@ def first_action(view: PlayerView, plan: TurnPlan) -> Action:
     return Place(cell, value, extra)
 
 
-def _no_placement(view: PlayerView) -> Action:
+def _no_placement(view: BoardView) -> Action:
     """Nothing worth placing at the start of a turn: exchange the worst tokens, or pass."""
     rack = sorted(view.rack)
     if not view.bag_size or not rack:
@@ -149,7 +149,7 @@ class StrongBot:
         self.rng = random.Random(seed)
 
     def act(self, view: AnyView) -> Action:
-        if not isinstance(view, PlayerView):
+        if not isinstance(view, BoardView):
             return quattro_act(view, self.name, self.rng)
         ranked = rank_plans(view)
         if not ranked:
@@ -207,14 +207,14 @@ class ExpertBot:
         self._plan: tuple[tuple[int, ...], tuple[int, ...], TurnPlan] | None = None
 
     def act(self, view: AnyView) -> Action:
-        if not isinstance(view, PlayerView):
+        if not isinstance(view, BoardView):
             return quattro_act(view, "strong", self.rng)
         following = self._following(view)
         if following is not None:
             return following
         return self._decide(view)
 
-    def _following(self, view: PlayerView) -> Action | None:
+    def _following(self, view: BoardView) -> Action | None:
         """The rest of the plan chosen earlier this turn, when the view is exactly where
         the plan led (no new information: an extra token drawn means planning again)."""
         if self._plan is None or not view.turn_placements:
@@ -233,12 +233,12 @@ class ExpertBot:
         rest = TurnPlan(plan.placements[done:], plan.points, plan.bonus, plan.leave)
         return first_action(view, rest)
 
-    def _decide(self, view: PlayerView) -> Action:
+    def _decide(self, view: BoardView) -> Action:
         ranked = rank_plans(view)
         if not ranked:
             return EndTurn() if view.turn_placements else _no_placement(view)
         variant, board = board_from_view(view)
-        if not variant.free_turns or len(ranked) == 1:
+        if not variant.partial_turns or len(ranked) == 1:
             return first_action(view, ranked[0][1])
         shortlist = [plan for _, plan in ranked[: self.candidates]]
         static = [equity for equity, _ in ranked[: self.candidates]]
@@ -265,7 +265,7 @@ class ExpertBot:
         self,
         variant: Variant,
         board: Board,
-        view: PlayerView,
+        view: BoardView,
         shortlist: list[TurnPlan],
         pool: list[int],
     ) -> list[float]:
@@ -298,7 +298,7 @@ class ExpertBot:
         self,
         variant: Variant,
         board: Board,
-        view: PlayerView,
+        view: BoardView,
         plan: TurnPlan,
         opponent: tuple[int, ...],
     ) -> float:

@@ -9,7 +9,7 @@ everything that can follow is the same. Every reached position is a place the tu
 stop, so the search yields the best way to reach each one: the best whole turn, and
 the candidates that a leave evaluation chooses among.
 
->>> from mathable.core.variants import CLASSIC
+>>> from mathable.games.board.variants import CLASSIC
 >>> board = CLASSIC.new_board()
 >>> best = best_turn(CLASSIC, board, (12, 16, 8), started_with=7)
 >>> best.points, [board.grid.name(c) + "=" + str(v) for c, v in best.placements]
@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from mathable.core.board import Board
-from mathable.core.variants import Variant
+from mathable.games.board.board import Board
+from mathable.games.board.variants import Variant
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,7 @@ def search_turns(
     best: dict[frozenset[tuple[int, int]], int] = {}
     plans: dict[frozenset[tuple[int, int]], TurnPlan] = {}
     path: list[tuple[int, int]] = []
-    must_place_all = not variant.free_turns
+    must_place_all = not variant.partial_turns  # K2
     nodes = 0
 
     def record(key: frozenset[tuple[int, int]], points: int, left: list[int]) -> None:

@@ -7,14 +7,11 @@ on load, so a record that no longer replays to its recorded result is refused.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from .errors import IllegalMove, MathableError, NotationError
-from .game import Game, HouseRules, Setup
-from .quattro import QUATTRO, QuattroGame, QuattroSetup
-from .variants import get_variant
-
-AnyGame = Game | QuattroGame
+from .protocol import Game, GameType, HouseRules
 
 FORMAT = "mathable-record"
 VERSION = 1
@@ -24,45 +21,32 @@ class RecordError(MathableError):
     """A record that is malformed or does not replay."""
 
 
-def to_record(game: AnyGame) -> dict[str, Any]:
+def to_record(game: Game) -> dict[str, Any]:
     """The record of ``game`` as JSON-ready data."""
     record: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
-        "variant": game.variant.name,
-        "variant_version": game.variant.version,
+        "variant": game.name,
+        "variant_version": game.game_type.version,
         "players": list(game.players),
         "seed": game.seed,
         "house_rules": game.house_rules.to_dict(),
         "actions": [game.format_action(a) for a in game.log],
+        **game.record_fields(),
     }
-    if isinstance(game, QuattroGame):
-        record["rounds"] = game.rounds
-        if game.setup is not None:
-            record["setup"] = {
-                "hands": [list(h) for h in game.setup.hands],
-                "piles": list(game.setup.piles),
-                "reserve": list(game.setup.reserve),
-                "to_move": game.setup.to_move,
-            }
-    elif game.setup is not None:
-        record["setup"] = {
-            "racks": [list(r) for r in game.setup.racks],
-            "bag": list(game.setup.bag),
-            "to_move": game.setup.to_move,
-        }
     if game.is_over:
         record["result"] = {"scores": list(game.scores), "winners": list(game.winners())}
     return record
 
 
-def dumps(game: AnyGame) -> str:
+def dumps(game: Game) -> str:
     """The record as JSON text."""
     return json.dumps(to_record(game), indent=1) + "\n"
 
 
-def from_record(data: dict[str, Any] | str) -> AnyGame:
-    """Replay a record (data or JSON text); raises RecordError saying what is wrong."""
+def replay_record(data: dict[str, Any] | str, game_type: Callable[[str], GameType]) -> Game:
+    """Replay a record (data or JSON text), finding its game with ``game_type(name)``;
+    raises RecordError saying what is wrong."""
     if isinstance(data, str):
         try:
             data = json.loads(data)
@@ -79,38 +63,34 @@ def from_record(data: dict[str, Any] | str) -> AnyGame:
         )
     name = str(data.get("variant", "classic"))
     try:
-        version = QUATTRO.version if name == QUATTRO.name else get_variant(name).version
+        kind = game_type(name)
     except ValueError as exc:
-        raise RecordError(str(exc)) from None
+        raise RecordError(f"field 'variant': unknown variant {name!r} ({exc})") from None
     written = data.get("variant_version", 1)
-    if not isinstance(written, int) or written > version:
+    if not isinstance(written, int) or written > kind.version:
         raise RecordError(
             f"the record was written by a newer {name} rules engine "
-            f"(version {written}; this one is {version})"
+            f"(version {written}; this one is {kind.version})"
         )
-    game: AnyGame
     try:
         players = [str(p) for p in _field(data, "players", list)]
         house = HouseRules.from_dict(data.get("house_rules") or {})
-        if name == QUATTRO.name:
-            rounds = data.get("rounds", 1)
+        options: dict[str, Any] = {}
+        if "rounds" in data:
+            rounds = data["rounds"]
             if not isinstance(rounds, int) or isinstance(rounds, bool):
                 raise RecordError("field 'rounds' is not a number")
-            game = QuattroGame(
-                players,
-                seed=_field(data, "seed", int),
-                rounds=rounds,
-                house_rules=house,
-                setup=_quattro_setup(data.get("setup")),
-            )
-        else:
-            game = Game(
-                name,
-                players,
-                seed=_field(data, "seed", int),
-                house_rules=house,
-                setup=_setup(data.get("setup")),
-            )
+            options["rounds"] = rounds
+        setup = data.get("setup")
+        if setup is not None and not isinstance(setup, dict):
+            raise RecordError("field 'setup' is not an object")
+        game = kind.create(
+            players,
+            seed=_field(data, "seed", int),
+            house_rules=house,
+            options=options,
+            setup=setup,
+        )
     except (TypeError, ValueError) as exc:
         if isinstance(exc, RecordError):
             raise
@@ -138,30 +118,3 @@ def _field(data: dict[str, Any], name: str, kind: type) -> Any:
     if not isinstance(value, kind) or isinstance(value, bool):
         raise RecordError(f"field {name!r} is missing or not a {kind.__name__}")
     return value
-
-
-def _setup(data: Any) -> Setup | None:
-    if data is None:
-        return None
-    if not isinstance(data, dict):
-        raise RecordError("'setup' is an object with racks, bag and to_move")
-    try:
-        racks = tuple(tuple(int(v) for v in r) for r in data["racks"])
-        bag = tuple(int(v) for v in data["bag"])
-        return Setup(racks, bag, int(data.get("to_move", 0)))
-    except (KeyError, TypeError, ValueError) as exc:
-        raise RecordError(f"bad setup: {exc}") from None
-
-
-def _quattro_setup(data: Any) -> QuattroSetup | None:
-    if data is None:
-        return None
-    if not isinstance(data, dict):
-        raise RecordError("'setup' is an object with hands, piles, reserve and to_move")
-    try:
-        hands = tuple(tuple(int(v) for v in h) for h in data["hands"])
-        a, b, c, d = (int(v) for v in data["piles"])
-        reserve = tuple(int(v) for v in data["reserve"])
-        return QuattroSetup(hands, (a, b, c, d), reserve, int(data.get("to_move", 0)))
-    except (KeyError, TypeError, ValueError) as exc:
-        raise RecordError(f"bad setup: {exc}") from None

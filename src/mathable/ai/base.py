@@ -1,6 +1,6 @@
 """What every computer player is: something that picks the next action from a view.
 
-A bot sees only :class:`~mathable.core.view.PlayerView` (its own rack, the public
+A bot sees only :class:`~mathable.games.board.view.BoardView` (its own rack, the public
 board, scores and the player card), never the game itself, so hidden information stays
 hidden. ``act`` is called once per action; a bot that plans a whole turn replays its
 plan from the view each time, so it needs no state between calls.
@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from mathable.core.actions import Action
-from mathable.core.board import EMPTY, Board
-from mathable.core.quattro import QuattroView
-from mathable.core.variants import Variant, get_variant
-from mathable.core.view import PlayerView
+from mathable.engine.actions import Action
+from mathable.games.board.board import EMPTY, Board
+from mathable.games.board.variants import Variant, get_variant
+from mathable.games.board.view import BoardView
+from mathable.games.quattro.game import PilesView
 
-AnyView = PlayerView | QuattroView
+AnyView = BoardView | PilesView
 
 
 class Bot(Protocol):
@@ -29,7 +29,7 @@ class Bot(Protocol):
         ...
 
 
-def board_from_view(view: PlayerView) -> tuple[Variant, Board]:
+def board_from_view(view: BoardView) -> tuple[Variant, Board]:
     """Rebuild a searchable board from the public cells of a view."""
     variant = get_variant(view.variant)
     initial = {c: v for c, v in enumerate(view.board) if v != EMPTY}

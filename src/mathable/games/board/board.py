@@ -6,7 +6,7 @@ A placement changes the tables of at most 8 cells (those one or two steps away i
 so only those are recomputed: the Scrabble cross-set idea (Macondo) applied to
 equations. ``place``/``unplace`` make and unmake moves for search.
 
->>> from mathable.core.layouts import classic_layout
+>>> from mathable.games.board.layouts import classic_layout
 >>> board = Board(RuleTables.for_board(classic_layout()))
 >>> i8 = board.grid.parse("I8")
 >>> board.equations(i8, 12), board.points(i8, 12)
@@ -23,10 +23,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 
-from .arithmetic import ALL_OPS, Op, pair_results
+from mathable.engine.arithmetic import ALL_OPS, Op, pair_results
+from mathable.engine.tokens import CLASSIC_TOKENS
+
 from .geometry import Cell, Grid
 from .layouts import Layout
-from .tokens import CLASSIC_TOKENS
 
 EMPTY = -1
 """The value of an empty cell in ``Board.values``."""

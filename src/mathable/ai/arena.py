@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mathable.core import records
-from mathable.core.games import new_game
+from mathable.engine import records
+from mathable.games.registry import new_game
 
 from . import get_bot
 

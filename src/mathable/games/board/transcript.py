@@ -20,8 +20,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .errors import IllegalMove, MathableError, NotationError
-from .notation import parse_placement
+from mathable.engine.errors import IllegalMove, MathableError, NotationError
+from mathable.engine.notation import parse_placement
+
 from .variants import CLASSIC, Variant
 
 if TYPE_CHECKING:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from mathable.core.actions import Action, EndTurn, Exchange, Pass, Place
-from mathable.core.view import PlayerView
+from mathable.engine.actions import Action, EndTurn, Exchange, Pass, Place
+from mathable.games.board.view import BoardView
 
 from .base import AnyView, board_from_view
 from .quattro import quattro_act
@@ -24,7 +24,7 @@ class GentleBot:
         self.rng = random.Random(seed)
 
     def act(self, view: AnyView) -> Action:
-        if not isinstance(view, PlayerView):
+        if not isinstance(view, BoardView):
             return quattro_act(view, self.name, self.rng)
         variant, board = board_from_view(view)
         strict = view.house_rules.get("strict", False)
@@ -35,7 +35,7 @@ class GentleBot:
         )
         placed = len(view.turn_placements)
         if options and (
-            placed == 0 or (variant.free_turns is False) or (placed < 2 and self.rng.random() < 0.5)
+            placed == 0 or (not variant.partial_turns) or (placed < 2 and self.rng.random() < 0.5)
         ):
             modest = options[: max(1, len(options) // 2)]
             _, cell, value = self.rng.choice(modest)
@@ -54,7 +54,7 @@ class GreedyBot:
         self.rng = random.Random(seed)
 
     def act(self, view: AnyView) -> Action:
-        if not isinstance(view, PlayerView):
+        if not isinstance(view, BoardView):
             return quattro_act(view, self.name, self.rng)
         variant, board = board_from_view(view)
         strict = view.house_rules.get("strict", False)
@@ -78,7 +78,7 @@ class GreedyBot:
         return _stuck(view)
 
 
-def _stuck(view: PlayerView) -> Action:
+def _stuck(view: BoardView) -> Action:
     """No placement at the start of a turn: swap the highest tokens if the bag allows."""
     if view.bag_size >= 1 and view.rack:
         k = min(len(view.rack), view.bag_size, 3)

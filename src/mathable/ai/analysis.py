@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from mathable.core.board import Board
-from mathable.core.game import Game
+from mathable.engine.protocol import Game
+from mathable.games.board.board import Board
+from mathable.games.board.game import BoardGame
 
 from .search import TurnPlan, best_turn
 
@@ -41,7 +42,7 @@ def _notation(game: Game, plan: TurnPlan) -> str:
 
 def analyse_game(game: Game) -> list[TurnAnalysis]:
     """Every finished turn of ``game`` (a board game), replayed from its log."""
-    replay = Game(
+    replay = BoardGame(
         game.variant,
         game.players,
         seed=game.seed,

@@ -13,8 +13,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from mathable.core.actions import Action, Diago, Draw, Exchange, Pass, Penalty, Place
-from mathable.core.quattro import QuattroView, pile_accepts
+from mathable.engine.actions import Action, Diago, Draw, Exchange, Pass, Penalty, Place
+from mathable.games.quattro.game import PilesView, pile_accepts
 
 
 def plays_from(tops: Sequence[int], hand: Sequence[int], diagonals: bool) -> list[Place]:
@@ -71,7 +71,7 @@ def _fit(value: int, hand: Sequence[int]) -> int:
     return count
 
 
-def quattro_act(view: QuattroView, level: str, rng: random.Random) -> Action:
+def quattro_act(view: PilesView, level: str, rng: random.Random) -> Action:
     """The next action of a bot of ``level`` in a Quattro view."""
     hand, tops = view.rack, view.tops
     if view.phase == "drawn":

@@ -1,11 +1,11 @@
 """A game of a board variant: a seed plus an event log, with its state derived by replay.
 
 :class:`Game` validates each action before anything changes (an illegal one raises
-:class:`~mathable.core.errors.IllegalMove` and leaves the game as it was), records it
+:class:`~mathable.engine.errors.IllegalMove` and leaves the game as it was), records it
 in the log and applies it. Rebuilding a game from its seed and log gives the same
 state, so saved games, undo, challenges and crash recovery all replay the log.
 
->>> game = Game("classic", ["Ann", "Bob"], seed=1)
+>>> game = BoardGame("classic", ["Ann", "Bob"], seed=1)
 >>> len(game.rack(game.to_move)), game.bag_size
 (7, 92)
 """
@@ -15,86 +15,22 @@ from __future__ import annotations
 import itertools
 import secrets
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .actions import Action, Challenge, EndGame, EndTurn, Exchange, Pass, Place
+from mathable.engine.actions import Action, Challenge, EndGame, EndTurn, Exchange, Pass, Place
+from mathable.engine.errors import IllegalMove
+from mathable.engine.notation import Position, format_action
+from mathable.engine.protocol import Game, GameType, HouseRules, TurnSummary, seat_names
+from mathable.engine.rng import Rng
+from mathable.engine.tokens import as_list
+
 from .board import EMPTY, Board
-from .errors import IllegalMove
-from .eventlog import EventLogGame
-from .geometry import Cell
-from .notation import Position
-from .rng import Rng
-from .tokens import as_list
-from .variants import Variant, get_variant
-
-
-@dataclass(frozen=True)
-class HouseRules:
-    """Options players may switch on. The defaults are the printed rules."""
-
-    table_referee: bool = False
-    """C12: illegal placements are accepted until an opponent challenges them."""
-    allow_undo: bool = False
-    """Casual play: take back the last action (rule V-B forbids it by default)."""
-    strict: bool = False
-    """K2, Junior's numbered board: a scoring square is compulsory when one exists."""
-
-    def to_dict(self) -> dict[str, bool]:
-        """The options as JSON-ready data."""
-        return {
-            "table_referee": self.table_referee,
-            "allow_undo": self.allow_undo,
-            "strict": self.strict,
-        }
-
-    @staticmethod
-    def from_dict(data: dict[str, Any]) -> HouseRules:
-        """Read options; unknown names are refused."""
-        known = {"table_referee", "allow_undo", "strict"}
-        unknown = set(data) - known
-        if unknown:
-            raise ValueError(f"unknown house rule(s): {', '.join(sorted(unknown))}")
-        return HouseRules(**{k: bool(v) for k, v in data.items()})
-
-
-@dataclass(frozen=True)
-class Setup:
-    """An explicit start instead of the seeded draw (puzzles, the rulebook's example).
-
-    ``bag`` lists the tokens in the order they will be drawn.
-    """
-
-    racks: tuple[tuple[int, ...], ...]
-    bag: tuple[int, ...]
-    to_move: int = 0
-
-
-@dataclass(frozen=True)
-class PlacedToken:
-    """One token placed during a turn and the points it scored."""
-
-    cell: Cell
-    value: int
-    points: int
-    extra: bool = False
-
-
-@dataclass(frozen=True)
-class TurnRecord:
-    """A finished turn as every player saw it (never the values exchanged or drawn)."""
-
-    seat: int
-    kind: str
-    """``"place"``, ``"exchange"`` or ``"pass"``."""
-    placements: tuple[PlacedToken, ...] = ()
-    points: int = 0
-    """All points of the turn, the bonus included."""
-    bonus: int = 0
-    exchanged: int = 0
-    challenged: bool = False
-    """Cut short by a successful challenge (C12)."""
+from .geometry import Grid
+from .turns import PlacedToken, Setup, TurnRecord
+from .variants import NumberedVariant, Variant, get_variant, square_target
+from .view import BoardView
 
 
 @dataclass
@@ -201,14 +137,10 @@ class _State:
         if not legal and not self.house.table_referee:
             variant.check_placement(board, cell, value, strict)
         if action.extra:
-            if not variant.extra_draw:
-                raise IllegalMove(f"{variant.title} has no extra tokens", rule="K2", where=name)
-            if board.rules.layout.squares[cell].restriction is None:
-                raise IllegalMove(
-                    f"{name} is not a restriction square: no extra token", rule="C7", where=name
-                )
-            if not self.bag:
-                raise IllegalMove("the bag is empty: no extra token", rule="C7", where=name)
+            refusal = variant.extra_token_refusal(cell, len(self.bag))
+            if refusal is not None:
+                reason, rule = refusal
+                raise IllegalMove(f"{name}: {reason}", rule=rule, where=name)
         self.challengeable = None
         if legal:
             points = variant.placement_points(board, cell, value)
@@ -228,7 +160,8 @@ class _State:
             self._finish_placing(challenged=False)  # C8a: the player can go no further
 
     def _end_turn(self, action: EndTurn) -> None:
-        self._check_free_turn("end the turn early")
+        if not self.variant.partial_turns:
+            raise IllegalMove("you cannot end the turn early: place every tile", rule="K2")
         if not self.turn.placements and not action.challenged:
             raise IllegalMove(
                 "place a token before ending the turn, or pass or exchange", rule="C8"
@@ -248,11 +181,11 @@ class _State:
         if self.house.table_referee and turn.placements and not challenged:
             self.challengeable = (turn, len(self.turns))
         self._next_turn(record, placed=bool(turn.placements))
-        if emptied and self.variant.free_turns and not self.over:
+        if emptied and self.variant.ends_on_empty_rack and not self.over:
             self._end_game("the bag is empty and a player has placed every token")
 
     def _exchange(self, action: Exchange) -> None:
-        self._check_free_turn("exchange")
+        self._check_pass_and_exchange("exchange")
         self._check_turn_start("exchange")
         if not action.values:
             raise IllegalMove("choose at least one token to exchange", rule="C8")
@@ -280,7 +213,7 @@ class _State:
         )
 
     def _pass(self) -> None:
-        self._check_free_turn("pass")
+        self._check_pass_and_exchange("pass")
         self._check_turn_start("pass")
         self.challengeable = None
         self.effective.append(Pass())
@@ -294,8 +227,8 @@ class _State:
         self.effective.append(EndGame())
         self._end_game("the players agreed to stop")
 
-    def _check_free_turn(self, what: str) -> None:
-        if not self.variant.free_turns:
+    def _check_pass_and_exchange(self, what: str) -> None:
+        if not self.variant.pass_and_exchange:
             raise IllegalMove(f"you cannot {what}: place every tile of your rack", rule="K2")
 
     def _check_turn_start(self, what: str) -> None:
@@ -306,7 +239,7 @@ class _State:
         self.turns.append(record)
         self.idle_turns = 0 if placed else self.idle_turns + 1
         following = [(self.to_move + k) % self.n for k in range(1, self.n + 1)]
-        if not self.variant.free_turns:  # K3: seats without tiles sit out
+        if self.variant.empty_racks_sit_out:  # K3
             following = [s for s in following if self.racks[s]]
             if not following:
                 self.turn = _Turn(self.to_move, 0, len(self.effective))
@@ -336,15 +269,76 @@ class _State:
         return [v for c, v in enumerate(values) if v != EMPTY and c not in self.start_cells]
 
 
-def _parse_action(board: Board, action: Action | str) -> Action:
-    if isinstance(action, str):
-        from .notation import parse_action
-
-        return parse_action(action, board.grid)
-    return action
+_GAME_TYPES: dict[str, GameType] = {}
 
 
-class Game(EventLogGame):
+def setup_from_dict(data: Mapping[str, Any]) -> Setup:
+    """An explicit start from a record's ``setup``: racks, bag and to_move."""
+    try:
+        racks = tuple(tuple(int(v) for v in r) for r in data["racks"])
+        bag = tuple(int(v) for v in data["bag"])
+        return Setup(racks, bag, int(data.get("to_move", 0)))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"bad setup: {exc}") from None
+
+
+def game_type_of(variant: Variant) -> GameType:
+    """The variant's metadata and capabilities (built once per variant)."""
+    found = _GAME_TYPES.get(variant.name)
+    if found is not None and found.version == variant.version:
+        return found
+    layout = variant.layout
+    grid = layout.grid
+    actions = {"place"}
+    if variant.extra_draw:
+        actions.add("extra")
+    if variant.partial_turns:
+        actions |= {"end", "challenge"}
+    if variant.pass_and_exchange:
+        actions |= {"pass", "exchange"}
+    if variant.agreed_end:
+        actions.add("stop")
+    offered = ["allow_undo"]
+    if variant.partial_turns:
+        offered.append("table_referee")
+    if isinstance(variant, NumberedVariant):
+        offered.append("strict")
+
+    def create(
+        players: Sequence[str] | int,
+        *,
+        seed: int | None = None,
+        house_rules: HouseRules | None = None,
+        options: Mapping[str, Any] | None = None,
+        setup: Mapping[str, Any] | None = None,
+    ) -> BoardGame:
+        start = None if setup is None else setup_from_dict(setup)
+        return BoardGame(variant, players, seed=seed, house_rules=house_rules, setup=start)
+
+    built = GameType(
+        name=variant.name,
+        title=variant.title,
+        summary=variant.summary,
+        version=variant.version,
+        min_players=variant.min_players,
+        max_players=variant.max_players,
+        rack_size=variant.rack_size,
+        piece=variant.piece,
+        surface="board",
+        columns=layout.size,
+        targets=tuple(square_target(grid.name(c), sq) for c, sq in enumerate(layout.squares)),
+        actions=frozenset(actions),
+        house_rules=tuple(offered),
+        open_racks=variant.open_racks,
+        score_sheets=variant.partial_turns,
+        bonus=variant.bonus,
+        create=create,
+    )
+    _GAME_TYPES[variant.name] = built
+    return built
+
+
+class BoardGame(Game):
     """A game of a board variant: players, seed, house rules and the log of actions."""
 
     _taken_back = "a token placed"
@@ -359,9 +353,8 @@ class Game(EventLogGame):
         setup: Setup | None = None,
     ) -> None:
         self.variant = get_variant(variant) if isinstance(variant, str) else variant
-        if isinstance(players, int):
-            players = [f"Player {i + 1}" for i in range(players)]
-        self.players: tuple[str, ...] = tuple(players)
+        self.game_type: GameType = game_type_of(self.variant)
+        self.players: tuple[str, ...] = seat_names(players)
         low, high = self.variant.min_players, self.variant.max_players
         if not low <= len(self.players) <= high:
             raise ValueError(
@@ -383,7 +376,7 @@ class Game(EventLogGame):
 
         Raises IllegalMove with the reason, leaving the game unchanged.
         """
-        action = _parse_action(self._state.board, action)
+        action = self._parsed(action)
         if isinstance(action, Challenge):
             self._state = self._challenged_state()
         elif isinstance(action, EndTurn) and action.challenged:
@@ -416,9 +409,9 @@ class Game(EventLogGame):
     def _reset(self) -> None:
         self._state = self._fresh_state()
 
-    def copy(self) -> Game:
+    def copy(self) -> BoardGame:
         """An independent game with the same log (replayed)."""
-        other = Game(
+        other = BoardGame(
             self.variant,
             self.players,
             seed=self.seed,
@@ -428,15 +421,22 @@ class Game(EventLogGame):
         other._rebuild(self._log)
         return other
 
-    def parse_action(self, text: str) -> Action:
-        """An action of this game from its text form (``I8=12``, ``end``...)."""
-        return _parse_action(self._state.board, text)
+    @property
+    def cell_names(self) -> Grid:
+        """Cells are named on the board's grid (``G7``)."""
+        return self._state.board.grid
 
-    def format_action(self, action: Action) -> str:
-        """The text form of an action of this game."""
-        from .notation import format_action
-
-        return format_action(action, self._state.board.grid)
+    def record_fields(self) -> dict[str, Any]:
+        """An explicit setup, when the game has one."""
+        if self.setup is None:
+            return {}
+        return {
+            "setup": {
+                "racks": [list(r) for r in self.setup.racks],
+                "bag": list(self.setup.bag),
+                "to_move": self.setup.to_move,
+            }
+        }
 
     # -- legal moves ---------------------------------------------------------------
 
@@ -453,10 +453,11 @@ class Game(EventLogGame):
         if state.over:
             return actions
         actions.extend(self.legal_placements().with_extras())
-        if not self.variant.free_turns:
-            return actions
         if state.turn.placements:
-            actions.append(EndTurn())
+            if self.variant.partial_turns:
+                actions.append(EndTurn())
+            return actions
+        if not self.variant.pass_and_exchange:
             return actions
         actions.append(Pass())
         if self.variant.agreed_end:
@@ -591,17 +592,91 @@ class Game(EventLogGame):
             self.variant.name, board, tuple(racks), self.scores, self.bag_size, self.to_move
         )
 
-    def view(self, seat: int | None) -> PlayerView:
+    def view(self, seat: int | None) -> BoardView:
         """What ``seat`` may know (``None``: a spectator). Only views leave a server."""
-        from .view import make_view
-
-        return make_view(self, seat)
-
-    def __repr__(self) -> str:
-        return (
-            f"<Game {self.variant.name} {len(self.players)} players seed={self.seed} "
-            f"actions={len(self._log)}>"
+        if seat is not None and not 0 <= seat < len(self.players):
+            raise ValueError(f"seat {seat} is not in this game")
+        n = len(self.players)
+        over = self.is_over
+        return BoardView(
+            variant=self.variant.name,
+            seat=seat,
+            players=self.players,
+            rack=self.rack(seat) if seat is not None else (),
+            rack_sizes=tuple(len(self.rack(s)) for s in range(n)),
+            scores=self.scores,
+            bag_size=self.bag_size,
+            to_move=self.to_move,
+            unseen=self.unseen(seat),
+            house_rules=self.house_rules.to_dict(),
+            over=over,
+            end_reason=self.end_reason,
+            open_racks=(
+                tuple(self.rack(s) for s in range(n)) if over or self.variant.open_racks else ()
+            ),
+            surface=tuple(self.board.values),
+            playable=self.rack(seat) if seat is not None else (),
+            available=self.available(seat),
+            summaries=self.summaries(),
+            status=f"this turn: {self.turn_points} points" if self.turn_placements else "",
+            turn_placements=self.turn_placements,
+            turn_points=self.turn_points,
+            turns=self.turns,
+            start_draws=self.start_draws,
+            can_challenge=self.can_challenge,
+            deductions=self.deductions,
         )
+
+    def available(self, seat: int | None) -> tuple[str, ...]:
+        """The action keywords ``seat`` may use now, cheaply (no move generation)."""
+        state, variant = self._state, self.variant
+        kinds: list[str] = []
+        if (
+            seat is not None
+            and state.challengeable is not None
+            and self.turns
+            and self.turns[-1].seat != seat
+        ):
+            kinds.append("challenge")
+        if state.over or seat != state.to_move:
+            return tuple(kinds)
+        if state.racks[seat] and (self.house_rules.table_referee or self.legal_placements()):
+            kinds.append("place")
+            if variant.extra_draw and state.bag:
+                kinds.append("extra")
+        if state.turn.placements:
+            if variant.partial_turns:
+                kinds.append("end")
+        elif variant.pass_and_exchange:
+            kinds.append("pass")
+            if state.bag:
+                kinds.append("exchange")
+        if variant.agreed_end and not state.turn.placements:
+            kinds.append("stop")
+        return tuple(kinds)
+
+    def summaries(self) -> tuple[TurnSummary, ...]:
+        """Every finished turn in words: its placements (or pass, exchange) and points."""
+        grid = self.board.grid
+        out = []
+        for turn in self._state.turns:
+            if turn.kind == "place":
+                text = " ".join(
+                    format_action(Place(p.cell, p.value, p.extra), grid) for p in turn.placements
+                )
+            elif turn.kind == "exchange":
+                text = f"exchange {turn.exchanged}"
+            else:
+                text = turn.kind
+            notes = [f"bonus {turn.bonus}"] if turn.bonus else []
+            if turn.challenged:
+                notes.append("cut short by a challenge")
+            out.append(TurnSummary(turn.seat, text or turn.kind, turn.points, ", ".join(notes)))
+        return tuple(out)
+
+    def offers_extra_token(self, cell: int) -> bool:
+        """C7: whether a token placed on ``cell`` now may take the extra token."""
+        return self.variant.extra_token_refusal(cell, self.bag_size) is None
 
 
 class LegalPlacements:
@@ -609,7 +684,7 @@ class LegalPlacements:
     tables (python-chess's ``LegalMoveGenerator``): ``in`` and ``count()`` never list
     them all."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: BoardGame) -> None:
         self._game = game
 
     def _rack_values(self) -> list[int]:
@@ -624,12 +699,10 @@ class LegalPlacements:
                 yield Place(cell, value)
 
     def with_extras(self) -> Iterator[Place]:
-        """Every placement, and again with the extra token where one may be taken."""
-        squares = self._game.variant.layout.squares
-        bag = self._game.bag_size if self._game.variant.extra_draw else 0
+        """Every placement, and again with the extra token where one may be taken (C7)."""
         for place in self:
             yield place
-            if bag and squares[place.cell].restriction is not None:
+            if self._game.offers_extra_token(place.cell):
                 yield replace(place, extra=True)
 
     def count(self) -> int:
@@ -656,13 +729,4 @@ class LegalPlacements:
             game.board, place.cell, place.value, game.house_rules.strict
         ):
             return False
-        if place.extra:
-            return (
-                bool(game.bag_size)
-                and game.variant.extra_draw
-                and (game.variant.layout.squares[place.cell].restriction is not None)
-            )
-        return True
-
-
-from .view import PlayerView  # noqa: E402  (a cycle: views are built from games)
+        return not place.extra or game.offers_extra_token(place.cell)

@@ -1,7 +1,7 @@
 """What a player can do: the actions a game's event log is made of (ruling C8).
 
 Actions are small frozen value objects; their text form lives in
-:mod:`mathable.core.notation` (``I8=12``, ``J8=16+``, ``end``, ``pass``,
+:mod:`mathable.engine.notation` (``I8=12``, ``J8=16+``, ``end``, ``pass``,
 ``exchange 3,5,7``, ``challenge``, ``stop``; Quattro adds ``A=32``, ``draw``,
 ``penalty`` and ``diago``).
 """
@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .geometry import Cell
+Cell = int
+"""A place a piece can go: a board square ``row * size + column``, or a pile 0-3."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,3 +71,44 @@ class Diago:
 
 
 Action = Place | EndTurn | Exchange | Pass | Challenge | EndGame | Draw | Penalty | Diago
+
+
+ACTION_KINDS = (
+    "place",
+    "extra",
+    "end",
+    "pass",
+    "exchange",
+    "challenge",
+    "stop",
+    "draw",
+    "penalty",
+    "diago",
+)
+"""Every action keyword of the family, in the order front ends offer them; ``extra`` is a
+placement that takes a restriction square's extra token (C7)."""
+
+
+def action_kind(action: Action) -> str:
+    """The keyword of an action (one of :data:`ACTION_KINDS`)."""
+    match action:
+        case Place(extra=True):
+            return "extra"
+        case Place():
+            return "place"
+        case EndTurn():
+            return "end"
+        case Exchange():
+            return "exchange"
+        case Pass():
+            return "pass"
+        case Challenge():
+            return "challenge"
+        case EndGame():
+            return "stop"
+        case Draw():
+            return "draw"
+        case Penalty():
+            return "penalty"
+        case Diago():
+            return "diago"

@@ -1,6 +1,6 @@
 """Variants as data plus a few hooks: which board, tokens, rack, operations and bonuses.
 
-Shared code (:mod:`mathable.core.game`) plays every board variant; a variant only states
+Shared code (:mod:`mathable.games.board.game`) plays every board variant; a variant only states
 what differs, the way python-chess's ``variant.py`` does.
 """
 
@@ -10,12 +10,14 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from functools import cached_property
 
-from .arithmetic import ALL_OPS, Op
+from mathable.engine.arithmetic import ALL_OPS, Op
+from mathable.engine.errors import IllegalMove
+from mathable.engine.protocol import Target
+from mathable.engine.tokens import CLASSIC_TOKENS, JUNIOR_TOKENS, TokenCounts
+
 from .board import Board, RuleTables
-from .errors import IllegalMove
 from .geometry import Cell
-from .layouts import Layout, packaged_layout
-from .tokens import CLASSIC_TOKENS, JUNIOR_TOKENS, TokenCounts
+from .layouts import Layout, Square, packaged_layout
 
 
 @dataclass(frozen=True)
@@ -39,8 +41,16 @@ class Variant:
     """C10: the highest token drawn starts; otherwise the first seat listed starts."""
     extra_draw: bool = True
     """C7/J3: a restriction square lets the player take one more token."""
-    free_turns: bool = True
-    """Players may stop, pass and exchange (C8); otherwise the whole rack must be placed."""
+    partial_turns: bool = True
+    """C8a: a turn may end before the rack is placed (K2: the whole rack must be)."""
+    pass_and_exchange: bool = True
+    """C8b, C8c: a player may pass or exchange instead of placing."""
+    ends_on_empty_rack: bool = True
+    """C11: the game ends when the bag is empty and a player has placed every token."""
+    empty_racks_sit_out: bool = False
+    """K3: a seat without tiles is skipped; the game ends when every tile is placed."""
+    piece: str = "token"
+    """What the players call the pieces (``token``, ``tile``)."""
     open_racks: bool = False
     """Racks lie face up for everyone to see (Junior's back side, K2)."""
     agreed_end: bool = False
@@ -87,6 +97,17 @@ class Variant:
     def placement_points(self, board: Board, cell: Cell, value: int) -> int:
         """Points of a legal placement (C6)."""
         return board.points(cell, value)
+
+    def extra_token_refusal(self, cell: Cell, bag_size: int) -> tuple[str, str] | None:
+        """C7 in one place: why a token placed on ``cell`` may not take the extra token
+        (reason, rule), or None when it may."""
+        if not self.extra_draw:
+            return f"{self.title} has no extra tokens", "K2"
+        if self.layout.squares[cell].restriction is None:
+            return "not a restriction square: no extra token", "C7"
+        if bag_size == 0:
+            return "the bag is empty: no extra token", "C7"
+        return None
 
     def turn_bonus(self, started_with: int, left_on_rack: int) -> int:
         """The bonus for a turn that began with ``started_with`` tokens (C9)."""
@@ -137,6 +158,19 @@ class NumberedVariant(Variant):
 
     def placement_points(self, board: Board, cell: Cell, value: int) -> int:
         return 1 if board.accepts[cell].get(value) else 0
+
+
+def square_target(name: str, square: Square) -> Target:
+    """How a front end draws a square: its kind and printed label."""
+    if square.start is not None:
+        return Target(name, "centre", "")
+    if square.restriction is not None:
+        return Target(name, "restriction", square.restriction.symbol)
+    if square.number is not None:
+        return Target(name, "number", str(square.number))
+    if square.multiplier > 1:
+        return Target(name, f"x{square.multiplier}", f"{square.multiplier}×")
+    return Target(name, "plain", "")
 
 
 def refusal_rule(board: Board, cell: Cell) -> str:
@@ -192,6 +226,7 @@ JUNIOR = Variant(
     deduct_rack_at_end=False,
     start_by_draw=False,
     agreed_end=True,
+    piece="tile",
     summary="Front side: 10x10 board (provisional layout), 60 tiles, + and - only, racks "
     "of 5, 2X squares, 25-point bonus.",
 )
@@ -207,8 +242,12 @@ JUNIOR_NUMBERS = NumberedVariant(
     deduct_rack_at_end=False,
     start_by_draw=False,
     extra_draw=False,
-    free_turns=False,
+    partial_turns=False,
+    pass_and_exchange=False,
+    ends_on_empty_rack=False,
+    empty_racks_sit_out=True,
     open_racks=True,
+    piece="tile",
     summary="Back side: the numbered 10x10 board, 3 tiles face up, place all three on "
     "their numbers, 1 point per tile made by + or -.",
 )

@@ -11,7 +11,7 @@
 
 Every ``parse_*`` has a ``format_*`` with ``parse(format(x)) == x``.
 
->>> from mathable.core.geometry import Grid
+>>> from mathable.games.board.geometry import Grid
 >>> grid = Grid.of(14)
 >>> format_action(parse_action("j8=16+", grid), grid)
 'J8=16+'
@@ -23,9 +23,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Protocol
 
 from .actions import (
     Action,
+    Cell,
     Challenge,
     Diago,
     Draw,
@@ -37,12 +39,23 @@ from .actions import (
     Place,
 )
 from .errors import NotationError
-from .geometry import Cell, Grid
 
-_PLACEMENT_RE = re.compile(r"^\s*([A-Za-z]\d{1,2})\s*=\s*(\d{1,3})\s*(\+?)\s*$")
+_PLACEMENT_RE = re.compile(r"^\s*([A-Za-z]\d{0,2})\s*=\s*(\d{1,3})\s*(\+?)\s*$")
 
 
-def parse_placement(text: str, grid: Grid) -> Place:
+class CellNames(Protocol):
+    """How a game names its cells (``G7``) or piles (``A``): a board's grid, or a list."""
+
+    def name(self, cell: Cell) -> str:
+        """The name of ``cell``."""
+        ...
+
+    def parse(self, text: str) -> Cell:
+        """The cell called ``text``; raises NotationError."""
+        ...
+
+
+def parse_placement(text: str, grid: CellNames) -> Place:
     """``'I8=12'`` or ``'J8=16+'`` as a Place."""
     match = _PLACEMENT_RE.match(text)
     if not match:
@@ -50,12 +63,12 @@ def parse_placement(text: str, grid: Grid) -> Place:
     return Place(grid.parse(match.group(1)), int(match.group(2)), bool(match.group(3)))
 
 
-def format_placement(place: Place, grid: Grid) -> str:
+def format_placement(place: Place, grid: CellNames) -> str:
     """A Place as ``'I8=12'`` (``'J8=16+'`` with the extra token)."""
     return f"{grid.name(place.cell)}={place.value}{'+' if place.extra else ''}"
 
 
-def parse_action(text: str, grid: Grid) -> Action:
+def parse_action(text: str, grid: CellNames) -> Action:
     """Any action in its text form."""
     words = text.strip().split(None, 1)
     if not words:
@@ -82,7 +95,7 @@ def parse_action(text: str, grid: Grid) -> Action:
     return parse_placement(text, grid)
 
 
-def format_action(action: Action, grid: Grid) -> str:
+def format_action(action: Action, grid: CellNames) -> str:
     """An action's text form."""
     if isinstance(action, Place):
         return format_placement(action, grid)
@@ -103,12 +116,12 @@ def format_action(action: Action, grid: Grid) -> str:
     return "exchange " + ",".join(str(v) for v in action.values)
 
 
-def parse_turn(text: str, grid: Grid) -> list[Place]:
+def parse_turn(text: str, grid: CellNames) -> list[Place]:
     """Placements separated by spaces, in the order played."""
     return [parse_placement(word, grid) for word in text.split()]
 
 
-def format_turn(places: list[Place], grid: Grid) -> str:
+def format_turn(places: list[Place], grid: CellNames) -> str:
     """A turn's placements, separated by spaces."""
     return " ".join(format_placement(p, grid) for p in places)
 
@@ -128,7 +141,7 @@ class Position:
     bag: int
     to_move: int
 
-    def format(self, grid: Grid) -> str:
+    def format(self, grid: CellNames) -> str:
         """``variant | G7=1 ... | 1 2 8 / ?7 | 39 0 | 85 | 2``."""
         board = " ".join(f"{grid.name(c)}={v}" for c, v in self.board)
         racks = " / ".join(
@@ -138,7 +151,7 @@ class Position:
         return f"{self.variant} | {board} | {racks} | {scores} | {self.bag} | {self.to_move + 1}"
 
     @staticmethod
-    def parse(text: str, grid_of: dict[str, Grid] | Grid) -> Position:
+    def parse(text: str, grid_of: dict[str, CellNames] | CellNames) -> Position:
         """Read a one-line position; ``grid_of`` maps variant names to their grids."""
         fields = [f.strip() for f in text.strip().split("|")]
         if len(fields) != 6:
@@ -147,7 +160,7 @@ class Position:
                 f"racks | scores | bag | to move (found {len(fields)})"
             )
         variant, board_text, racks_text, scores_text, bag_text, move_text = fields
-        if isinstance(grid_of, Grid):
+        if not isinstance(grid_of, dict):
             grid = grid_of
         elif variant in grid_of:
             grid = grid_of[variant]

@@ -1,0 +1,417 @@
+"""The one protocol every game of the family implements, and what front ends learn from it.
+
+A game is its players, seed, house rules and a log of actions; its state is derived by
+replaying the log (OpenSpiel's ``State``, pgx's ``Env``). :class:`Game` keeps the log,
+undo (house rule, ruling V-B), copies, notation and winners once for every game; a game
+family supplies the rules. :class:`GameType` is a game's metadata and **capabilities**
+as data (OpenSpiel's ``GameType``, boardgame.io's declarative game object): what it is
+played on and which actions exist, so a front end renders and offers exactly what a game
+has without ever asking which game it holds. :class:`View` is what one seat may know.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol, Self
+
+from .actions import ACTION_KINDS, Action, Cell
+from .errors import IllegalMove
+from .notation import CellNames, format_action, parse_action
+
+
+@dataclass(frozen=True)
+class HouseRules:
+    """Options players may switch on. The defaults are the printed rules."""
+
+    table_referee: bool = False
+    """C12: illegal placements are accepted until an opponent challenges them."""
+    allow_undo: bool = False
+    """Casual play: take back the last action (rule V-B forbids it by default)."""
+    strict: bool = False
+    """K2, Junior's numbered board: a scoring square is compulsory when one exists."""
+
+    def to_dict(self) -> dict[str, bool]:
+        """The options as JSON-ready data."""
+        return {
+            "table_referee": self.table_referee,
+            "allow_undo": self.allow_undo,
+            "strict": self.strict,
+        }
+
+    @staticmethod
+    def from_dict(data: Mapping[str, Any]) -> HouseRules:
+        """Read options; unknown names are refused."""
+        known = {"table_referee", "allow_undo", "strict"}
+        unknown = set(data) - known
+        if unknown:
+            raise ValueError(f"unknown house rule(s): {', '.join(sorted(unknown))}")
+        return HouseRules(**{k: bool(v) for k, v in data.items()})
+
+
+@dataclass(frozen=True)
+class Target:
+    """One place a piece can go, as a front end draws it: a board square or a pile.
+
+    ``kind`` is ``plain``, ``x2``/``x3`` (award), ``restriction``, ``centre``, ``number``
+    or ``pile``; ``label`` is what is printed on it (``3×``, ``+``, ``7``, ``A``).
+    """
+
+    name: str
+    """Its name in the notation (``G7``, ``A``)."""
+    kind: str
+    label: str
+
+
+@dataclass(frozen=True)
+class GameType:
+    """A game's metadata and capabilities, as data (``mathable variants --json``)."""
+
+    name: str
+    title: str
+    summary: str
+    version: int
+    """Bumped whenever the game's behaviour changes (records name it)."""
+    min_players: int
+    max_players: int
+    rack_size: int
+    piece: str
+    """What a player holds: ``token``, ``tile`` or ``card``."""
+    surface: Literal["board", "piles"]
+    """What pieces are placed on: a square board of cells or a square of piles."""
+    columns: int
+    """How many targets a row of the surface holds (14 on the classic board, 2 piles)."""
+    targets: tuple[Target, ...]
+    """Every cell or pile, by index, row after row."""
+    actions: frozenset[str]
+    """The action keywords this game has (a subset of :data:`ACTION_KINDS`)."""
+    exchange_exactly: int | None = None
+    """An exchange swaps exactly this many pieces (Quattro: 1); None: any number."""
+    house_rules: tuple[str, ...] = ("allow_undo",)
+    """The house rules this game offers."""
+    rounds: bool = False
+    """Whether a match is played over several rounds (then the scores count rounds won)."""
+    score_unit: str = "points"
+    open_racks: bool = False
+    """Racks lie face up for everyone (Junior's back side)."""
+    score_sheets: bool = False
+    """Whether paper score sheets (transcripts) of this game can be scored and written."""
+    bonus: int = 0
+    """Points for placing a whole rack in one turn (C9); 0 when there is none."""
+    create: Callable[..., Game] = field(default=lambda *a, **k: _no_factory(), compare=False)
+    """``create(players, seed=, house_rules=, options=, setup=)``: a new game."""
+
+    def capabilities(self) -> dict[str, Any]:
+        """Everything a front end needs to draw and offer this game, as JSON-ready data."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "summary": self.summary,
+            "version": self.version,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "rack_size": self.rack_size,
+            "piece": self.piece,
+            "surface": self.surface,
+            "columns": self.columns,
+            "targets": [{"name": t.name, "kind": t.kind, "label": t.label} for t in self.targets],
+            "actions": [a for a in ACTION_KINDS if a in self.actions],
+            "exchange_exactly": self.exchange_exactly,
+            "house_rules": list(self.house_rules),
+            "rounds": self.rounds,
+            "score_unit": self.score_unit,
+            "open_racks": self.open_racks,
+            "score_sheets": self.score_sheets,
+            "bonus": self.bonus,
+        }
+
+    def has(self, action: str) -> bool:
+        """Whether this game has the action keyword ``action``."""
+        return action in self.actions
+
+    @property
+    def target_names(self) -> TargetNames:
+        """The notation's names of this game's cells or piles."""
+        return TargetNames(tuple(t.name for t in self.targets))
+
+
+def _no_factory() -> Game:
+    raise NotImplementedError("this game type has no factory")
+
+
+@dataclass(frozen=True)
+class TargetNames:
+    """Cell names from a list of target names (piles ``A``-``D``): a :class:`CellNames`."""
+
+    names: tuple[str, ...]
+
+    def name(self, cell: Cell) -> str:
+        """The name of target ``cell``."""
+        return self.names[cell]
+
+    def parse(self, text: str) -> Cell:
+        """The target called ``text`` (case-insensitive)."""
+        from .errors import NotationError
+
+        wanted = text.strip().upper()
+        for index, name in enumerate(self.names):
+            if name.upper() == wanted:
+                return index
+        raise NotationError(f"{text.strip()!r} is not one of {', '.join(self.names)}")
+
+
+@dataclass(frozen=True)
+class TurnSummary:
+    """A finished turn in words every front end can show: who, what, and the points."""
+
+    seat: int
+    notation: str
+    """The turn as written on a score sheet (``I8=12 H6=8``, ``A=32 B=7``, ``pass``)."""
+    points: int
+    """Points scored (0 where a game counts rounds, not points)."""
+    note: str = ""
+    """Anything more a player should read (``bonus 50``, ``DIAGO``, ``won the round``)."""
+
+
+@dataclass(frozen=True)
+class View:
+    """What one seat (None: a spectator) may know of a game: the only thing that leaves a
+    server or reaches a computer player. Never another player's rack nor the bag order."""
+
+    variant: str
+    seat: int | None
+    players: tuple[str, ...]
+    rack: tuple[int, ...]
+    rack_sizes: tuple[int, ...]
+    scores: tuple[int, ...]
+    bag_size: int
+    to_move: int
+    unseen: dict[int, int]
+    """C13, the player card: pieces of each value this seat has not seen."""
+    house_rules: dict[str, bool]
+    over: bool
+    end_reason: str
+    open_racks: tuple[tuple[int, ...], ...]
+    """Every rack, when all may see them: face-up racks, or once the game is over."""
+    surface: tuple[int, ...]
+    """What lies on each target (cell value, or a pile's top card); -1 where empty."""
+    playable: tuple[int, ...]
+    """The pieces the seat places from now: its rack, or a card it has just drawn."""
+    available: tuple[str, ...]
+    """The action keywords the seat may use now (empty when it is not to move)."""
+    summaries: tuple[TurnSummary, ...]
+    """Every finished turn, oldest first, in words."""
+    status: str
+    """One line on the state a player should know (turn points, DIAGO, round 2 of 3)."""
+
+    def common_dict(self) -> dict[str, Any]:
+        """The fields every game's JSON view has."""
+        return {
+            "variant": self.variant,
+            "seat": self.seat,
+            "players": list(self.players),
+            "rack": list(self.rack),
+            "rack_sizes": list(self.rack_sizes),
+            "scores": list(self.scores),
+            "bag_size": self.bag_size,
+            "to_move": self.to_move,
+            "unseen": {str(v): n for v, n in self.unseen.items()},
+            "house_rules": dict(self.house_rules),
+            "over": self.over,
+            "end_reason": self.end_reason,
+            "open_racks": [list(r) for r in self.open_racks],
+            "surface": list(self.surface),
+            "playable": list(self.playable),
+            "available": list(self.available),
+            "summaries": [
+                {"seat": s.seat, "notation": s.notation, "points": s.points, "note": s.note}
+                for s in self.summaries
+            ],
+            "status": self.status,
+        }
+
+    def to_dict(self, cell_name: Callable[[Cell], Any] | None = None) -> dict[str, Any]:
+        """JSON-ready data: the common fields and the game's own (``cell_name`` names
+        cells where a game writes them)."""
+        return self.common_dict()
+
+
+class Placements(Protocol):
+    """The placements open to the player to move, as a lazy view (python-chess's
+    ``LegalMoveGenerator``): ``in`` and ``count()`` need not list them all."""
+
+    def __iter__(self) -> Iterator[Action]: ...
+
+    def __contains__(self, action: object) -> bool: ...
+
+    def __len__(self) -> int: ...
+
+    def __bool__(self) -> bool: ...
+
+    def count(self) -> int: ...
+
+
+class Game(ABC):
+    """A game as its seed, options and log; a game family keeps the state and the rules.
+
+    Public ``apply`` validates before anything changes: an illegal action raises
+    :class:`~.errors.IllegalMove` (rule, where, reason) and leaves the game as it was.
+    """
+
+    game_type: GameType
+    players: tuple[str, ...]
+    seed: int
+    house_rules: HouseRules
+    _log: list[Action]
+    _taken_back = "an action"
+    """What undo would take back, for its refusal ("a token placed", "a card played")."""
+
+    # -- the rules: every game supplies these -----------------------------------------
+
+    @abstractmethod
+    def apply(self, action: Action | str) -> None:
+        """Play an action (or its notation); IllegalMove leaves the game unchanged."""
+
+    @abstractmethod
+    def _reset(self) -> None:
+        """Go back to the state before any action (the log is handled here)."""
+
+    @abstractmethod
+    def copy(self) -> Self:
+        """An independent game with the same log (replayed)."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[Action]:
+        """Every action that would be accepted now (placements first)."""
+
+    @abstractmethod
+    def legal_placements(self) -> Placements:
+        """The placements open to the player to move now, as a lazy view."""
+
+    @abstractmethod
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` may know (``None``: a spectator). Only views leave a server."""
+
+    @abstractmethod
+    def record_fields(self) -> dict[str, Any]:
+        """What a record holds beyond the common fields (rounds, an explicit setup)."""
+
+    @property
+    @abstractmethod
+    def scores(self) -> tuple[int, ...]:
+        """Points (or rounds won) per seat."""
+
+    @property
+    @abstractmethod
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+
+    @property
+    @abstractmethod
+    def end_reason(self) -> str:
+        """Why the game ended, in words ('' while it runs)."""
+
+    @property
+    @abstractmethod
+    def to_move(self) -> int:
+        """The seat whose turn it is."""
+
+    @property
+    @abstractmethod
+    def bag_size(self) -> int:
+        """Pieces left to draw."""
+
+    @abstractmethod
+    def rack(self, seat: int) -> tuple[int, ...]:
+        """A seat's rack or hand, sorted. Hidden: show it only to that seat (see view)."""
+
+    @abstractmethod
+    def bag_order(self) -> tuple[int, ...]:
+        """The pieces to draw, in order. Hidden from every player; for tests and analysis."""
+
+    @abstractmethod
+    def census(self) -> Counter[int]:
+        """Every piece of the set wherever it is: equals the game's set at all times."""
+
+    @abstractmethod
+    def snapshot(self) -> tuple[object, ...]:
+        """The whole state, hidden parts included, as comparable data (tests of undo and
+        replay: two games with equal snapshots behave the same)."""
+
+    @abstractmethod
+    def unseen(self, seat: int | None) -> dict[int, int]:
+        """C13, the player card: pieces of each value ``seat`` has not seen."""
+
+    @abstractmethod
+    def summaries(self) -> tuple[TurnSummary, ...]:
+        """Every finished turn, oldest first, in words."""
+
+    # -- shared by every game ----------------------------------------------------------
+
+    @property
+    def name(self) -> str:
+        """The game's registry name (``classic``, ``quattro``...)."""
+        return self.game_type.name
+
+    @property
+    def cell_names(self) -> CellNames:
+        """How this game names its cells or piles in the notation."""
+        return self.game_type.target_names
+
+    def parse_action(self, text: str) -> Action:
+        """An action of this game from its text form (``I8=12``, ``A=32``, ``end``...)."""
+        return parse_action(text, self.cell_names)
+
+    def format_action(self, action: Action) -> str:
+        """The text form of an action of this game."""
+        return format_action(action, self.cell_names)
+
+    def _parsed(self, action: Action | str) -> Action:
+        return self.parse_action(action) if isinstance(action, str) else action
+
+    @property
+    def log(self) -> tuple[Action, ...]:
+        """Every action applied, in order: with the seed, the whole game."""
+        return tuple(self._log)
+
+    def undo(self) -> None:
+        """Take back the last action (house rule ``allow_undo``) by replaying the log."""
+        if not self.house_rules.allow_undo:
+            raise IllegalMove(f"undo is off: {self._taken_back} may not be taken back", rule="V-B")
+        if not self._log:
+            raise IllegalMove("there is nothing to undo")
+        self._rebuild(self._log[:-1])
+
+    def _rebuild(self, log: Sequence[Action]) -> None:
+        self._log = []
+        self._reset()
+        for action in log:
+            self.apply(action)
+
+    def replayed(self, count: int) -> Self:
+        """This game as it stood after its first ``count`` actions (for replays)."""
+        other = self.copy()
+        other._rebuild(self._log[:count])
+        return other
+
+    def winners(self) -> tuple[int, ...]:
+        """Seats with the best score (several on a tie); empty while the game runs."""
+        if not self.is_over:
+            return ()
+        best = max(self.scores)
+        return tuple(s for s, v in enumerate(self.scores) if v == best)
+
+    def __repr__(self) -> str:
+        return (
+            f"<{type(self).__name__} {self.name} {len(self.players)} players "
+            f"seed={self.seed} actions={len(self._log)}>"
+        )
+
+
+def seat_names(players: Sequence[str] | int) -> tuple[str, ...]:
+    """Player names, or ``Player 1``... for a count."""
+    if isinstance(players, int):
+        return tuple(f"Player {i + 1}" for i in range(players))
+    return tuple(players)

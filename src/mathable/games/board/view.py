@@ -1,0 +1,70 @@
+"""What one player may know of a board game: the only thing that leaves a server or
+reaches a bot.
+
+A view holds the player's own rack, the public board, scores and turns, the size of the
+bag and the player card (C13); never another player's rack nor the order of the bag.
+Once the game is over the racks are shown, as players do when they deduct them (C11).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from mathable.engine.actions import Cell
+from mathable.engine.protocol import View
+
+from .board import EMPTY
+from .turns import PlacedToken, TurnRecord
+
+
+@dataclass(frozen=True)
+class BoardView(View):
+    """A board game as ``seat`` sees it (``seat`` is None for a spectator).
+
+    ``surface`` holds the value on every cell, row by row; -1 where empty.
+    """
+
+    turn_placements: tuple[PlacedToken, ...]
+    turn_points: int
+    turns: tuple[TurnRecord, ...]
+    start_draws: tuple[tuple[int, int], ...]
+    can_challenge: bool
+    deductions: tuple[int, ...]
+
+    @property
+    def board(self) -> tuple[int, ...]:
+        """The value on every cell, row by row; -1 where empty."""
+        return self.surface
+
+    def to_dict(self, cell_name: Callable[[Cell], Any] | None = None) -> dict[str, Any]:
+        """JSON-ready data; ``cell_name`` turns cell numbers into names if given."""
+        name: Callable[[Cell], Any] = cell_name or (lambda c: c)
+
+        def placed(p: PlacedToken) -> dict[str, Any]:
+            return {"cell": name(p.cell), "value": p.value, "points": p.points, "extra": p.extra}
+
+        return {
+            **self.common_dict(),
+            "board": {name(c): v for c, v in enumerate(self.surface) if v != EMPTY},
+            "turn": {
+                "placements": [placed(p) for p in self.turn_placements],
+                "points": self.turn_points,
+            },
+            "turns": [
+                {
+                    "seat": t.seat,
+                    "kind": t.kind,
+                    "points": t.points,
+                    "bonus": t.bonus,
+                    "exchanged": t.exchanged,
+                    "challenged": t.challenged,
+                    "placements": [placed(p) for p in t.placements],
+                }
+                for t in self.turns
+            ],
+            "start_draws": [list(d) for d in self.start_draws],
+            "can_challenge": self.can_challenge,
+            "deductions": list(self.deductions),
+        }

@@ -1,0 +1,81 @@
+"""What one player may know of a Quattro match: own hand, the four top cards, counts."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from mathable.engine.actions import Cell
+from mathable.engine.protocol import View
+
+PILES = "ABCD"
+"""Pile names: A B on the top row, C D below (ruling Q1)."""
+
+
+@dataclass(frozen=True)
+class QuattroTurn:
+    """One finished turn: the cards played (pile, value) in order, or the stuck-turn
+    sequence (the drawn card and its pile, then an exchange or a penalty)."""
+
+    seat: int
+    kind: str
+    """"play", "stuck" (Q3) or "pass" (nothing could be drawn)."""
+    plays: tuple[tuple[int, int], ...] = ()
+    diago: bool = False
+    drawn_to: tuple[int, int] | None = None
+    exchanged: bool = False
+    won_round: bool = False
+
+
+@dataclass(frozen=True)
+class PilesView(View):
+    """A Quattro match as ``seat`` sees it: own hand, the four tops (``surface``), counts."""
+
+    pile_sizes: tuple[int, ...]
+    trash_size: int
+    phase: str
+    drawn: int | None
+    turn_plays: tuple[tuple[int, int], ...]
+    diagonals: bool
+    diago_used: tuple[int, ...]
+    round: int
+    rounds: int
+    turns: tuple[QuattroTurn, ...]
+
+    @property
+    def tops(self) -> tuple[int, ...]:
+        """The top cards of piles A, B, C, D."""
+        return self.surface
+
+    def to_dict(self, cell_name: Callable[[Cell], Any] | None = None) -> dict[str, Any]:
+        """JSON-ready data (piles named A-D)."""
+
+        def play(p: tuple[int, int]) -> dict[str, Any]:
+            return {"pile": PILES[p[0]], "value": p[1]}
+
+        return {
+            **self.common_dict(),
+            "piles": {PILES[i]: top for i, top in enumerate(self.tops)},
+            "pile_sizes": {PILES[i]: n for i, n in enumerate(self.pile_sizes)},
+            "trash_size": self.trash_size,
+            "phase": self.phase,
+            "drawn": self.drawn,
+            "turn": {"plays": [play(p) for p in self.turn_plays]},
+            "diagonals": self.diagonals,
+            "diago_used": list(self.diago_used),
+            "round": self.round,
+            "rounds": self.rounds,
+            "turns": [
+                {
+                    "seat": t.seat,
+                    "kind": t.kind,
+                    "plays": [play(p) for p in t.plays],
+                    "diago": t.diago,
+                    "drawn_to": play(t.drawn_to) if t.drawn_to else None,
+                    "exchanged": t.exchanged,
+                    "won_round": t.won_round,
+                }
+                for t in self.turns
+            ],
+        }
