@@ -100,6 +100,8 @@ class GameType:
     """Whether paper score sheets (transcripts) of this game can be scored and written."""
     bonus: int = 0
     """Points for placing a whole rack in one turn (C9); 0 when there is none."""
+    deducts_rack: bool = False
+    """C11: at the end each player loses the values left on the rack."""
     create: Callable[..., Game] = field(default=lambda *a, **k: _no_factory(), compare=False)
     """``create(players, seed=, house_rules=, options=, setup=)``: a new game."""
 
@@ -125,6 +127,7 @@ class GameType:
             "open_racks": self.open_racks,
             "score_sheets": self.score_sheets,
             "bonus": self.bonus,
+            "deducts_rack": self.deducts_rack,
         }
 
     def has(self, action: str) -> bool:

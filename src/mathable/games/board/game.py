@@ -332,6 +332,7 @@ def game_type_of(variant: Variant) -> GameType:
         open_racks=variant.open_racks,
         score_sheets=variant.partial_turns,
         bonus=variant.bonus,
+        deducts_rack=variant.deduct_rack_at_end,
         create=create,
     )
     _GAME_TYPES[variant.name] = built

@@ -18,15 +18,13 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from mathable.engine.errors import IllegalMove, MathableError, NotationError
 from mathable.engine.notation import parse_placement
+from mathable.engine.protocol import Game
 
 from .variants import CLASSIC, Variant
-
-if TYPE_CHECKING:
-    from .game import Game
 
 
 class TranscriptError(MathableError):
@@ -207,29 +205,22 @@ def _check_supply(
 
 
 def format_transcript(game: Game) -> str:
-    """A finished or running board game as a score sheet that :func:`score_transcript`
-    reads back to the same totals: one line per turn, then the tokens left (C11).
+    """A finished or running game as a score sheet that :func:`score_transcript` reads
+    back to the same totals: one line per turn, then the tokens left (C11). Only games
+    whose type has ``score_sheets`` have one (ValueError otherwise).
 
     Names lose any ':' and '#' (the sheet's separator and comment sign): see
     :func:`sheet_name`."""
-    grid = game.board.grid
+    kind = game.game_type
+    if not kind.score_sheets:
+        raise ValueError(f"{kind.title} has no score sheets")
     names = [sheet_name(p) for p in game.players]
-    lines = [f"# {game.variant.title}, seed {game.seed}"]
-    for turn in game.turns:
-        name = names[turn.seat]
-        if turn.kind == "place":
-            body = " ".join(
-                f"{grid.name(p.cell)}={p.value}{'+' if p.extra else ''}" for p in turn.placements
-            )
-        elif turn.kind == "exchange":
-            body = f"exchange {turn.exchanged}"
-        else:
-            body = "pass"
-        lines.append(f"{name}: {body}")
-    if game.is_over:
+    lines = [f"# {kind.title}, seed {game.seed}"]
+    lines += [f"{names[turn.seat]}: {turn.notation}" for turn in game.summaries()]
+    if game.is_over and kind.deducts_rack:
         for seat, name in enumerate(names):
             left = game.rack(seat)
-            if left and game.variant.deduct_rack_at_end:
+            if left:
                 lines.append(f"{name}: left {' '.join(map(str, left))}")
     return "\n".join(lines) + "\n"
 

@@ -51,6 +51,17 @@ from mathable.engine.tokens import CLASSIC_TOKENS, as_list
 
 from .view import PILES, PilesView, QuattroTurn
 
+__all__ = [
+    "PILES",
+    "PILE_NAMES",
+    "QUATTRO",
+    "PilesView",
+    "QuattroGame",
+    "QuattroSetup",
+    "QuattroTurn",
+    "pile_accepts",
+]
+
 HAND_SIZE = 7
 SIDE_BY_SIDE: dict[int, tuple[int, ...]] = {0: (1, 2), 1: (0, 3), 2: (0, 3), 3: (1, 2)}
 DIAGONAL: dict[int, int] = {0: 3, 1: 2, 2: 1, 3: 0}
