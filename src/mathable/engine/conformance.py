@@ -14,30 +14,10 @@ import random
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
-
-class Playable(Protocol):
-    """What the harness needs of a game."""
-
-    @property
-    def players(self) -> tuple[str, ...]: ...
-
-    @property
-    def is_over(self) -> bool: ...
-
-    @property
-    def to_move(self) -> int: ...
-
-    def apply(self, action: Any) -> None: ...
-
-    def legal_actions(self) -> list[Any]: ...
-
-    def undo(self) -> None: ...
-
-    def census(self) -> Counter[int]: ...
-
-    def snapshot(self) -> tuple[object, ...]: ...
+from .protocol import Game
+from .records import replay_record, to_record
 
 
 @dataclass
@@ -56,11 +36,11 @@ class ConformanceError(AssertionError):
 
 
 def random_sim_test(
-    new_game: Callable[[int], Playable],
-    replay: Callable[[Playable], Playable],
-    full_set: Mapping[int, int],
-    secrets_for: Callable[[Playable, int | None], list[list[Any]]],
-    view_json: Callable[[Playable, int | None], Any],
+    new_game: Callable[[int], Game],
+    replay: Callable[[Game], Game] | None = None,
+    full_set: Mapping[int, int] | None = None,
+    secrets_for: Callable[[Game, int | None], list[list[Any]]] | None = None,
+    view_json: Callable[[Game, int | None], Any] | None = None,
     *,
     games: int = 100,
     seed: int = 0,
@@ -69,12 +49,18 @@ def random_sim_test(
 ) -> SimReport:
     """Play ``games`` random games and check the invariants.
 
-    ``new_game(seed)`` builds a game with undo allowed; ``replay(game)`` rebuilds it
-    from its record; ``secrets_for(game, viewer)`` lists what ``viewer`` (a seat, or None
-    for a spectator) must not see: the other racks or hands, the bag or reserve order;
-    ``view_json(game, viewer)`` is the JSON that viewer receives. Undo and replay
-    are checked at a random ``check_every`` share of steps and always at the end.
+    ``new_game(seed)`` builds a game with undo allowed. The rest defaults to what the
+    protocol gives every game: ``replay(game)`` rebuilds it from its record;
+    ``full_set`` is the census of a fresh game; ``secrets_for(game, viewer)`` lists what
+    ``viewer`` (a seat, or None for a spectator) must not see: the other racks or hands
+    and the bag order; ``view_json(game, viewer)`` is the JSON that viewer receives. Undo
+    and replay are checked at a random ``check_every`` share of steps and at the end.
     """
+    replay = replay or _replayed
+    secrets_for = secrets_for or _secrets
+    view_json = view_json or (lambda game, viewer: game.view(viewer).to_dict())
+    if full_set is None:
+        full_set = new_game(seed).census()
     rng = random.Random(seed)
     report = SimReport()
     expected = Counter({v: n for v, n in full_set.items() if n})
@@ -115,19 +101,28 @@ def random_sim_test(
     return report
 
 
+def _replayed(game: Game) -> Game:
+    return replay_record(to_record(game), lambda _: game.game_type)
+
+
+def _secrets(game: Game, viewer: int | None) -> list[list[Any]]:
+    hidden = [list(game.bag_order())]
+    return hidden + [list(game.rack(s)) for s in range(len(game.players)) if s != viewer]
+
+
 def _pick(actions: list[Any], rng: random.Random) -> Any:
-    """Mostly placements (games progress), sometimes anything."""
-    names = {type(a).__name__ for a in actions}
-    if rng.random() < 0.9 and len(names) > 1:
-        first = type(actions[0]).__name__
-        placing = [a for a in actions if type(a).__name__ == first]
-        return rng.choice(placing)
+    """Mostly actions of the first type offered (placements: games progress), sometimes
+    anything."""
+    types = {type(a) for a in actions}
+    if rng.random() < 0.9 and len(types) > 1:
+        first = type(actions[0])
+        return rng.choice([a for a in actions if type(a) is first])
     return rng.choice(actions)
 
 
-def _check_undo(game: Playable, before: tuple[object, ...], where: str, step: int) -> None:
+def _check_undo(game: Game, before: tuple[object, ...], where: str, step: int) -> None:
     after = game.snapshot()
-    log = list(getattr(game, "log", ()))
+    log = game.log
     game.undo()
     if game.snapshot() != before:
         raise ConformanceError(f"{where} step {step}: undo did not restore the position")
@@ -136,27 +131,25 @@ def _check_undo(game: Playable, before: tuple[object, ...], where: str, step: in
         raise ConformanceError(f"{where} step {step}: redo after undo differs")
 
 
-def _check_undo_last(game: Playable, where: str, step: int) -> None:
+def _check_undo_last(game: Game, where: str, step: int) -> None:
     if step:
         after = game.snapshot()
-        log = list(getattr(game, "log", ()))
+        log = game.log
         game.undo()
         game.apply(log[-1])
         if game.snapshot() != after:
             raise ConformanceError(f"{where}: undo and redo of the last action differ")
 
 
-def _check_replay(
-    game: Playable, replay: Callable[[Playable], Playable], where: str, step: int
-) -> None:
+def _check_replay(game: Game, replay: Callable[[Game], Game], where: str, step: int) -> None:
     if replay(game).snapshot() != game.snapshot():
         raise ConformanceError(f"{where} step {step}: replaying the record differs")
 
 
 def _check_views(
-    game: Playable,
-    secrets_for: Callable[[Playable, int | None], list[list[Any]]],
-    view_json: Callable[[Playable, int | None], Any],
+    game: Game,
+    secrets_for: Callable[[Game, int | None], list[list[Any]]],
+    view_json: Callable[[Game, int | None], Any],
     where: str,
     step: int,
 ) -> None:
