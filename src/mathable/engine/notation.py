@@ -143,7 +143,7 @@ class Position:
 
     def format(self, grid: CellNames) -> str:
         """``variant | G7=1 ... | 1 2 8 / ?7 | 39 0 | 85 | 2``."""
-        board = " ".join(f"{grid.name(c)}={v}" for c, v in self.board)
+        board = format_turn([Place(c, v) for c, v in self.board], grid)
         racks = " / ".join(
             f"?{r}" if isinstance(r, int) else " ".join(str(v) for v in r) for r in self.racks
         )

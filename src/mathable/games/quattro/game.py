@@ -37,6 +37,7 @@ from mathable.engine.actions import (
 )
 from mathable.engine.arithmetic import ALL_OPS, pair_results
 from mathable.engine.errors import IllegalMove
+from mathable.engine.notation import format_action, format_turn
 from mathable.engine.protocol import (
     Game,
     GameType,
@@ -258,7 +259,7 @@ class _QState:
         if self.plays():
             first = self.plays()[0]
             raise IllegalMove(
-                f"you can play (for example {PILES[first.cell]}={first.value}): "
+                f"you can play (for example {format_action(first, PILE_NAMES)}): "
                 "draw only when you cannot",
                 rule="Q3",
             )
@@ -678,11 +679,11 @@ class QuattroGame(Game):
         """Every finished turn in words: the cards played, or the stuck turn's draw."""
         out = []
         for turn in self._state.turns:
-            plays = " ".join(f"{PILES[p]}={v}" for p, v in turn.plays)
+            plays = format_turn([Place(p, v) for p, v in turn.plays], PILE_NAMES)
             if turn.drawn_to is not None:
                 pile, value = turn.drawn_to
                 rest = "exchange" if turn.exchanged else "penalty"
-                text = f"draw {PILES[pile]}={value} {rest}"
+                text = f"draw {format_action(Place(pile, value), PILE_NAMES)} {rest}"
             else:
                 text = plays or turn.kind
             notes = [
