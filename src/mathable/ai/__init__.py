@@ -1,5 +1,12 @@
 """Computer players, from gentle to very strong. Each decides from a player's view only.
 
+The package by concern: ``families`` (which family a view belongs to, by its game's
+surface), ``search`` (the board's exact turn search), ``evaluation`` (leave value,
+expected reply, ranking of plans), ``simulation`` (the expert's continuations),
+``quattro`` (the card search), ``simple`` and ``strong`` (the rungs of the ladder),
+``hints`` (one hint search per family), ``analysis`` (every game, after the fact) and
+``arena`` (bots against bots). This module is the ladder.
+
 >>> list(BOTS)
 ['gentle', 'greedy', 'strong', 'expert']
 """
@@ -9,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from .base import Bot, board_from_view
+from .base import Bot, FamilyBot, board_from_view
 from .simple import GentleBot, GreedyBot
 from .strong import ExpertBot, StrongBot
 
@@ -53,6 +60,7 @@ __all__ = [
     "BOTS",
     "Bot",
     "ExpertBot",
+    "FamilyBot",
     "GentleBot",
     "GreedyBot",
     "StrongBot",

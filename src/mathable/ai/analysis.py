@@ -1,9 +1,15 @@
 """After the game: per turn, what was played against the best turn that was available.
 
-The best turn is found by the exact search of the strong player from the rack the
-player actually held when the turn began (after the game every rack may be shown). The
-loss is the difference in points (bonus included); accuracy is the share of the best
-points a player actually scored, over the whole game.
+The game is replayed from its log; at the start of every turn the view of the seat to
+move (after the game every rack may be shown) goes to its family's hint search, the
+same one a hint uses, so hint and analysis agree:
+
+- board games: the exact search's best turn (:func:`~.search.best_turn`) from the rack
+  the player held; the loss is the difference in points (bonus included);
+- Quattro: the strong player's chain search (:func:`~.quattro.strong_plan`) from the
+  hand held; the loss counts the cards that could have been played and were not.
+
+Accuracy is the share of the best a player actually achieved, over the whole game.
 """
 
 from __future__ import annotations
@@ -11,16 +17,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from mathable.engine.protocol import Game
-from mathable.games.board.board import Board
-from mathable.games.board.game import BoardGame
+from mathable.engine.actions import Action, Place
+from mathable.engine.notation import CellNames, format_action
+from mathable.engine.protocol import Game, View
+from mathable.games.board.view import BoardView
+from mathable.games.quattro.view import PilesView
 
-from .search import TurnPlan, best_turn
+from .base import board_from_view
+from .families import by_surface
+from .quattro import strong_plan
+from .search import best_turn
 
 
 @dataclass(frozen=True)
 class TurnAnalysis:
-    """One turn: who, what was played and scored, the best available and the loss."""
+    """One turn: who, what was played and scored, the best available and the loss.
+
+    ``points`` and ``best_points`` are points in the board games, cards played in
+    Quattro."""
 
     number: int
     seat: int
@@ -31,51 +45,76 @@ class TurnAnalysis:
 
     @property
     def loss(self) -> int:
-        """Points given away (0 when the turn was the best, or better by luck of a draw)."""
+        """What was given away (0 when the turn was the best, or better by luck)."""
         return max(0, self.best_points - self.points)
 
 
-def _notation(game: Game, plan: TurnPlan) -> str:
-    grid = game.board.grid
-    return " ".join(f"{grid.name(c)}={v}" for c, v in plan.placements) or "pass"
-
-
-def analyse_game(game: Game) -> list[TurnAnalysis]:
-    """Every finished turn of ``game`` (a board game), replayed from its log."""
-    replay = BoardGame(
-        game.variant,
-        game.players,
-        seed=game.seed,
-        house_rules=game.house_rules,
-        setup=game.setup,
-    )
-    starts: dict[int, tuple[Board, tuple[int, ...], int]] = {}
+def _turn_starts(game: Game) -> dict[int, View]:
+    """The view of the seat to move at the start of every turn, by turn index."""
+    replay = game.replayed(0)
+    starts: dict[int, View] = {}
     for action in [*game.log, None]:
-        index = len(replay.turns)
-        if not replay.turn_placements and index not in starts and not replay.is_over:
-            seat = replay.to_move
-            starts[index] = (replay.board.copy(), replay.rack(seat), seat)
+        index = len(replay.summaries())
+        if index not in starts and not replay.is_over:
+            view = replay.view(replay.to_move)
+            if by_surface(view, _board_turn_begins, _piles_turn_begins):
+                starts[index] = view
         if action is None:
             break
         replay.apply(action)
-    strict = game.house_rules.strict
+    return starts
+
+
+def _board_turn_begins(view: BoardView) -> bool:
+    return not view.turn_placements
+
+
+def _piles_turn_begins(view: PilesView) -> bool:
+    return view.phase == "play" and not view.turn_plays
+
+
+def _written(actions: tuple[Action, ...], names: CellNames) -> str:
+    return " ".join(format_action(a, names) for a in actions) or "pass"
+
+
+def _best(view: View, names: CellNames) -> tuple[str, int]:
+    """The best turn from the start of a turn in words, and what it achieves."""
+
+    def on_board(board_view: BoardView) -> tuple[str, int]:
+        variant, board = board_from_view(board_view)
+        rack = board_view.rack
+        strict = bool(board_view.house_rules.get("strict", False))
+        plan = best_turn(variant, board, rack, started_with=len(rack), strict=strict)
+        actions = tuple(Place(cell, value) for cell, value in plan.placements)
+        return _written(actions, names), plan.total
+
+    def on_piles(piles_view: PilesView) -> tuple[str, int]:
+        actions = strong_plan(piles_view)
+        return _written(actions, names), sum(1 for a in actions if isinstance(a, Place))
+
+    return by_surface(view, on_board, on_piles)
+
+
+def _achieved(game: Game) -> list[int]:
+    """What every finished turn achieved: its points, or the cards it played."""
+    return by_surface(
+        game.view(None),
+        lambda board: [turn.points for turn in board.turns],
+        lambda piles: [len(turn.plays) for turn in piles.turns],
+    )
+
+
+def analyse_game(game: Game) -> list[TurnAnalysis]:
+    """Every finished turn of ``game``, replayed from its log."""
+    starts = _turn_starts(game)
+    achieved = _achieved(game)
     out = []
-    grid = game.board.grid
-    for index, turn in enumerate(replay.turns):
+    for index, turn in enumerate(game.summaries()):
         if index not in starts:
             continue
-        board, rack, _ = starts[index]
-        plan = best_turn(game.variant, board, rack, started_with=len(rack), strict=strict)
-        if turn.kind == "place":
-            played = " ".join(
-                f"{grid.name(p.cell)}={p.value}{'+' if p.extra else ''}" for p in turn.placements
-            )
-        else:
-            played = turn.kind + (f" {turn.exchanged}" if turn.exchanged else "")
+        best, best_points = _best(starts[index], game.cell_names)
         out.append(
-            TurnAnalysis(
-                index + 1, turn.seat, played, turn.points, _notation(game, plan), plan.total
-            )
+            TurnAnalysis(index + 1, turn.seat, turn.notation, achieved[index], best, best_points)
         )
     return out
 
@@ -108,7 +147,7 @@ def summarise(game: Game, turns: list[TurnAnalysis]) -> list[dict[str, Any]]:
 
 def analysis_report(game: Game) -> dict[str, Any]:
     """The whole analysis as JSON-ready data: the contract of ``mathable analyse --json``
-    and of the web API's ``/analysis``."""
+    and of the web API's ``/analysis``, alike for every game."""
     turns = analyse_game(game)
     return {
         "turns": [

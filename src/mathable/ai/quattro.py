@@ -73,56 +73,81 @@ def _fit(value: int, hand: Sequence[int]) -> int:
 
 def quattro_act(view: PilesView, level: str, rng: random.Random) -> Action:
     """The next action of a bot of ``level`` in a Quattro view."""
+    if level not in ("gentle", "greedy"):
+        return strong_plan(view)[0]
     hand, tops = view.rack, view.tops
     if view.phase == "drawn":
         assert view.drawn is not None
         if level == "gentle":
             return Place(rng.randrange(4), view.drawn)
-        rest = tuple(hand)
-
-        def opened(pile: int) -> int:
-            new = list(tops)
-            new[pile] = view.drawn or 0
-            return len(plays_from(new, rest, view.diagonals))
-
-        return Place(max(range(4), key=lambda p: (opened(p), -p)), view.drawn)
+        return Place(_best_pile(view, view.drawn), view.drawn)
     if view.phase == "after":
         if level == "gentle":
             return Penalty() if rng.random() < 0.5 else Exchange((rng.choice(hand),))
-        if level == "greedy":
-            return Exchange((max(hand),))
-        worst = min(sorted(set(hand)), key=lambda v: (_fit(v, hand), -v))
-        return Exchange((worst,))
+        return Exchange((max(hand),))
     plays = plays_from(tops, hand, view.diagonals)
-    if level == "gentle":
-        if plays:
+    if plays:
+        if level == "gentle":
             return rng.choice(plays)
-    elif level == "greedy":
-        if plays:
-            return max(plays, key=lambda p: (p.value, -p.cell))
-    elif plays or not view.turn_plays:
-        chain = longest_chain(tuple(tops), tuple(hand), view.diagonals, [4000])
-        can_diago = (
-            not view.turn_plays
-            and not view.diagonals
-            and view.seat not in view.diago_used
-            and len(view.diago_used) < len(view.players)
-        )
-        if can_diago:
-            wider = longest_chain(tuple(tops), tuple(hand), True, [4000])
-            if len(wider) >= len(chain) + 2 or (wider and len(wider) == len(hand)):
-                return Diago()
-        if chain:
-            return chain[0]
-    if not view.turn_plays and not plays:
-        can_diago = (
-            level != "gentle"
-            and not view.diagonals
-            and view.seat not in view.diago_used
-            and len(view.diago_used) < len(view.players)
-            and plays_from(tops, hand, True)
-        )
+        return max(plays, key=lambda p: (p.value, -p.cell))
+    if not view.turn_plays:
+        can_diago = level != "gentle" and _may_announce_diago(view) and plays_from(tops, hand, True)
         if can_diago:
             return Diago()
-        return Draw() if view.bag_size or view.trash_size or max(view.pile_sizes) > 1 else Pass()
+        return _draw_or_pass(view)
     raise AssertionError("a bot was asked to act with nothing to do")  # pragma: no cover
+
+
+def strong_plan(view: PilesView) -> tuple[Action, ...]:
+    """What the strong player does from ``view`` until its turn may change course: the
+    chain of plays that empties the most cards (after announcing DIAGO when that plays
+    two more, or the whole hand), or the stuck turn's next step (draw, the pile for a
+    drawn card, the card to exchange). Its first action is the strong bot's."""
+    hand, tops = view.rack, view.tops
+    if view.phase == "drawn":
+        assert view.drawn is not None
+        return (Place(_best_pile(view, view.drawn), view.drawn),)
+    if view.phase == "after":
+        worst = min(sorted(set(hand)), key=lambda v: (_fit(v, hand), -v))
+        return (Exchange((worst,)),)
+    plays = plays_from(tops, hand, view.diagonals)
+    if plays or not view.turn_plays:
+        chain = longest_chain(tuple(tops), tuple(hand), view.diagonals, [4000])
+        wider: list[Place] = []
+        if not view.turn_plays and _may_announce_diago(view):
+            wider = longest_chain(tuple(tops), tuple(hand), True, [4000])
+            if len(wider) >= len(chain) + 2 or (wider and len(wider) == len(hand)):
+                return (Diago(), *wider)
+        if chain:
+            return tuple(chain)
+        if wider:  # nothing to play unless diagonals count: announce DIAGO
+            return (Diago(), *wider)
+        return (_draw_or_pass(view),)
+    raise AssertionError("a bot was asked to act with nothing to do")  # pragma: no cover
+
+
+def _may_announce_diago(view: PilesView) -> bool:
+    """Q4: DIAGO may be announced now (diagonals do not count yet, and this seat has
+    not used its DIAGO this round)."""
+    return (
+        not view.diagonals
+        and view.seat not in view.diago_used
+        and len(view.diago_used) < len(view.players)
+    )
+
+
+def _best_pile(view: PilesView, card: int) -> int:
+    """The pile where a drawn ``card`` opens the most plays for the hand."""
+    rest = tuple(view.rack)
+
+    def opened(pile: int) -> int:
+        new = list(view.tops)
+        new[pile] = card
+        return len(plays_from(new, rest, view.diagonals))
+
+    return max(range(4), key=lambda p: (opened(p), -p))
+
+
+def _draw_or_pass(view: PilesView) -> Action:
+    """Stuck at the start of a turn: draw a card, or pass when none can be drawn."""
+    return Draw() if view.bag_size or view.trash_size or max(view.pile_sizes) > 1 else Pass()

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from mathable.games.board.board import Board
 from mathable.games.board.variants import Variant
+from mathable.games.board.view import BoardView
 
 
 @dataclass(frozen=True)
@@ -110,8 +111,32 @@ def best_turn(
     """The highest-scoring whole turn (bonus included); ties go to the fewest tokens
     used, then to the first in cell order."""
     plans = search_turns(variant, board, rack, started_with=started_with, strict=strict)
-    return max(plans.values(), key=lambda p: (p.total, -len(p.placements), _order(p)))
+    return max(plans.values(), key=turn_rank)
 
 
-def _order(plan: TurnPlan) -> tuple[int, ...]:
-    return tuple(-c * 1000 - v for c, v in plan.placements)
+def turn_rank(plan: TurnPlan) -> tuple[int, int, tuple[int, ...]]:
+    """How whole turns are ranked, highest best: points with the bonus, then the fewest
+    tokens used, then the first in cell order. The best turn, the hints and the
+    analysis all rank by this one key, so they agree."""
+    return (plan.total, -len(plan.placements), tuple(-c * 1000 - v for c, v in plan.placements))
+
+
+def ranked_turns(
+    variant: Variant,
+    board: Board,
+    rack: Sequence[int],
+    *,
+    started_with: int,
+    strict: bool = False,
+) -> list[TurnPlan]:
+    """Every way to play the turn that places at least one token, best first
+    (:func:`turn_rank`): the first is :func:`best_turn` whenever that one places."""
+    plans = search_turns(variant, board, rack, started_with=started_with, strict=strict)
+    return sorted((p for p in plans.values() if p.placements), key=turn_rank, reverse=True)
+
+
+def started_with(view: BoardView) -> int:
+    """The size of the rack at the start of the turn in ``view`` (for the bonus, C9):
+    the rack now, plus the tokens placed this turn, minus the extra tokens drawn."""
+    extras = sum(1 for p in view.turn_placements if p.extra)
+    return len(view.rack) + len(view.turn_placements) - extras

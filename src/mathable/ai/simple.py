@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import random
-
 from mathable.engine.actions import Action, EndTurn, Exchange, Pass, Place
 from mathable.games.board.view import BoardView
 
-from .base import AnyView, board_from_view
-from .quattro import quattro_act
+from .base import FamilyBot, board_from_view
 
 
-class GentleBot:
+class GentleBot(FamilyBot):
     """Plays legal, modest turns with some randomness: a kind opponent for children.
 
     It places one or two tokens a turn, picked at random among its lower-scoring
@@ -20,12 +17,7 @@ class GentleBot:
 
     name = "gentle"
 
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
-
-    def act(self, view: AnyView) -> Action:
-        if not isinstance(view, BoardView):
-            return quattro_act(view, self.name, self.rng)
+    def act_on_board(self, view: BoardView) -> Action:
         variant, board = board_from_view(view)
         strict = view.house_rules.get("strict", False)
         options = sorted(
@@ -45,17 +37,12 @@ class GentleBot:
         return _stuck(view)
 
 
-class GreedyBot:
+class GreedyBot(FamilyBot):
     """Plays the best-scoring single placement, again and again while it can."""
 
     name = "greedy"
 
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
-
-    def act(self, view: AnyView) -> Action:
-        if not isinstance(view, BoardView):
-            return quattro_act(view, self.name, self.rng)
+    def act_on_board(self, view: BoardView) -> Action:
         variant, board = board_from_view(view)
         strict = view.house_rules.get("strict", False)
         best: tuple[int, int, int] | None = None
@@ -65,14 +52,9 @@ class GreedyBot:
                 if best is None or key > best:
                     best = key
         if best is not None:
-            square = variant.layout.squares[-best[2]]
-            extra = (
-                variant.extra_draw
-                and square.restriction is not None
-                and view.bag_size > 0
-                and len(view.rack) <= 3
-            )
-            return Place(-best[2], best[1], extra)
+            cell = -best[2]
+            extra = variant.extra_token_refusal(cell, view.bag_size) is None and len(view.rack) <= 3
+            return Place(cell, best[1], extra)
         if view.turn_placements:
             return EndTurn()
         return _stuck(view)

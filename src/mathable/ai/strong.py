@@ -2,129 +2,41 @@
 
 Both decide from the player's view alone. Each time they are asked for an action they
 plan the rest of the turn from the board as it stands, so they need no memory between
-calls and a drawn extra token is used at once.
+calls and a drawn extra token is used at once. In Quattro both play the strong chain
+search (:func:`~.quattro.strong_plan`).
 """
 
 from __future__ import annotations
 
-import random
-import time
-from collections import Counter
-from collections.abc import Mapping, Sequence
-
 from mathable.engine.actions import Action, EndTurn, Exchange, Pass, Place
-from mathable.games.board.board import Board
-from mathable.games.board.variants import Variant, get_variant
+from mathable.games.board.variants import get_variant
 from mathable.games.board.view import BoardView
 
-from .base import AnyView, board_from_view
-from .quattro import quattro_act
-from .search import TurnPlan, best_turn, search_turns
+from .base import FamilyBot, board_from_view
+from .evaluation import THREAT_WEIGHT, expected_best_reply, leave_value, rank_plans
+from .search import TurnPlan
+from .simulation import endgame_value, greedy_turn, simulate
 
-THREAT_WEIGHT = 0.7
-"""How much of the opponent's expected best reply a move is charged with."""
-
-
-def leave_value(leave: Sequence[int], bag_size: int, rack_size: int) -> float:
-    """What the tokens kept on the rack are worth for the turns to come.
-
-    Small numbers fit many equations (every product, sum and difference of small
-    numbers), big ones few; duplicates narrow the choice; a 0 scores nothing. Once the
-    bag is empty, tokens kept are likely to be deducted at the end (C11).
-    """
-    if bag_size == 0:
-        return -0.6 * sum(leave)
-    value = 0.0
-    for token, count in Counter(leave).items():
-        if token == 0:
-            each = -4.0
-        elif token <= 10:
-            each = 2.0
-        elif token <= 20:
-            each = 0.0
-        else:
-            each = -0.08 * token
-        value += each * count - 2.5 * (count - 1)
-    if rack_size < 7:  # Junior's racks of 5 count every token a little more
-        value *= 1.3
-    return value
-
-
-def expected_best_reply(variant: Variant, board: Board, unseen: Mapping[int, int]) -> float:
-    """The expected points of the opponent's best single placement: values that score
-    most first, each weighted by the chance the opponent holds one (7 tokens drawn from
-    the unseen ones) and no better one."""
-    total = sum(unseen.values())
-    if not total:
-        return 0.0
-    scored = []
-    for value, count in unseen.items():
-        if not count:
-            continue
-        cells = board.cells_accepting(value)
-        if cells:
-            best = max(variant.placement_points(board, c, value) for c in cells)
-            if best:
-                scored.append((best, count))
-    scored.sort(reverse=True)
-    expected, none_better = 0.0, 1.0
-    for points, count in scored:
-        holds = 1.0 - (1.0 - count / total) ** 7
-        expected += none_better * holds * points
-        none_better *= 1.0 - holds
-    return expected
-
-
-def _started_with(view: BoardView) -> int:
-    extras = sum(1 for p in view.turn_placements if p.extra)
-    return len(view.rack) + len(view.turn_placements) - extras
-
-
-def rank_plans(
-    view: BoardView, *, threat: bool = True, top: int = 8
-) -> list[tuple[float, TurnPlan]]:
-    """The candidate ways to finish the turn, best equity first:
-    points + bonus + leave value - the opponent's expected best reply."""
-    variant, board = board_from_view(view)
-    strict = bool(view.house_rules.get("strict", False))
-    plans = search_turns(variant, board, view.rack, started_with=_started_with(view), strict=strict)
-    if view.turn_placements:
-        options = list(plans.values())
-    else:  # at the start of a turn, not placing is a pass or an exchange, judged apart
-        options = [p for p in plans.values() if p.placements] or list(plans.values())
-    rack_size = variant.rack_size
-    scored = [(p.total + leave_value(p.leave, view.bag_size, rack_size), p) for p in options]
-    scored.sort(key=lambda e: (-e[0], len(e[1].placements)))
-    if threat and variant.partial_turns:
-        shortlist = scored[:top]
-        unseen = dict(view.unseen)
-        rescored = []
-        for equity, plan in shortlist:
-            for cell, value in plan.placements:
-                board.place(cell, value)
-            reply = expected_best_reply(variant, board, unseen)
-            for _ in plan.placements:
-                board.unplace()
-            rescored.append((equity - THREAT_WEIGHT * reply, plan))
-        rescored.sort(key=lambda e: (-e[0], len(e[1].placements)))
-        scored = rescored + scored[top:]
-    return scored
+__all__ = [
+    "THREAT_WEIGHT",
+    "ExpertBot",
+    "StrongBot",
+    "expected_best_reply",
+    "first_action",
+    "greedy_turn",
+    "leave_value",
+    "rank_plans",
+]
 
 
 def first_action(view: BoardView, plan: TurnPlan) -> Action:
-    """The next action of ``plan``: its first placement (taking the extra token on a
-    restriction square unless the plan empties the rack for the bonus), or the end."""
+    """The next action of ``plan``: its first placement (taking the extra token where C7
+    offers it, unless the plan empties the rack for the bonus), or the end."""
     if not plan.placements:
         return EndTurn() if view.turn_placements else _no_placement(view)
     variant = get_variant(view.variant)  # no board needed: building one refreshes every cell
     cell, value = plan.placements[0]
-    square = variant.layout.squares[cell]
-    extra = (
-        variant.extra_draw
-        and square.restriction is not None
-        and view.bag_size > 0
-        and plan.bonus == 0
-    )
+    extra = variant.extra_token_refusal(cell, view.bag_size) is None and plan.bonus == 0
     return Place(cell, value, extra)
 
 
@@ -139,46 +51,20 @@ def _no_placement(view: BoardView) -> Action:
     return Exchange(tuple(give)) if give else Pass()
 
 
-class StrongBot:
+class StrongBot(FamilyBot):
     """Finds the best-scoring whole turn by exact search over the order of placements,
     then weighs what it keeps and what it opens for the opponent."""
 
     name = "strong"
 
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
-
-    def act(self, view: AnyView) -> Action:
-        if not isinstance(view, BoardView):
-            return quattro_act(view, self.name, self.rng)
+    def act_on_board(self, view: BoardView) -> Action:
         ranked = rank_plans(view)
         if not ranked:
             return EndTurn() if view.turn_placements else _no_placement(view)
         return first_action(view, ranked[0][1])
 
 
-def greedy_turn(variant: Variant, board: Board, rack: list[int], started_with: int) -> int:
-    """Play the best single placement again and again (a fast rollout policy) and
-    return the turn's points with its bonus; the placements stay on the board."""
-    points, placed = 0, 0
-    while rack:
-        best = None
-        for value in set(rack):
-            for cell in variant.legal_cells(board, value, False):
-                gain = variant.placement_points(board, cell, value)
-                if best is None or gain > best[0]:
-                    best = (gain, cell, value)
-        if best is None:
-            break
-        gain, cell, value = best
-        board.place(cell, value)
-        rack.remove(value)
-        points += gain
-        placed += 1
-    return points + (variant.turn_bonus(started_with, len(rack)) if placed else 0)
-
-
-class ExpertBot:
+class ExpertBot(FamilyBot):
     """Tries the strong player's best few turns in simulated continuations (Quackle's
     method): opponent racks and draws sampled from the tokens it has not seen, the
     opponent's reply and its own next turn played out, judged together with the strong
@@ -186,6 +72,7 @@ class ExpertBot:
     searches the reply exactly."""
 
     name = "expert"
+    quattro_level = "strong"
 
     def __init__(
         self,
@@ -199,16 +86,14 @@ class ExpertBot:
         choice), cut short if ``budget`` seconds run out first (None: never); ``blend``
         is the weight of the simulations against the static estimate (0.5 measured best
         of 0.5 and 1.0: see the README's ladder)."""
-        self.rng = random.Random(seed)
+        super().__init__(seed)
         self.samples = samples
         self.budget = budget
         self.candidates = candidates
         self.blend = blend
         self._plan: tuple[tuple[int, ...], tuple[int, ...], TurnPlan] | None = None
 
-    def act(self, view: AnyView) -> Action:
-        if not isinstance(view, BoardView):
-            return quattro_act(view, "strong", self.rng)
+    def act_on_board(self, view: BoardView) -> Action:
         following = self._following(view)
         if following is not None:
             return following
@@ -246,9 +131,19 @@ class ExpertBot:
         if not pool:
             return first_action(view, shortlist[0])
         if view.bag_size == 0 and len(view.players) == 2:
-            scores = [self._endgame(variant, board, view, plan, tuple(pool)) for plan in shortlist]
+            opponent = tuple(pool)
+            scores = [endgame_value(variant, board, plan, opponent) for plan in shortlist]
         else:
-            simulated = self._simulate(variant, board, view, shortlist, pool)
+            simulated = simulate(
+                variant,
+                board,
+                view.bag_size,
+                shortlist,
+                pool,
+                self.rng,
+                samples=self.samples,
+                budget=self.budget,
+            )
             # Blend the two judges of what a move leaves behind: the strong player's
             # static leave-and-threat estimate and the simulated continuations.
             scores = [
@@ -260,60 +155,3 @@ class ExpertBot:
         best = max(range(len(shortlist)), key=lambda i: (scores[i], -i))
         self._plan = (view.board, view.rack, shortlist[best])
         return first_action(view, shortlist[best])
-
-    def _simulate(
-        self,
-        variant: Variant,
-        board: Board,
-        view: BoardView,
-        shortlist: list[TurnPlan],
-        pool: list[int],
-    ) -> list[float]:
-        """Average of plan points - opponent's reply + own next turn over sampled
-        continuations; every plan sees the same samples (common random numbers)."""
-        size = variant.rack_size
-        deadline = None if self.budget is None else time.perf_counter() + self.budget
-        totals = [0.0] * len(shortlist)
-        samples = 0
-        while samples < self.samples:
-            if samples >= 2 and deadline is not None and time.perf_counter() > deadline:
-                break
-            drawn = self.rng.sample(pool, len(pool))
-            opponent, rest = drawn[:size], drawn[size:]
-            for index, plan in enumerate(shortlist):
-                refill = rest[: min(size - len(plan.leave), view.bag_size)]
-                for cell, value in plan.placements:
-                    board.place(cell, value)
-                mark = len(board.history)
-                reply = greedy_turn(variant, board, list(opponent), len(opponent))
-                mine = list(plan.leave) + refill
-                ours = greedy_turn(variant, board, mine, len(mine))
-                while len(board.history) > mark - len(plan.placements):
-                    board.unplace()
-                totals[index] += plan.total - reply + ours
-            samples += 1
-        return [t / samples for t in totals]
-
-    def _endgame(
-        self,
-        variant: Variant,
-        board: Board,
-        view: BoardView,
-        plan: TurnPlan,
-        opponent: tuple[int, ...],
-    ) -> float:
-        """Bag empty, two players: the opponent's rack is known; its best reply is
-        searched exactly and the end-of-game deductions counted (C11)."""
-        for cell, value in plan.placements:
-            board.place(cell, value)
-        reply = best_turn(variant, board, opponent, started_with=len(opponent))
-        for _ in plan.placements:
-            board.unplace()
-        value = plan.total - reply.total
-        if not plan.leave:  # we go out: the opponent's tokens are deducted
-            return plan.total + sum(opponent)
-        if not reply.leave:  # the opponent goes out after us
-            value -= sum(plan.leave)
-        else:
-            value -= 0.5 * sum(plan.leave)
-        return value

@@ -1,0 +1,102 @@
+"""Judging a board turn beyond its points: what the rack keeps, what the board opens.
+
+The strong player ranks the exact search's candidate turns by equity: points with the
+bonus, plus the value of the tokens kept (the leave), minus a share of the opponent's
+expected best reply on the board the turn leaves behind.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+
+from mathable.games.board.board import Board
+from mathable.games.board.variants import Variant
+from mathable.games.board.view import BoardView
+
+from .base import board_from_view
+from .search import TurnPlan, search_turns, started_with
+
+THREAT_WEIGHT = 0.7
+"""How much of the opponent's expected best reply a move is charged with."""
+
+
+def leave_value(leave: Sequence[int], bag_size: int, rack_size: int) -> float:
+    """What the tokens kept on the rack are worth for the turns to come.
+
+    Small numbers fit many equations (every product, sum and difference of small
+    numbers), big ones few; duplicates narrow the choice; a 0 scores nothing. Once the
+    bag is empty, tokens kept are likely to be deducted at the end (C11).
+    """
+    if bag_size == 0:
+        return -0.6 * sum(leave)
+    value = 0.0
+    for token, count in Counter(leave).items():
+        if token == 0:
+            each = -4.0
+        elif token <= 10:
+            each = 2.0
+        elif token <= 20:
+            each = 0.0
+        else:
+            each = -0.08 * token
+        value += each * count - 2.5 * (count - 1)
+    if rack_size < 7:  # Junior's racks of 5 count every token a little more
+        value *= 1.3
+    return value
+
+
+def expected_best_reply(variant: Variant, board: Board, unseen: Mapping[int, int]) -> float:
+    """The expected points of the opponent's best single placement: values that score
+    most first, each weighted by the chance the opponent holds one (7 tokens drawn from
+    the unseen ones) and no better one."""
+    total = sum(unseen.values())
+    if not total:
+        return 0.0
+    scored = []
+    for value, count in unseen.items():
+        if not count:
+            continue
+        cells = board.cells_accepting(value)
+        if cells:
+            best = max(variant.placement_points(board, c, value) for c in cells)
+            if best:
+                scored.append((best, count))
+    scored.sort(reverse=True)
+    expected, none_better = 0.0, 1.0
+    for points, count in scored:
+        holds = 1.0 - (1.0 - count / total) ** 7
+        expected += none_better * holds * points
+        none_better *= 1.0 - holds
+    return expected
+
+
+def rank_plans(
+    view: BoardView, *, threat: bool = True, top: int = 8
+) -> list[tuple[float, TurnPlan]]:
+    """The candidate ways to finish the turn, best equity first:
+    points + bonus + leave value - the opponent's expected best reply."""
+    variant, board = board_from_view(view)
+    strict = bool(view.house_rules.get("strict", False))
+    plans = search_turns(variant, board, view.rack, started_with=started_with(view), strict=strict)
+    if view.turn_placements:
+        options = list(plans.values())
+    else:  # at the start of a turn, not placing is a pass or an exchange, judged apart
+        options = [p for p in plans.values() if p.placements] or list(plans.values())
+    rack_size = variant.rack_size
+    scored = [(p.total + leave_value(p.leave, view.bag_size, rack_size), p) for p in options]
+    scored.sort(key=lambda e: (-e[0], len(e[1].placements)))
+    if threat and variant.partial_turns:
+        shortlist = scored[:top]
+        unseen = dict(view.unseen)
+        rescored = []
+        for equity, plan in shortlist:
+            for cell, value in plan.placements:
+                board.place(cell, value)
+            reply = expected_best_reply(variant, board, unseen)
+            for _ in plan.placements:
+                board.unplace()
+            rescored.append((equity - THREAT_WEIGHT * reply, plan))
+        rescored.sort(key=lambda e: (-e[0], len(e[1].placements)))
+        scored = rescored + scored[top:]
+    return scored

@@ -1,0 +1,97 @@
+"""The expert's look-ahead: simulated continuations of a board game (Quackle's method).
+
+Each candidate turn is played on the board, then the opponent's reply and the player's
+own next turn are played out by a fast greedy policy, from racks sampled out of the
+tokens the player has not seen. With the bag empty and two players the opponent's rack
+is known, and its reply is searched exactly instead.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+
+from mathable.games.board.board import Board
+from mathable.games.board.variants import Variant
+
+from .search import TurnPlan, best_turn
+
+
+def greedy_turn(variant: Variant, board: Board, rack: list[int], started_with: int) -> int:
+    """Play the best single placement again and again (a fast rollout policy) and
+    return the turn's points with its bonus; the placements stay on the board."""
+    points, placed = 0, 0
+    while rack:
+        best = None
+        for value in set(rack):
+            for cell in variant.legal_cells(board, value, False):
+                gain = variant.placement_points(board, cell, value)
+                if best is None or gain > best[0]:
+                    best = (gain, cell, value)
+        if best is None:
+            break
+        gain, cell, value = best
+        board.place(cell, value)
+        rack.remove(value)
+        points += gain
+        placed += 1
+    return points + (variant.turn_bonus(started_with, len(rack)) if placed else 0)
+
+
+def simulate(
+    variant: Variant,
+    board: Board,
+    bag_size: int,
+    shortlist: Sequence[TurnPlan],
+    pool: Sequence[int],
+    rng: random.Random,
+    *,
+    samples: int,
+    budget: float | None,
+) -> list[float]:
+    """Average of plan points - opponent's reply + own next turn over ``samples``
+    sampled continuations (at least two, fewer if ``budget`` seconds run out; None:
+    never); every plan sees the same samples (common random numbers)."""
+    size = variant.rack_size
+    deadline = None if budget is None else time.perf_counter() + budget
+    totals = [0.0] * len(shortlist)
+    done = 0
+    while done < samples:
+        if done >= 2 and deadline is not None and time.perf_counter() > deadline:
+            break
+        drawn = rng.sample(pool, len(pool))
+        opponent, rest = drawn[:size], drawn[size:]
+        for index, plan in enumerate(shortlist):
+            refill = rest[: min(size - len(plan.leave), bag_size)]
+            for cell, value in plan.placements:
+                board.place(cell, value)
+            mark = len(board.history)
+            reply = greedy_turn(variant, board, list(opponent), len(opponent))
+            mine = list(plan.leave) + refill
+            ours = greedy_turn(variant, board, mine, len(mine))
+            while len(board.history) > mark - len(plan.placements):
+                board.unplace()
+            totals[index] += plan.total - reply + ours
+        done += 1
+    return [t / done for t in totals]
+
+
+def endgame_value(
+    variant: Variant, board: Board, plan: TurnPlan, opponent: tuple[int, ...]
+) -> float:
+    """Bag empty, two players: the opponent's rack is known; its best reply is
+    searched exactly and the end-of-game deductions counted (C11)."""
+    for cell, value in plan.placements:
+        board.place(cell, value)
+    reply = best_turn(variant, board, opponent, started_with=len(opponent))
+    for _ in plan.placements:
+        board.unplace()
+    outcome: float = plan.total - reply.total
+    if not plan.leave:  # we go out: the opponent's tokens are deducted
+        return plan.total + sum(opponent)
+    if not reply.leave:  # the opponent goes out after us
+        outcome -= sum(plan.leave)
+    else:
+        outcome -= 0.5 * sum(plan.leave)
+    return outcome

@@ -1,0 +1,90 @@
+"""Analysis for every game: the board's report as before, Quattro's in cards, one shape."""
+
+from __future__ import annotations
+
+from mathable.ai.analysis import analyse_game, analysis_report
+from mathable.ai.arena import play_game
+from mathable.ai.hints import hints
+from mathable.games.board.game import BoardGame
+from mathable.games.board.turns import Setup
+from mathable.games.quattro.game import QuattroGame, QuattroSetup
+from mathable.games.registry import from_record
+
+TURN_KEYS = {"turn", "player", "played", "points", "best", "best_points", "loss"}
+PLAYER_KEYS = {
+    "player",
+    "turns",
+    "points",
+    "best_points",
+    "average_loss",
+    "accuracy",
+    "biggest_misses",
+}
+
+
+def _quattro_blunder() -> QuattroGame:
+    """Ann could play her four cards (and win the round) but plays B=8, which ends her
+    turn at once."""
+    game = QuattroGame(
+        ["Ann", "Bob"],
+        setup=QuattroSetup(
+            ((8, 8, 8, 16), (1, 1, 1, 5, 9, 10, 12)), (6, 2, 3, 4), (5, 6, 7, 9, 10, 11)
+        ),
+    )
+    game.apply("B=8")
+    return game
+
+
+def test_quattro_analysis_counts_the_cards_that_could_have_been_played() -> None:
+    game = _quattro_blunder()
+    assert game.to_move == 1
+    report = analysis_report(game)
+    assert report["turns"] == [
+        {
+            "turn": 1,
+            "player": "Ann",
+            "played": "B=8",
+            "points": 1,
+            "best": "diago A=8 A=16 A=8 B=8",
+            "best_points": 4,
+            "loss": 3,
+        }
+    ]
+    ann, bob = report["players"]
+    assert ann["accuracy"] == 25.0 and ann["biggest_misses"][0]["loss"] == 3
+    assert bob["turns"] == 0 and bob["accuracy"] == 100.0
+
+
+def test_quattro_best_is_the_hint_at_the_start_of_the_turn() -> None:
+    game = _quattro_blunder()
+    start = game.replayed(0)
+    (hint,) = hints(start.view(0))
+    assert analyse_game(game)[0].best == hint.notation
+
+
+def test_every_game_reports_the_same_shape() -> None:
+    board = BoardGame(
+        "classic",
+        ["Ann", "Bob"],
+        setup=Setup(((1, 2, 8, 12, 16, 17, 42), (3, 4, 6, 7, 7, 8, 21)), tuple(range(1, 40))),
+    )
+    board.apply("I8=12")
+    board.apply("end")
+    played = play_game(["greedy", "strong"], "quattro", 4, keep_record=True)
+    assert played.record is not None
+    quattro = from_record(played.record)
+    for game in (board, quattro):
+        report = analysis_report(game)
+        assert set(report) == {"turns", "players"}
+        assert report["turns"] and all(set(t) == TURN_KEYS for t in report["turns"])
+        assert [set(p) for p in report["players"]] == [PLAYER_KEYS] * len(game.players)
+        assert [t["played"] for t in report["turns"]] == [
+            s.notation for s in game.summaries()[: len(report["turns"])]
+        ]
+        for turn in report["turns"]:
+            assert turn["loss"] == max(0, turn["best_points"] - turn["points"])
+    quattro_turns = analysis_report(quattro)["turns"]
+    assert len(quattro_turns) == len(quattro.summaries())
+    for turn in quattro_turns:  # points are the cards played: one per play written
+        if not turn["played"].startswith(("draw", "pass")):
+            assert turn["points"] == turn["played"].count("=")
