@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 CHROMIUM := /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run play test lint typecheck pytest bench clean
+.PHONY: run play test lint typecheck pytest bench golden clean
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Python 3.11 is needed ($(PYTHON) not found)"; exit 1; }
@@ -41,6 +41,10 @@ pytest: $(STAMP) $(CHROMIUM)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
+
+# After a deliberate rules change: rewrite tests/golden/*.txt, then review `git diff tests/golden`.
+golden: $(STAMP)
+	$(BIN)/python tests/golden/regenerate.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

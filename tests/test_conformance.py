@@ -26,7 +26,7 @@ def _secrets(game: Any, viewer: int | None) -> list[list[Any]]:
 
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))
-@pytest.mark.parametrize("referee", [False, True])
+@pytest.mark.parametrize("referee", [pytest.param(False, marks=pytest.mark.slow), True])
 def test_random_games_conform(name: str, referee: bool) -> None:
     variant = VARIANTS[name]
     house = HouseRules(allow_undo=True, table_referee=referee)

@@ -200,6 +200,7 @@ def _secrets(game: Any, viewer: int | None) -> list[list[Any]]:
     return hidden
 
 
+@pytest.mark.slow
 def test_conformance_harness_on_hundreds_of_quattro_matches() -> None:
     def make(seed: int) -> QuattroGame:
         game = new_game(
