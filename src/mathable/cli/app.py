@@ -7,21 +7,22 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.table import Table
+from rich.text import Text
 
 from mathable.ai import BOTS
+from mathable.engine.actions import Place
 from mathable.engine.errors import MathableError
-from mathable.engine.notation import Position
-from mathable.engine.protocol import Game
+from mathable.engine.notation import CellNames, Position, format_placement
+from mathable.engine.protocol import Game, GameType
 from mathable.games import registry
 from mathable.games.board.transcript import score_transcript
-from mathable.games.board.variants import VARIANTS, Variant, get_variant
-from mathable.games.quattro.game import PILES, QuattroGame
+from mathable.games.board.variants import Variant, get_variant
 from mathable.games.registry import GAMES
 
 from . import render
@@ -34,17 +35,16 @@ app = typer.Typer(
 )
 console = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
-F = TypeVar("F", bound=Callable[..., Any])
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 VariantOpt = Annotated[
-    str, typer.Option("--variant", "-v", help="classic, junior, junior-numbers or quattro.")
+    str, typer.Option("--variant", "-v", help=f"{', '.join(GAMES)} (see 'variants').")
 ]
 
 
 def fail(message: str) -> typer.Exit:
     """Print one error line and return the exit to raise."""
-    err.print(f"[bold red]error:[/] {message}", soft_wrap=True)
+    err.print(Text.assemble(("error:", "bold red"), f" {message}"), soft_wrap=True)
     return typer.Exit(2)
 
 
@@ -57,15 +57,31 @@ def _read(path: Path) -> str:
         raise fail(f"{path} is not a text file") from None
 
 
-def _variant(name: str) -> Variant:
+def _game_type(name: str) -> GameType:
+    """The game called ``name``; an unknown name fails listing every game."""
     try:
-        return get_variant(name)
+        return registry.game_type(name)
     except ValueError as exc:
         raise fail(str(exc)) from None
 
 
+def _board_rules(kind: GameType, what: str, advice: str = "") -> Variant:
+    """The board family's rules of a game played on a board (score sheets and one-line
+    positions are board notions); other games fail, saying so."""
+    if kind.surface != "board":
+        raise fail(
+            f"{what} are for the board games; {kind.title} is played on {kind.surface}{advice}"
+        )
+    return get_variant(kind.name)
+
+
 def _print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, indent=2) + "\n")
+
+
+def _written(names: CellNames, cell: int, value: int, extra: bool = False) -> str:
+    """A placement in the notation: ``I8=12``, ``J8=16+``."""
+    return format_placement(Place(cell, value, extra), names)
 
 
 @app.command()
@@ -79,26 +95,27 @@ def score(
     One line per turn: 'Ann: I8=12 H6=8 J8=16+', 'Bob: pass', 'Ann: exchange 3',
     and after the last turn 'Bob: left 3 5' for tokens left on the rack.
     """
+    kind = _game_type(variant)
+    rules = _board_rules(kind, "score sheets")
     try:
-        sheet = score_transcript(_read(file), _variant(variant))
+        sheet = score_transcript(_read(file), rules)
     except MathableError as exc:
         raise fail(f"{file}: {exc}") from None
     if json_out:
         _print_json(sheet.to_dict())
         return
-    table = render.Table(title=f"Score sheet: {file.name}", header_style="bold")
-    for column, justify in (
-        ("#", "right"),
-        ("player", "left"),
-        ("turn", "left"),
-        ("points", "right"),
-        ("total", "right"),
-    ):
-        table.add_column(column, justify=justify)  # type: ignore[arg-type]
+    names = rules.layout.grid
+    table = Table(title=Text(f"Score sheet: {file.name}"), header_style="bold")
+    table.add_column("#", justify="right")
+    table.add_column("player")
+    table.add_column("turn")
+    table.add_column("points", justify="right")
+    table.add_column("total", justify="right")
     for number, turn in enumerate(sheet.turns, start=1):
         if turn.kind == "place":
             what = " ".join(
-                f"{p.cell}={p.value}{'+' if p.extra else ''} ({p.points})" for p in turn.placements
+                f"{_written(names, names.parse(p.cell), p.value, p.extra)} ({p.points})"
+                for p in turn.placements
             )
             if turn.bonus:
                 what += f"  +{turn.bonus} bonus"
@@ -108,9 +125,9 @@ def score(
             what = "tokens left on the rack"
         else:
             what = "pass"
-        table.add_row(str(number), turn.player, what, str(turn.points), str(turn.total))
+        table.add_row(str(number), Text(turn.player), what, str(turn.points), str(turn.total))
     console.print(table)
-    console.print("Totals: " + ", ".join(f"{p} {t}" for p, t in sheet.totals.items()))
+    console.print(Text("Totals: " + ", ".join(f"{p} {t}" for p, t in sheet.totals.items())))
 
 
 def _load_game(path: Path) -> Game:
@@ -118,6 +135,50 @@ def _load_game(path: Path) -> Game:
         return registry.from_record(_read(path))
     except MathableError as exc:
         raise fail(f"{path}: {exc}") from None
+
+
+def _position_of(game: Game) -> Position:
+    """The one-line position of a game on a board, as the seat to move sees it (other
+    racks by their size unless they lie face up or the game is over)."""
+    view = game.view(game.to_move)
+    racks = tuple(
+        view.open_racks[s] if view.open_racks else view.rack if s == view.seat else size
+        for s, size in enumerate(view.rack_sizes)
+    )
+    board = tuple((c, v) for c, v in enumerate(view.surface) if v != render.EMPTY)
+    return Position(game.name, board, racks, view.scores, view.bag_size, view.to_move)
+
+
+def _replay_data(game: Game) -> dict[str, Any]:
+    """``replay --json``: the common fields, then what the game's view adds (rounds,
+    deductions), its surface under the surface's name (``board``, ``piles``), the racks
+    and the bag, and the one-line position of a board."""
+    kind, players = game.game_type, game.players
+    view = game.view(None)
+    extra = view.to_dict(game.cell_names.name)
+    data: dict[str, Any] = {
+        "variant": game.name,
+        "players": list(players),
+        "actions": len(game.log),
+        "over": game.is_over,
+        "end_reason": game.end_reason,
+    }
+    if kind.rounds:
+        data["rounds"] = extra["rounds"]
+        data["round"] = extra["round"]
+    data["scores"] = dict(zip(players, game.scores, strict=True))
+    if "deductions" in extra:
+        data["deductions"] = dict(zip(players, extra["deductions"], strict=True))
+    data["winners"] = [players[s] for s in game.winners()]
+    data["to_move"] = players[game.to_move]
+    data[kind.surface] = {
+        t.name: v for t, v in zip(kind.targets, view.surface, strict=True) if v != render.EMPTY
+    }
+    data["racks"] = {p: list(game.rack(s)) for s, p in enumerate(players)}
+    data["bag"] = list(game.bag_order())
+    if kind.surface == "board":
+        data["position"] = _position_of(game).format(game.cell_names)
+    return data
 
 
 @app.command()
@@ -128,84 +189,45 @@ def replay(
         bool, typer.Option("--sheet", help="Print the game as a score sheet instead.")
     ] = False,
 ) -> None:
-    """Replay a game record: final scores, board, racks and bag."""
-    game = _load_game(record)
-    if sheet:
-        from mathable.games.board.transcript import format_transcript
+    """Replay a game record: its turns, then final scores, board, racks and bag."""
+    from mathable.games.board.transcript import format_transcript
 
-        if isinstance(game, QuattroGame):
-            raise fail("score sheets are for the board games")
+    game = _load_game(record)
+    kind = game.game_type
+    if sheet:
+        if not kind.score_sheets:
+            raise fail(f"{kind.title} has no score sheets")
         sys.stdout.write(format_transcript(game))
         return
-    if isinstance(game, QuattroGame):
-        _replay_quattro(game, json_out)
-        return
-    grid = game.board.grid
     if json_out:
-        _print_json(
-            {
-                "variant": game.variant.name,
-                "players": list(game.players),
-                "actions": len(game.log),
-                "over": game.is_over,
-                "end_reason": game.end_reason,
-                "scores": dict(zip(game.players, game.scores, strict=True)),
-                "deductions": dict(zip(game.players, game.deductions, strict=True)),
-                "winners": [game.players[s] for s in game.winners()],
-                "to_move": game.players[game.to_move],
-                "board": {grid.name(c): v for c, v in sorted(game.board.placed().items())},
-                "racks": {p: list(game.rack(s)) for s, p in enumerate(game.players)},
-                "bag": list(game.bag_order()),
-                "position": game.position(game.to_move).format(grid),
-            }
+        _print_json(_replay_data(game))
+        return
+    view = game.view(None)
+    for number, turn in enumerate(view.summaries, start=1):
+        console.print(
+            Text.assemble(f"{number:>3}. ", render.summary_text(game.players, turn, kind))
         )
-        return
-    last = game.turns[-1].placements if game.turns else ()
-    console.print(
-        render.board_group(game.variant.layout, game.board.values, {p.cell for p in last})
-    )
-    console.print(
-        render.scores_table(game.players, game.scores, None if game.is_over else game.to_move)
-    )
+    console.print(render.view_surface(kind, view))
+    to_move = None if game.is_over else game.to_move
+    console.print(render.scores_table(game.players, game.scores, to_move, unit=kind.score_unit))
+    if view.status:
+        console.print(Text(view.status))
     for seat, name in enumerate(game.players):
-        console.print(f"{name}'s rack: ", render.rack_text(game.rack(seat)))
-    console.print(f"bag ({game.bag_size}): {' '.join(map(str, game.bag_order())) or 'empty'}")
+        console.print(Text(f"{name}'s {render.holder(kind)}: "), render.rack_text(game.rack(seat)))
+    drawn = " ".join(map(str, game.bag_order())) or "empty"
+    console.print(f"{render.supply(kind)} ({game.bag_size}): {drawn}")
     if game.is_over:
         winners = " and ".join(game.players[s] for s in game.winners())
-        console.print(f"Game over ({game.end_reason}). Winner: {winners}.")
+        what = "Match" if kind.rounds else "Game"
+        console.print(Text(f"{what} over ({game.end_reason}). Winner: {winners}."))
 
 
-def _replay_quattro(game: QuattroGame, json_out: bool) -> None:
-    data = {
-        "variant": game.variant.name,
-        "players": list(game.players),
-        "actions": len(game.log),
-        "over": game.is_over,
-        "end_reason": game.end_reason,
-        "rounds": game.rounds,
-        "round": game.round,
-        "scores": dict(zip(game.players, game.scores, strict=True)),
-        "winners": [game.players[s] for s in game.winners()],
-        "to_move": game.players[game.to_move],
-        "piles": dict(zip(PILES, game.tops, strict=True)),
-        "racks": {p: list(game.rack(s)) for s, p in enumerate(game.players)},
-        "bag": list(game.bag_order()),
-    }
-    if json_out:
-        _print_json(data)
-        return
-    a, b, c, d = game.tops
-    console.print(f"piles  A {a:>3}   B {b:>3}\n       C {c:>3}   D {d:>3}")
-    console.print(
-        f"round {game.round} of {game.rounds}; rounds won: "
-        + ", ".join(f"{p} {w}" for p, w in zip(game.players, game.scores, strict=True))
-    )
-    for seat, name in enumerate(game.players):
-        console.print(f"{name}'s hand: ", render.rack_text(game.rack(seat)))
-    console.print(f"reserve ({game.bag_size}): {' '.join(map(str, game.bag_order())) or 'empty'}")
-    if game.is_over:
-        winners = " and ".join(game.players[s] for s in game.winners())
-        console.print(f"Match over ({game.end_reason}). Winner: {winners}.")
+def _rack(rack: tuple[int, ...] | int) -> tuple[tuple[int, ...] | None, int]:
+    """A position's rack as its values (None when hidden: ``?7`` is written as its size)
+    and its size."""
+    if isinstance(rack, int):
+        return None, rack
+    return rack, len(rack)
 
 
 def _position(text: str) -> tuple[Position, Variant]:
@@ -215,33 +237,36 @@ def _position(text: str) -> tuple[Position, Variant]:
         content = _read(path).strip()
         if content.startswith("{"):
             game = _load_game(path)
-            if isinstance(game, QuattroGame):
-                raise fail("positions are for the board games; use replay for Quattro")
-            return game.position(game.to_move), game.variant
+            rules = _board_rules(game.game_type, "positions", ": use replay")
+            return _position_of(game), rules
         text = content
-    grids = {name: v.layout.grid for name, v in VARIANTS.items()}
+    grids: dict[str, CellNames] = {
+        name: get_variant(name).layout.grid
+        for name, kind in GAMES.items()
+        if kind.surface == "board"
+    }
     try:
         position = Position.parse(text, grids)
     except MathableError as exc:
         raise fail(str(exc)) from None
-    variant = VARIANTS[position.variant]
-    size = variant.layout.size**2
-    if any(not 0 <= c < size for c, _ in position.board):
+    kind = _game_type(position.variant)
+    if any(not 0 <= c < len(kind.targets) for c, _ in position.board):
         raise fail("the position has a cell off the board")
-    return position, variant
+    return position, _board_rules(kind, "positions")
 
 
 @app.command()
 def show(position: Annotated[str, typer.Argument(help="A one-line position, or a file.")]) -> None:
     """Draw a position's board in the terminal, squares in colour."""
-    pos, variant = _position(position)
-    board = variant.new_board(dict(pos.board))
-    console.print(render.board_group(variant.layout, board.values))
+    pos, rules = _position(position)
+    kind = _game_type(pos.variant)
+    board = rules.new_board(dict(pos.board))
+    console.print(render.surface_group(kind, board.values))
     names = tuple(f"Player {i + 1}" for i in range(len(pos.racks)))
-    sizes = tuple(r if isinstance(r, int) else len(r) for r in pos.racks)
+    sizes = tuple(_rack(r)[1] for r in pos.racks)
     console.print(render.scores_table(names, pos.scores, pos.to_move, sizes))
-    rack = pos.racks[pos.to_move]
-    if not isinstance(rack, int):
+    rack, _ = _rack(pos.racks[pos.to_move])
+    if rack is not None:
         console.print("rack to move: ", render.rack_text(rack))
     console.print(f"bag: {pos.bag}")
 
@@ -256,22 +281,22 @@ def moves(
 
     When that rack is hidden ('?7'), every token value still in play is tried.
     """
-    pos, variant = _position(position)
-    board = variant.new_board(dict(pos.board))
-    rack = pos.racks[pos.to_move]
-    if isinstance(rack, int):
+    pos, rules = _position(position)
+    board = rules.new_board(dict(pos.board))
+    rack, _ = _rack(pos.racks[pos.to_move])
+    if rack is None:
         on_board: dict[int, int] = {}
-        start = set(variant.layout.start_cells())
+        start = set(rules.layout.start_cells())
         for cell, value in pos.board:
             if cell not in start:
                 on_board[value] = on_board.get(value, 0) + 1
-        values = sorted(v for v, n in variant.tokens.items() if n > on_board.get(v, 0))
+        values = sorted(v for v, n in rules.tokens.items() if n > on_board.get(v, 0))
     else:
         values = sorted(set(rack))
     found = [
-        (variant.placement_points(board, cell, value), cell, value, board.equations(cell, value))
+        (rules.placement_points(board, cell, value), cell, value, board.equations(cell, value))
         for value in values
-        for cell in variant.legal_cells(board, value)
+        for cell in rules.legal_cells(board, value)
     ]
     found.sort(key=lambda m: (-m[0], m[1], m[2]))
     total = len(found)
@@ -282,7 +307,7 @@ def moves(
         _print_json(
             [
                 {
-                    "placement": f"{grid.name(c)}={v}",
+                    "placement": _written(grid, c, v),
                     "cell": grid.name(c),
                     "value": v,
                     "points": p,
@@ -295,24 +320,29 @@ def moves(
     if not found:
         console.print("No legal placement.")
         return
-    table = render.Table(header_style="bold", box=None)
+    table = Table(header_style="bold", box=None)
     table.add_column("placement")
     table.add_column("points", justify="right")
     table.add_column("equations", justify="right")
     for points, cell, value, n in found:
-        table.add_row(f"{grid.name(cell)}={value}", str(points), str(n))
+        table.add_row(_written(grid, cell, value), str(points), str(n))
     console.print(table)
     shown = f"{len(found)} of {total}" if len(found) < total else str(total)
     console.print(f"{shown} placements")
 
 
 @app.command()
-def variants() -> None:
-    """List the games this program plays."""
+def variants(json_out: JsonFlag = False) -> None:
+    """List the games this program plays (--json: with their capabilities)."""
+    if json_out:
+        _print_json(registry.catalog())
+        return
     for info in GAMES.values():
         console.print(
-            f"[bold]{info.name}[/]: {info.title}, {info.min_players}-{info.max_players} "
-            f"players. {info.summary}"
+            Text.assemble(
+                (info.name, "bold"),
+                f": {info.title}, {info.min_players}-{info.max_players} players. {info.summary}",
+            )
         )
 
 
@@ -343,21 +373,19 @@ def play(
     --vs or --resume say what to play), at one screen or against the computer."""
     from .hotseat import run_hotseat
 
-    if variant not in GAMES:
-        raise fail(f"unknown game {variant!r}; choose one of {', '.join(GAMES)}")
+    _game_type(variant)
     if vs is not None:
         if vs not in BOTS:
             raise fail(f"unknown computer level {vs!r}; choose one of {', '.join(BOTS)}")
         players = f"{players or 'You'},{vs.title()} [bot:{vs}]"
     if not plain and sys.stdin.isatty() and sys.stdout.isatty():
         from mathable.engine.protocol import HouseRules
-        from mathable.games.registry import new_game
         from mathable.tui.app import run_app
 
         game = _load_game(resume) if resume else None
         if game is None and players:
             try:
-                game = new_game(
+                game = registry.new_game(
                     variant,
                     [n.strip() for n in players.split(",") if n.strip()],
                     seed=seed,
@@ -394,7 +422,7 @@ def main() -> None:
 def bots() -> None:
     """List the computer players, weakest first."""
     for name, (_, description) in BOTS.items():
-        console.print(f"[bold]{name}[/]: {description}")
+        console.print(Text.assemble((name, "bold"), f": {description}"))
 
 
 @app.command()
@@ -421,8 +449,7 @@ def arena(
     unknown = [n for n in names if n not in BOTS]
     if unknown:
         raise fail(f"unknown bot {unknown[0]!r}; choose among {', '.join(BOTS)}")
-    if variant not in GAMES:
-        raise fail(f"unknown game {variant!r}; choose one of {', '.join(GAMES)}")
+    _game_type(variant)
     if games < 1 or jobs < 1:
         raise fail("--games and --jobs must be at least 1")
     work = match.jobs_for(names, variant, games, seed, records_dir is not None)
@@ -430,8 +457,7 @@ def arena(
     with Progress(console=err, transient=True, disable=json_out) as progress:
         task = progress.add_task(f"{' vs '.join(names)}", total=games)
         if jobs == 1:
-            outcomes = map(match.run_one, work)
-            for result in outcomes:
+            for result in map(match.run_one, work):
                 results.append(result)
                 progress.advance(task)
         else:
@@ -446,7 +472,7 @@ def arena(
     if json_out:
         _print_json({"variant": variant, "games": games, "seed": seed, "bots": summary})
         return
-    table = render.Table(title=f"{games} games of {variant}, seed {seed}", header_style="bold")
+    table = Table(title=f"{games} games of {variant}, seed {seed}", header_style="bold")
     for column in ("bot", "wins", "win rate", "95% interval", "mean score", "ms/turn", "p95 ms"):
         table.add_column(column, justify="left" if column == "bot" else "right")
     for row in summary:
@@ -472,8 +498,6 @@ def analyse(
     from mathable.ai.analysis import analysis_report
 
     game = _load_game(record)
-    if isinstance(game, QuattroGame):
-        raise fail("analysis is for the board games (Quattro has no points to compare)")
     report = analysis_report(game)
     if json_out:
         _print_json(report)
@@ -488,39 +512,35 @@ def hint(
     limit: Annotated[int, typer.Option(help="How many turns to show.")] = 5,
 ) -> None:
     """The best whole turns for the player to move (exact search), best first."""
-    from mathable.ai.search import search_turns
+    from mathable.ai.hints import board_hints
 
-    pos, variant = _position(position)
-    rack = pos.racks[pos.to_move]
-    if isinstance(rack, int):
+    pos, rules = _position(position)
+    rack, _ = _rack(pos.racks[pos.to_move])
+    if rack is None:
         raise fail("the rack to move is hidden ('?N'): a hint needs the rack")
-    board = variant.new_board(dict(pos.board))
-    plans = search_turns(variant, board, rack, started_with=len(rack))
-    ranked = sorted(
-        (p for p in plans.values() if p.placements),
-        key=lambda p: (-p.total, len(p.placements)),
-    )[: max(1, limit)]
-    grid = board.grid
-    rows = [
-        {
-            "turn": " ".join(f"{grid.name(c)}={v}" for c, v in p.placements),
-            "points": p.points,
-            "bonus": p.bonus,
-            "total": p.total,
-            "leave": list(p.leave),
-        }
-        for p in ranked
-    ]
+    board = rules.new_board(dict(pos.board))
+    found = board_hints(rules, board, rack, started_with=len(rack), limit=max(1, limit))
     if json_out:
-        _print_json(rows)
+        _print_json(
+            [
+                {
+                    "turn": h.notation,
+                    "points": (h.points or 0) - h.bonus,
+                    "bonus": h.bonus,
+                    "total": h.points or 0,
+                    "leave": list(h.leave),
+                }
+                for h in found
+            ]
+        )
         return
-    if not rows:
+    if not found:
         console.print("No placement: pass or exchange.")
         return
-    for row in rows:
-        bonus = f" (+{row['bonus']} bonus)" if row["bonus"] else ""
-        keep = " ".join(map(str, row["leave"])) or "nothing"
-        console.print(f"{row['total']:>4}{bonus}  {row['turn']}   keeps {keep}")
+    for h in found:
+        bonus = f" (+{h.bonus} bonus)" if h.bonus else ""
+        keep = " ".join(map(str, h.leave)) or "nothing"
+        console.print(f"{h.points or 0:>4}{bonus}  {h.notation}   keeps {keep}")
 
 
 @app.command()
@@ -535,7 +555,10 @@ def serve(
 
     settings = Settings()
     console.print(
-        f"Mathable is served at [bold]http://{host}:{port}/[/] "
-        f"(games in {settings.database_url}; Ctrl-C stops)"
+        Text.assemble(
+            "Mathable is served at ",
+            (f"http://{host}:{port}/", "bold"),
+            f" (games in {settings.database_url}; Ctrl-C stops)",
+        )
     )
     uvicorn.run(create_app(settings.database_url), host=host, port=port, log_level="warning")

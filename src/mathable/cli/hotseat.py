@@ -1,42 +1,66 @@
 """A plain terminal game for people sharing one screen, and against computer players.
 
 Each person's turn starts behind a cover prompt so one player never sees another's rack.
-Players type placements (``I8=12``, ``J8=16+``; ``A=32`` on a Quattro pile), ``end``,
-``pass``, ``exchange 3,5``, ``draw``, ``penalty``, ``diago``, ``hint``, ``undo``,
-``save FILE``, ``help`` or ``quit``. A seat named ``bot:LEVEL`` is a computer player.
+Players type actions in the notation (``I8=12``, ``J8=16+``; ``A=32`` on a pile),
+``hint``, ``undo``, ``save FILE``, ``help`` or ``quit``; the screen offers exactly the
+actions the view says the seat may use now. A seat named ``bot:LEVEL`` is a computer
+player. Everything is drawn from the game's type and the seat's view, so any game of
+the registry plays here unchanged.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
+from rich.text import Text
 
 from mathable.ai import BOTS, seat_bots
+from mathable.ai.hints import hints
 from mathable.engine import records
+from mathable.engine.actions import action_kind
 from mathable.engine.errors import MathableError
-from mathable.engine.protocol import Game, HouseRules
-from mathable.games.quattro.game import PILES, QuattroGame
+from mathable.engine.protocol import Game, GameType, HouseRules, View
 from mathable.games.registry import new_game
 
 from . import render
 
-HELP = """Type one action at a time:
-  I8=12      put your 12 on I8 (column letter, row number)
-  J8=16+     the same on a restriction square, taking the extra token (rule C7)
-  end        end your turn after placing (it ends by itself when you cannot go on)
-  pass       pass the whole turn
-  exchange 3,5   give back these tokens for new ones (the whole turn)
-  challenge  contest the last turn (table-referee house rule, C12)
-  stop       end the game, all players agreeing (Mathable Junior, J4)
-Mathable Quattro (cards on four piles A B / C D):
-  A=32       play your 32 on pile A (rule Q2)
-  diago      announce DIAGO at the start of your turn (Q4)
-  draw       when you cannot play: draw a card, then put it on a pile with A=17 (Q3)
-  exchange 12 / penalty   then discard one card and draw two, or draw one (Q3)
-  hint       list your best placements
-  undo       take back the last action (if the house rule allows it)
-  save FILE  save the game record;  quit  stop (you are asked to save)"""
+_ACTION_HELP = {
+    "place": "put your {value} on {target}",
+    "extra": "the same, taking the extra {piece} a restriction square allows (rule C7)",
+    "end": "end your turn after placing (it ends by itself when you cannot go on)",
+    "pass": "pass the whole turn",
+    "exchange": "give back {these} for new ones",
+    "challenge": "contest the last turn (table-referee house rule, C12)",
+    "stop": "end the game, all players agreeing",
+    "draw": "when you cannot play: draw a {piece}, then place it",
+    "penalty": "after placing a drawn {piece}: take a penalty {piece} instead of exchanging",
+    "diago": "announce DIAGO at the start of your turn: diagonals count",
+}
+"""What each action keyword does, in words filled in per game."""
+
+
+def help_text(kind: GameType) -> str:
+    """The commands of a game: the actions its type has, then the commands of this
+    front end."""
+    examples = render.action_examples(kind)
+    middle = kind.targets[len(kind.targets) // 2]
+    place = f"{'pile ' if middle.kind == 'pile' else ''}{middle.name}"
+    pieces = f"{kind.piece}s"
+    these = f"this {kind.piece}" if kind.exchange_exactly == 1 else f"these {pieces}"
+    words = {"value": 12, "target": place, "piece": kind.piece, "these": these}
+    width = max(len(e) for e in (*examples.values(), "save FILE")) + 2
+    lines = [f"{kind.title}: type one action at a time:"]
+    for keyword, typed in examples.items():
+        lines.append(f"  {typed:<{width}} {_ACTION_HELP[keyword].format(**words)}")
+    lines += [
+        f"  {'hint':<{width}} list your best turns",
+        f"  {'undo':<{width}} take back the last action (if the house rule allows it)",
+        f"  {'save FILE':<{width}} save the game record;  quit  stop (you are asked to save)",
+    ]
+    return "\n".join(lines)
 
 
 def _ask(console: Console, prompt: str) -> str:
@@ -58,6 +82,11 @@ def _ask_players(console: Console) -> list[str]:
         name = name.strip() or f"Player {i + 1}"
         names.append(f"bot:{name.lower()}" if name.lower() in BOTS else name)
     return names
+
+
+def _view_extra(view: View, key: str) -> Any:
+    """A field a game's view adds to the common ones (its JSON), or None."""
+    return view.to_dict().get(key)
 
 
 def run_hotseat(
@@ -88,145 +117,123 @@ def run_hotseat(
                 rounds=rounds,
             )
         except ValueError as exc:
-            console.print(f"[red]{exc}[/]")
+            console.print(Text(str(exc), style="red"))
             return
-        if isinstance(game, Game) and game.start_draws:
-            draws = ", ".join(f"{game.players[s]} drew {v}" for s, v in game.start_draws)
-            console.print(f"Drawing for the start: {draws}. {game.players[game.to_move]} starts.")
+        notice = game.view(None).notice
+        if notice:
+            console.print(Text(notice))
     people = len(game.players) - len(bots)
     covered_for: int | None = None
     while not game.is_over:
         seat = game.to_move
+        name = escape(game.players[seat])
         if seat in bots:
             action = bots[seat].act(game.view(seat))
-            console.print(f"[cyan]{game.players[seat]}[/]: {game.format_action(action)}")
+            console.print(f"[cyan]{name}[/]: {escape(game.format_action(action))}")
             game.apply(action)
             covered_for = None if people > 1 else covered_for
             continue
         if covered_for != seat and people > 1:
-            _ask(console, f"\n[bold]Pass the screen to {game.players[seat]}[/] and press Enter… ")
+            _ask(console, f"\n[bold]Pass the screen to {name}[/] and press Enter… ")
             console.clear()
             covered_for = seat
         _draw(console, game, seat)
-        line = _ask(console, f"{game.players[seat]}> ").strip()
+        line = _ask(console, f"{name}> ").strip()
         if not line:
             continue
         word = line.split()[0].lower()
         if word in ("help", "?"):
-            console.print(HELP)
+            console.print(Text(help_text(game.game_type)))
         elif word == "quit":
-            name = _ask(console, "Save first? File name (Enter: no) ").strip()
-            if name:
-                _save(console, game, name)
+            file = _ask(console, "Save first? File name (Enter: no) ").strip()
+            if file:
+                _save(console, game, file)
             return
         elif word == "save":
             _save(console, game, line[4:].strip())
         elif word == "hint":
-            _hint(console, game)
+            _hint(console, game, seat)
         elif word == "undo":
             try:
                 game.undo()
             except MathableError as exc:
-                console.print(f"[red]{exc}[/]")
+                console.print(Text(str(exc), style="red"))
         else:
             try:
                 game.apply(line)
             except MathableError as exc:
-                console.print(f"[bold red]refused:[/] {exc}")
+                console.print(Text.assemble(("refused:", "bold red"), f" {exc}"))
     _draw(console, game, None)
     winners = " and ".join(game.players[s] for s in game.winners())
-    console.print(f"[bold]Game over[/]: {game.end_reason}. Winner: {winners}.")
-    if isinstance(game, Game) and any(game.deductions):
+    over = "Match over" if game.game_type.rounds else "Game over"
+    console.print(Text.assemble((over, "bold"), f": {game.end_reason}. Winner: {winners}."))
+    deducted = _view_extra(game.view(None), "deductions")
+    if deducted and any(deducted):
         console.print(
-            "Deducted for tokens left: "
-            + ", ".join(f"{p} −{d}" for p, d in zip(game.players, game.deductions, strict=True))
+            Text(
+                f"Deducted for {game.game_type.piece}s left: "
+                + ", ".join(f"{p} −{d}" for p, d in zip(game.players, deducted, strict=True))
+            )
         )
 
 
 def _draw(console: Console, game: Game, seat: int | None) -> None:
-    if isinstance(game, QuattroGame):
-        _draw_quattro(console, game, seat)
-        return
+    """The surface, scores, last turn and, for a seat, its rack and what it may do."""
+    kind = game.game_type
     view = game.view(seat)
-    highlight = {p.cell for p in game.turns[-1].placements} if game.turns else set()
-    highlight |= {p.cell for p in view.turn_placements}
-    console.print(render.board_text(game.variant.layout, view.board, highlight))
-    console.print(render.legend())
-    console.print(render.scores_table(view.players, view.scores, view.to_move, view.rack_sizes))
-    console.print(f"bag: {view.bag_size}   ", render.player_card(view.unseen))
-    if game.turns:
-        last = game.turns[-1]
-        grid = game.board.grid
-        if last.kind == "place":
-            what = " ".join(f"{grid.name(p.cell)}={p.value}" for p in last.placements)
-            bonus = f" (+{last.bonus} bonus)" if last.bonus else ""
-            console.print(f"last turn: {game.players[last.seat]} {what} for {last.points}{bonus}")
-        else:
-            console.print(
-                f"last turn: {game.players[last.seat]} {last.kind}"
-                + (f" {last.exchanged}" if last.exchanged else "")
-            )
+    console.print(render.view_surface(kind, view))
+    to_move = None if view.over else view.to_move
+    console.print(
+        render.scores_table(
+            view.players,
+            view.scores,
+            to_move,
+            view.rack_sizes,
+            kind.score_unit,
+            render.holder(kind),
+        )
+    )
+    console.print(f"{render.supply(kind)}: {view.bag_size}   ", render.player_card(view.unseen))
+    if view.summaries:
+        last = render.summary_text(view.players, view.summaries[-1], kind)
+        console.print(Text.assemble("last turn: ", last))
     if view.open_racks and not view.over:
         for other, rack in enumerate(view.open_racks):
-            console.print(f"{view.players[other]}'s tiles (face up): ", render.rack_text(rack))
-    if seat is not None:
-        if view.turn_placements:
-            console.print(f"this turn: {view.turn_points} points so far")
-        console.print("your rack: ", render.rack_text(view.rack))
+            owner = f"{view.players[other]}'s {render.holder(kind)} (face up): "
+            console.print(Text(owner), render.rack_text(rack))
+    if view.status:
+        console.print(Text(view.status))
+    if seat is None:
+        return
+    if view.playable != view.rack:
+        console.print("to place: ", render.rack_text(view.playable))
+    console.print(f"your {render.holder(kind)}: ", render.rack_text(view.rack))
+    if view.available:
+        console.print(render.actions_text(view.available, _examples(game)))
 
 
-def _draw_quattro(console: Console, game: QuattroGame, seat: int | None) -> None:
+def _examples(game: Game) -> dict[str, str]:
+    """Per action keyword, the first legal action of that kind as it is typed (a
+    reminder of the ``+`` where no extra token is on offer yet)."""
+    found: dict[str, str] = {}
+    for action in game.legal_actions():
+        found.setdefault(action_kind(action), game.format_action(action))
+    return {"extra": "extra (…+)", **found}
+
+
+def _hint(console: Console, game: Game, seat: int) -> None:
+    """The best turns for ``seat``, from its view only."""
     view = game.view(seat)
-    a, b, c, d = view.tops
-    n = dict(zip(PILES, view.pile_sizes, strict=True))
-
-    def pile(name: str, top: int) -> str:
-        return f"{name} [bold reverse] {top:>3} [/] ({n[name]} cards)"
-
-    console.print(f"\n  {pile('A', a)}   {pile('B', b)}\n  {pile('C', c)}   {pile('D', d)}")
-    diag = "diagonals count" if view.diagonals else "sideways and up-down only"
-    used = ", ".join(view.players[s] for s in view.diago_used) or "nobody"
-    console.print(f"  {diag}; DIAGO used this round by {used}")
-    console.print(
-        f"round {view.round} of {view.rounds}; rounds won: "
-        + ", ".join(f"{p} {w}" for p, w in zip(view.players, view.scores, strict=True))
-    )
-    console.print(
-        "cards in hand: "
-        + ", ".join(f"{p} {n}" for p, n in zip(view.players, view.rack_sizes, strict=True))
-        + f"; reserve {view.bag_size}, trash {view.trash_size}"
-    )
-    if game.turns:
-        last = game.turns[-1]
-        what = " ".join(f"{PILES[p]}={v}" for p, v in last.plays)
-        if last.drawn_to:
-            what = f"drew a {last.drawn_to[1]} onto {PILES[last.drawn_to[0]]}, " + (
-                "exchanged a card" if last.exchanged else "took a penalty card"
-            )
-        elif last.kind == "pass":
-            what = "passed"
-        console.print(f"last turn: {game.players[last.seat]} {what}")
-    if seat is not None:
-        if view.drawn is not None:
-            console.print(f"you drew a [bold]{view.drawn}[/]: put it on a pile (A={view.drawn})")
-        elif view.phase == "after":
-            console.print("now 'exchange N' (discard N, draw two) or 'penalty' (draw one)")
-        console.print("your hand: ", render.rack_text(view.rack))
-
-
-def _hint(console: Console, game: Game) -> None:
-    if isinstance(game, QuattroGame):
-        options = [game.format_action(a) for a in game.legal_actions()]
-        console.print("You may: " + "  ".join(options))
+    found = hints(view, limit=5)
+    if not found:
+        others = [k for k in view.available if k not in ("place", "extra")]
+        console.print("No placement possible" + (f": {' or '.join(others)}." if others else "."))
         return
-    board = game.board
-    best = sorted(
-        ((board.points(p.cell, p.value), p) for p in game.legal_placements()), key=lambda m: -m[0]
-    )[:8]
-    if not best:
-        console.print("No placement possible: pass or exchange.")
-        return
-    console.print("  ".join(f"{board.grid.name(p.cell)}={p.value} ({pts})" for pts, p in best))
+    for hint in found:
+        points = f"{hint.points:>4}  " if hint.points is not None else ""
+        bonus = f"(+{hint.bonus} bonus) " if hint.bonus else ""
+        keep = " ".join(map(str, hint.leave)) or "nothing"
+        console.print(Text(f"{points}{bonus}{hint.notation}   keeps {keep}"))
 
 
 def _save(console: Console, game: Game, name: str) -> None:
@@ -235,6 +242,6 @@ def _save(console: Console, game: Game, name: str) -> None:
         return
     try:
         Path(name).write_text(records.dumps(game), encoding="utf-8")
-        console.print(f"saved to {name}; resume with: mathable play --resume {name}")
+        console.print(Text(f"saved to {name}; resume with: mathable play --resume {name}"))
     except OSError as exc:
-        console.print(f"[red]cannot save: {exc}[/]")
+        console.print(Text(f"cannot save: {exc}", style="red"))

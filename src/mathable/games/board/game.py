@@ -272,6 +272,10 @@ class _State:
 _GAME_TYPES: dict[str, GameType] = {}
 
 
+def _turn_status(points: int) -> str:
+    return f"this turn: {points} point{'' if points == 1 else 's'}"
+
+
 def setup_from_dict(data: Mapping[str, Any]) -> Setup:
     """An explicit start from a record's ``setup``: racks, bag and to_move."""
     try:
@@ -330,7 +334,7 @@ def game_type_of(variant: Variant) -> GameType:
         actions=frozenset(actions),
         house_rules=tuple(offered),
         open_racks=variant.open_racks,
-        score_sheets=variant.partial_turns,
+        score_sheets=True,
         bonus=variant.bonus,
         deducts_rack=variant.deduct_rack_at_end,
         create=create,
@@ -619,7 +623,7 @@ class BoardGame(Game):
             playable=self.rack(seat) if seat is not None else (),
             available=self.available(seat),
             summaries=self.summaries(),
-            status=f"this turn: {self.turn_points} points" if self.turn_placements else "",
+            status=_turn_status(self.turn_points) if self.turn_placements else "",
             turn_placements=self.turn_placements,
             turn_points=self.turn_points,
             turns=self.turns,
