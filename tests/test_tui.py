@@ -229,3 +229,52 @@ def test_quattro_cards_are_played_on_piles_by_click() -> None:
         assert game.turns[0].plays == ((0, 32), (2, 25))
 
     drive(app, script)
+
+
+def test_a_stuck_quattro_turn_draws_places_and_exchanges_by_keys() -> None:
+    setup = QuattroSetup(
+        hands=((90, 90, 81, 81, 80, 80, 72), (3, 3, 3, 3, 3, 3, 3)),
+        piles=(1, 1, 1, 1),
+        reserve=tuple(range(40, 60)),
+    )
+    game = QuattroGame(["Louis", "Zoé [bot:greedy]"], setup=setup)
+    app = MathableApp(game, bot_delay=0)
+
+    async def script(pilot: Pilot[None]) -> None:
+        assert app.check_action("act", ("draw",)) is True
+        assert app.check_action("act", ("end",)) is False  # Quattro has no end of turn
+        assert app.check_action("exchange", ()) is None  # not open yet
+        await pilot.press("w")
+        await pilot.pause()
+        drawn_card = game.view(0).playable
+        assert len(drawn_card) == 1 and drawn(drawn_card) in rack_shown(app)
+        await pilot.press("1")
+        assert set(app.marks) == {0, 1, 2, 3}  # a drawn card goes on any pile
+        await pilot.click("#board", offset=(13, 1))  # pile B
+        await pilot.pause()
+        assert game.view(0).surface[1] == drawn_card[0]
+        assert app.check_action("exchange", ()) is True
+        await pilot.press("x")
+        await pilot.pause()
+        await pilot.click("#x0")
+        await pilot.click("#go")
+        await pilot.pause()
+        assert game.turns[0].kind == "stuck" and game.turns[0].exchanged
+        assert "draw B=" in screen_text(app)  # the move list, as the game writes it
+
+    drive(app, script)
+
+
+def test_keys_offer_only_the_actions_of_the_game_in_play() -> None:
+    game = BoardGame("classic", ["Ann", "Bob [bot:greedy]"], seed=11)
+    app = MathableApp(game, bot_delay=0)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await wait_for_person(pilot, app)
+        for keyword in ("diago", "draw", "penalty", "stop"):
+            assert app.check_action("act", (keyword,)) is False
+        assert app.check_action("act", ("pass",)) is True
+        assert app.check_action("act", ("end",)) is None  # nothing placed yet
+        assert "DIAGO" not in screen_text(app)
+
+    drive(app, script)

@@ -24,8 +24,7 @@ from mathable.games import registry
 from mathable.games.board.transcript import score_transcript
 from mathable.games.board.variants import Variant, get_variant
 from mathable.games.registry import GAMES
-
-from . import render
+from mathable.render import panels
 
 app = typer.Typer(
     help="Mathable, the crossnumber game: play, score sheets, records and analysis.",
@@ -145,7 +144,7 @@ def _position_of(game: Game) -> Position:
         view.open_racks[s] if view.open_racks else view.rack if s == view.seat else size
         for s, size in enumerate(view.rack_sizes)
     )
-    board = tuple((c, v) for c, v in enumerate(view.surface) if v != render.EMPTY)
+    board = tuple((c, v) for c, v in enumerate(view.surface) if v != panels.EMPTY)
     return Position(game.name, board, racks, view.scores, view.bag_size, view.to_move)
 
 
@@ -172,7 +171,7 @@ def _replay_data(game: Game) -> dict[str, Any]:
     data["winners"] = [players[s] for s in game.winners()]
     data["to_move"] = players[game.to_move]
     data[kind.surface] = {
-        t.name: v for t, v in zip(kind.targets, view.surface, strict=True) if v != render.EMPTY
+        t.name: v for t, v in zip(kind.targets, view.surface, strict=True) if v != panels.EMPTY
     }
     data["racks"] = {p: list(game.rack(s)) for s, p in enumerate(players)}
     data["bag"] = list(game.bag_order())
@@ -205,17 +204,17 @@ def replay(
     view = game.view(None)
     for number, turn in enumerate(view.summaries, start=1):
         console.print(
-            Text.assemble(f"{number:>3}. ", render.summary_text(game.players, turn, kind))
+            Text.assemble(f"{number:>3}. ", panels.summary_text(game.players, turn, kind))
         )
-    console.print(render.view_surface(kind, view))
+    console.print(panels.view_surface(kind, view))
     to_move = None if game.is_over else game.to_move
-    console.print(render.scores_table(game.players, game.scores, to_move, unit=kind.score_unit))
+    console.print(panels.scores_table(game.players, game.scores, to_move, unit=kind.score_unit))
     if view.status:
         console.print(Text(view.status))
     for seat, name in enumerate(game.players):
-        console.print(Text(f"{name}'s {render.holder(kind)}: "), render.rack_text(game.rack(seat)))
+        console.print(Text(f"{name}'s {panels.holder(kind)}: "), panels.rack_text(game.rack(seat)))
     drawn = " ".join(map(str, game.bag_order())) or "empty"
-    console.print(f"{render.supply(kind)} ({game.bag_size}): {drawn}")
+    console.print(f"{panels.supply(kind)} ({game.bag_size}): {drawn}")
     if game.is_over:
         winners = " and ".join(game.players[s] for s in game.winners())
         what = "Match" if kind.rounds else "Game"
@@ -261,13 +260,13 @@ def show(position: Annotated[str, typer.Argument(help="A one-line position, or a
     pos, rules = _position(position)
     kind = _game_type(pos.variant)
     board = rules.new_board(dict(pos.board))
-    console.print(render.surface_group(kind, board.values))
+    console.print(panels.surface_group(kind, board.values))
     names = tuple(f"Player {i + 1}" for i in range(len(pos.racks)))
     sizes = tuple(_rack(r)[1] for r in pos.racks)
-    console.print(render.scores_table(names, pos.scores, pos.to_move, sizes))
+    console.print(panels.scores_table(names, pos.scores, pos.to_move, sizes))
     rack, _ = _rack(pos.racks[pos.to_move])
     if rack is not None:
-        console.print("rack to move: ", render.rack_text(rack))
+        console.print("rack to move: ", panels.rack_text(rack))
     console.print(f"bag: {pos.bag}")
 
 
@@ -502,7 +501,7 @@ def analyse(
     if json_out:
         _print_json(report)
         return
-    console.print(render.analysis_view(report, f"Analysis: {record.name}"))
+    console.print(panels.analysis_view(report, f"Analysis: {record.name}"))
 
 
 @app.command()

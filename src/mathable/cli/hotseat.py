@@ -24,8 +24,7 @@ from mathable.engine.actions import action_kind
 from mathable.engine.errors import MathableError
 from mathable.engine.protocol import Game, GameType, HouseRules, View
 from mathable.games.registry import new_game
-
-from . import render
+from mathable.render import panels
 
 _ACTION_HELP = {
     "place": "put your {value} on {target}",
@@ -45,7 +44,7 @@ _ACTION_HELP = {
 def help_text(kind: GameType) -> str:
     """The commands of a game: the actions its type has, then the commands of this
     front end."""
-    examples = render.action_examples(kind)
+    examples = panels.action_examples(kind)
     middle = kind.targets[len(kind.targets) // 2]
     place = f"{'pile ' if middle.kind == 'pile' else ''}{middle.name}"
     pieces = f"{kind.piece}s"
@@ -181,35 +180,35 @@ def _draw(console: Console, game: Game, seat: int | None) -> None:
     """The surface, scores, last turn and, for a seat, its rack and what it may do."""
     kind = game.game_type
     view = game.view(seat)
-    console.print(render.view_surface(kind, view))
+    console.print(panels.view_surface(kind, view))
     to_move = None if view.over else view.to_move
     console.print(
-        render.scores_table(
+        panels.scores_table(
             view.players,
             view.scores,
             to_move,
             view.rack_sizes,
             kind.score_unit,
-            render.holder(kind),
+            panels.holder(kind),
         )
     )
-    console.print(f"{render.supply(kind)}: {view.bag_size}   ", render.player_card(view.unseen))
+    console.print(f"{panels.supply(kind)}: {view.bag_size}   ", panels.player_card(view.unseen))
     if view.summaries:
-        last = render.summary_text(view.players, view.summaries[-1], kind)
+        last = panels.summary_text(view.players, view.summaries[-1], kind)
         console.print(Text.assemble("last turn: ", last))
     if view.open_racks and not view.over:
         for other, rack in enumerate(view.open_racks):
-            owner = f"{view.players[other]}'s {render.holder(kind)} (face up): "
-            console.print(Text(owner), render.rack_text(rack))
+            owner = f"{view.players[other]}'s {panels.holder(kind)} (face up): "
+            console.print(Text(owner), panels.rack_text(rack))
     if view.status:
         console.print(Text(view.status))
     if seat is None:
         return
     if view.playable != view.rack:
-        console.print("to place: ", render.rack_text(view.playable))
-    console.print(f"your {render.holder(kind)}: ", render.rack_text(view.rack))
+        console.print("to place: ", panels.rack_text(view.playable))
+    console.print(f"your {panels.holder(kind)}: ", panels.rack_text(view.rack))
     if view.available:
-        console.print(render.actions_text(view.available, _examples(game)))
+        console.print(panels.actions_text(view.available, _examples(game)))
 
 
 def _examples(game: Game) -> dict[str, str]:

@@ -209,6 +209,22 @@ class View:
     status: str
     """One line on the state a player should know (turn points, DIAGO, round 2 of 3)."""
 
+    @property
+    def notice(self) -> str:
+        """A message for the opening of a game (how the first player was drawn), or ''."""
+        return ""
+
+    @property
+    def recent_targets(self) -> tuple[Cell, ...]:
+        """The targets the last finished turn and the turn under way placed on, for a
+        front end to highlight."""
+        return ()
+
+    @property
+    def target_notes(self) -> tuple[str, ...]:
+        """A short note per target (a pile's card count), or () where targets need none."""
+        return ()
+
     def common_dict(self) -> dict[str, Any]:
         """The fields every game's JSON view has."""
         return {

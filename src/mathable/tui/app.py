@@ -1,17 +1,19 @@
 """The full-screen terminal game (Textual): every game of the family, people and bots.
 
-The app only draws views and forwards actions: every rule is the engine's. A person
-picks a rack token (key 1-9 or a click) and the legal cells light up; a click or Enter on
-the cursor places it; notation typed in the command line (``I8=12``, ``A=32``) works
-too. With several people at one screen a cover hides the board between their turns.
+The app only draws views and forwards actions: every rule is the engine's, and what to
+draw and offer comes from the view and the game's capabilities (``game.game_type``), never
+from asking which game it holds. A person picks a piece from the rack (key 1-9 or a
+click) and its legal targets light up; a click or Enter on the cursor places it; notation
+typed in the command line (``I8=12``, ``A=32``) works too. With several people at one
+screen a cover hides the rack between their turns.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
@@ -20,30 +22,22 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Input, Static
 
 from mathable.ai import Bot, seat_bots
-from mathable.ai.quattro import quattro_act
-from mathable.ai.strong import rank_plans
-from mathable.cli import render
+from mathable.ai.analysis import analysis_report
+from mathable.ai.hints import hints
 from mathable.engine import records
-from mathable.engine.actions import (
-    Action,
-    Challenge,
-    Diago,
-    Draw,
-    EndTurn,
-    Exchange,
-    Pass,
-    Penalty,
-    Place,
-)
+from mathable.engine.actions import Action, Exchange, Place, action_kind
 from mathable.engine.errors import MathableError
-from mathable.engine.protocol import Game, HouseRules
-from mathable.games.board.view import BoardView
-from mathable.games.quattro.game import PILES, PilesView, QuattroGame
+from mathable.engine.protocol import Game, View
 from mathable.games.registry import new_game
+from mathable.render import panels
+from mathable.render.surface import Surface
 
+from .rules import placement_example
 from .screens import (
+    PERSON,
     CoverScreen,
     ExchangeScreen,
+    GameChoice,
     HelpScreen,
     NewGameScreen,
     QuestionScreen,
@@ -53,9 +47,12 @@ from .screens import (
 
 CSS_PATH = Path(__file__).with_name("app.tcss")
 
+KEYWORD_ACTIONS = ("end", "pass", "challenge", "stop", "draw", "penalty", "diago")
+"""The actions a key plays at once, by their notation keyword (``act('pass')``)."""
+
 
 class SurfaceWidget(Static):
-    """The board (or Quattro's four piles); clicks become cells or piles."""
+    """The board or the piles; clicks become targets."""
 
     can_focus = True
 
@@ -66,7 +63,7 @@ class SurfaceWidget(Static):
 
 
 class RackView(Static):
-    """The rack of the person to move; a click picks a token."""
+    """The rack of the person to move; a click picks a piece."""
 
     def on_click(self, event: events.Click) -> None:
         app = self.app
@@ -84,12 +81,13 @@ class MathableApp(App[None]):
         Binding("e", "act('end')", "End turn"),
         Binding("p", "act('pass')", "Pass"),
         Binding("x", "exchange", "Exchange"),
+        Binding("d", "act('diago')", "DIAGO"),
+        Binding("w", "act('draw')", "Draw"),
+        Binding("n", "act('penalty')", "Penalty"),
+        Binding("c", "act('challenge')", "Challenge"),
+        Binding("t", "act('stop')", "Stop"),
         Binding("h", "hint", "Hint"),
         Binding("colon,slash", "command", "Type", show=False),
-        Binding("c", "act('challenge')", "Challenge", show=False),
-        Binding("d", "act('diago')", "DIAGO", show=False),
-        Binding("w", "act('draw')", "Draw", show=False),
-        Binding("n", "act('penalty')", "Penalty", show=False),
         Binding("u", "undo", "Undo", show=False),
         Binding("s", "save", "Save"),
         Binding("r", "replay", "Replay", show=False),
@@ -125,6 +123,16 @@ class MathableApp(App[None]):
         self.marks: dict[int, str] = {}
         self.waiting_cover = False
         self.widgets: dict[str, Static] = {}
+        self.available: frozenset[str] = frozenset()
+        """What the person at the screen may do now (the view's ``available``)."""
+        self.notes: tuple[str, ...] = ()
+        """The notes drawn under the targets now (they change where clicks land)."""
+
+    @property
+    def surface(self) -> Surface:
+        """How the game in play lays out its targets."""
+        assert self.game is not None
+        return Surface(self.game.game_type)
 
     # -- layout --------------------------------------------------------------------
 
@@ -133,7 +141,7 @@ class MathableApp(App[None]):
             with Vertical(id="left"):
                 yield SurfaceWidget(id="board")
                 yield RackView(id="rack")
-                yield Input(placeholder="type I8=12, end, pass… (: to type, ? help)", id="command")
+                yield Input(placeholder="type a move… (: to type, ? help)", id="command")
                 yield Static(id="message")
             with Vertical(id="side"):
                 yield Static(id="status")
@@ -151,42 +159,40 @@ class MathableApp(App[None]):
         else:
             self._begin()
 
-    def start_game(self, config: dict[str, Any] | None) -> None:
+    def start_game(self, choice: GameChoice | None) -> None:
         """Create the game chosen on the new-game screen."""
-        if config is None:
+        if choice is None:
             self.exit()
             return
         names = [
-            name if kind == "person" else f"{name} [bot:{kind}]"
-            for name, kind in zip(config["names"], config["kinds"], strict=True)
+            name if kind == PERSON else f"{name} [bot:{kind}]"
+            for name, kind in zip(choice.names, choice.kinds, strict=True)
         ]
         try:
             game = new_game(
-                config["variant"],
+                choice.variant,
                 names,
-                seed=config["seed"],
-                house_rules=HouseRules(
-                    table_referee=config["referee"],
-                    allow_undo=config["undo"],
-                    strict=config["strict"],
-                ),
-                rounds=config["rounds"],
+                seed=choice.seed,
+                house_rules=choice.house_rules,
+                rounds=choice.rounds,
             )
         except ValueError as exc:
             self.push_screen(NewGameScreen(), self.start_game)
             self.notify(str(exc), severity="error")
             return
         self.game = game
-        self.bots = seat_bots(game.players, config["seed"])
+        self.bots = seat_bots(game.players, choice.seed)
         self._begin()
 
     def _begin(self) -> None:
         game = self.game
         assert game is not None
-        self.cursor = len(game.board.values) // 2 if isinstance(game, Game) else 0
-        if isinstance(game, Game) and game.start_draws and not game.log:
-            draws = ", ".join(f"{game.players[s]} drew {v}" for s, v in game.start_draws)
-            self.say(f"Drawing for the start: {draws}. {game.players[game.to_move]} starts.")
+        self.cursor = self.surface.start()
+        example = placement_example(game.game_type)
+        self.query_one("#command", Input).placeholder = f"type {example}… (: to type, ? help)"
+        notice = game.view(None).notice
+        if notice and not game.log:
+            self.say(notice)
         self.widgets["board"].focus()
         self.refresh_all()
         self.next_turn()
@@ -256,26 +262,35 @@ class MathableApp(App[None]):
             return None
         return game.to_move
 
-    def play(self, action: Action | str) -> bool:
+    def play_text(self, text: str) -> bool:
+        """Play an action typed in the notation (``I8=12``, ``A=32``, ``pass``)."""
+        game = self.game
+        if game is None:
+            return False
+        try:
+            action = game.parse_action(text)
+        except MathableError as exc:
+            self.say(f"Refused: {exc}", error=True)
+            return False
+        return self.play(action)
+
+    def play(self, action: Action) -> bool:
         """Apply a person's action; an illegal one is refused with the rule, nothing
         changed."""
         game = self.game
         if game is None:
             return False
         # any person may challenge the turn just ended (C12); the rest waits for one's turn
-        challenge = isinstance(action, Challenge) or action == "challenge"
-        if not challenge and self.human_seat() is None:
+        if action_kind(action) != "challenge" and self.human_seat() is None:
             self.say("It is not your turn.", error=True)
             return False
         try:
-            if isinstance(action, str):
-                action = game.parse_action(action)
             game.apply(action)
         except MathableError as exc:
             self.say(f"Refused: {exc}", error=True)
             self.refresh_all()
             return False
-        self.say(f"{game.format_action(action)}")
+        self.say(game.format_action(action))
         self.after_action()
         return True
 
@@ -293,26 +308,36 @@ class MathableApp(App[None]):
 
     # -- input events ------------------------------------------------------------------
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Offer the game's own actions only: hidden when the game has none of them,
+        greyed out while they are not open now (the view's ``available``)."""
+        game = self.game
+        if game is None:  # the new-game screen: nothing to play yet
+            return action == "quit_game"
+        if action == "act" and parameters:
+            keyword = str(parameters[0])
+        elif action == "exchange":
+            keyword = "exchange"
+        else:
+            return True
+        if not game.game_type.has(keyword):
+            return False
+        return True if keyword in self.available else None
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()
         event.input.value = ""
         self.widgets["board"].focus()
         if text:
-            self.play(text)
+            self.play_text(text)
 
     def action_command(self) -> None:
         self.query_one("#command", Input).focus()
 
-    def action_act(self, what: str) -> None:
-        actions: dict[str, Action] = {
-            "end": EndTurn(),
-            "pass": Pass(),
-            "challenge": Challenge(),
-            "diago": Diago(),
-            "draw": Draw(),
-            "penalty": Penalty(),
-        }
-        self.play(actions[what])
+    def action_act(self, keyword: str) -> None:
+        """Play the keyword action ``keyword`` (``pass``, ``end``, ``diago``...)."""
+        if keyword in KEYWORD_ACTIONS:
+            self.play_text(keyword)
 
     def action_pick(self, index: int) -> None:
         self.pick_token(index - 1)
@@ -321,84 +346,71 @@ class MathableApp(App[None]):
         self.pick_token(x // 5)
 
     def pick_token(self, index: int) -> None:
+        """Choose the rack's ``index``-th piece and light up where it may go."""
         seat = self.human_seat()
         game = self.game
         if seat is None or game is None:
             return
-        rack = self._rack(seat)
+        rack = game.view(seat).playable
         if not 0 <= index < len(rack):
             return
         value = rack[index]
         self.selected = value
-        if isinstance(game, QuattroGame):
-            legal = {
-                a.cell for a in game.legal_actions() if isinstance(a, Place) and a.value == value
-            }
-            self.marks = {p: "•" for p in legal}
-            where = ", ".join(PILES[p] for p in sorted(legal)) or "no pile"
-        else:
-            cells = game.variant.legal_cells(game.board, value, game.house_rules.strict)
-            self.marks = {c: str(value) for c in cells}
-            where = f"{len(cells)} legal cell{'s' if len(cells) != 1 else ''}"
-        target = "pile" if isinstance(game, QuattroGame) else "cell"
-        self.say(f"{value} chosen: {where}. Click a {target}, or move the cursor and press Enter.")
+        targets = self._legal_targets(value)
+        self.marks = {t: str(value) for t in targets}
+        word = self.surface.target_word
+        names = [game.game_type.targets[t].name for t in targets]
+        where = f"{len(names)} legal {word}{'s' if len(names) != 1 else ''}"
+        if 0 < len(names) <= 4:
+            where += ": " + ", ".join(names)
+        self.say(f"{value} chosen: {where}. Click a {word}, or move the cursor and press Enter.")
         self.refresh_all()
 
-    def _rack(self, seat: int) -> tuple[int, ...]:
-        game = self.game
-        assert game is not None
-        if isinstance(game, QuattroGame) and game.drawn is not None and seat == game.to_move:
-            return (game.drawn,)
-        return game.rack(seat)
+    def _legal_targets(self, value: int) -> list[int]:
+        """The targets a piece ``value`` may be placed on now."""
+        assert self.game is not None
+        cells: set[int] = set()
+        for action in self.game.legal_actions():
+            match action:
+                case Place(cell=cell, value=placed) if placed == value:
+                    cells.add(cell)
+        return sorted(cells)
 
     def board_clicked(self, x: int, y: int) -> None:
-        game = self.game
-        if game is None:
+        if self.game is None:
             return
-        if isinstance(game, QuattroGame):
-            col, row = (x - 2) // 9, y // 4
-            if 0 <= col < 2 and 0 <= row < 2:
-                self.cursor = row * 2 + col
-                self.action_place_at_cursor()
-            return
-        cell = render.cell_at(game.board.grid.size, x, y)
-        if cell is not None:
-            self.cursor = cell
+        target = self.surface.target_at(x, y, self.notes)
+        if target is not None:
+            self.cursor = target
             self.action_place_at_cursor()
 
     def action_cursor(self, dx: int, dy: int) -> None:
-        game = self.game
-        if game is None:
+        if self.game is None:
             return
-        size = 2 if isinstance(game, QuattroGame) else game.board.grid.size
-        row, col = divmod(self.cursor, size)
-        row, col = max(0, min(size - 1, row + dy)), max(0, min(size - 1, col + dx))
-        self.cursor = row * size + col
+        self.cursor = self.surface.moved(self.cursor, dx, dy)
         self.refresh_all()
 
     def action_place_at_cursor(self) -> None:
         game = self.game
         if game is None or self.selected is None:
             if game is not None and self.human_seat() is not None:
-                self.say("Choose a token first (1-9 or click it).")
+                self.say(f"Choose a {game.game_type.piece} first (1-9 or click it).")
             return
         place = Place(self.cursor, self.selected)
-        if isinstance(game, Game):
-            square = game.variant.layout.squares[self.cursor]
-            extra_possible = (
-                game.variant.extra_draw
-                and square.restriction is not None
-                and game.bag_size > 0
-                and place in game.legal_placements()
-            )
-            if extra_possible:
-                self.push_screen(
-                    QuestionScreen(
-                        f"{game.board.grid.name(self.cursor)} is a restriction square: "
-                        "take the extra token now? (rule C7)"
-                    ),
-                    lambda yes: self.play(Place(place.cell, place.value, bool(yes))),
-                )
+        if game.game_type.has("extra") and "extra" in self.available:
+            extra = Place(place.cell, place.value, True)
+            placements = game.legal_placements()
+            if place in placements and extra in placements:
+                target = game.game_type.targets[place.cell]
+                where = target.name
+                if target.kind == "restriction":
+                    where += " is a restriction square"
+
+                def answered(yes: bool | None) -> None:
+                    self.play(extra if yes else place)
+
+                question = f"{where}: take the extra {game.game_type.piece} now? (rule C7)"
+                self.push_screen(QuestionScreen(question), answered)
                 return
         self.play(place)
 
@@ -407,13 +419,14 @@ class MathableApp(App[None]):
         game = self.game
         if seat is None or game is None:
             return
-        single = isinstance(game, QuattroGame)
 
         def chosen(values: tuple[int, ...] | None) -> None:
             if values:
                 self.play(Exchange(values))
 
-        self.push_screen(ExchangeScreen(game.rack(seat), single), chosen)
+        kind = game.game_type
+        screen = ExchangeScreen(game.view(seat).rack, kind.exchange_exactly, kind.piece)
+        self.push_screen(screen, chosen)
 
     def action_undo(self) -> None:
         game = self.game
@@ -428,39 +441,42 @@ class MathableApp(App[None]):
             return
         self.say("Taken back.")
         self.covered_for = game.to_move
+        self.selected = None
+        self.marks = {}
         self.refresh_all()
 
     def action_hint(self) -> None:
+        """The best turns for the person to move, found from that person's view."""
         seat = self.human_seat()
         game = self.game
         if seat is None or game is None:
             return
         view = game.view(seat)
-        if isinstance(view, PilesView):
-            import random
-
-            suggestion = quattro_act(view, "strong", random.Random(0))
-            self.say(f"Hint: {game.format_action(suggestion)}")
+        found = hints(view)
+        if not found:
+            others = [k for k in view.available if k not in ("place", "extra", "challenge")]
+            what = " or ".join(others) if others else "wait"
+            self.say(f"Hint: nothing to place; {what}.")
             return
-        ranked = rank_plans(view)
-        plans = [plan for _, plan in ranked if plan.placements][:3]
-        if not plans:
-            self.say("Hint: nothing to place; pass or exchange.")
-            return
-        grid = game.board.grid
-        text = "; ".join(
-            " ".join(f"{grid.name(c)}={v}" for c, v in plan.placements) + f" ({plan.total})"
-            for plan in plans
+        self.say(
+            "Hint: "
+            + "; ".join(
+                h.notation if h.points is None else f"{h.notation} ({h.points})" for h in found
+            )
         )
-        self.marks = {c: str(v) for c, v in plans[0].placements}
-        self.say(f"Hint: {text}")
+        marks: dict[int, str] = {}
+        for action in found[0].actions:
+            match action:
+                case Place(cell=cell, value=value):
+                    marks[cell] = str(value)
+        self.marks = marks or {cell: "?" for cell in found[0].cells}
         self.refresh_all()
 
     def action_save(self) -> None:
         game = self.game
         if game is None:
             return
-        path = self.save_path or Path(f"mathable-{game.variant.name}-{game.seed}.json")
+        path = self.save_path or Path(f"mathable-{game.name}-{game.seed}.json")
         try:
             path.write_text(records.dumps(game), encoding="utf-8")
         except OSError as exc:
@@ -474,26 +490,22 @@ class MathableApp(App[None]):
             self.push_screen(ReplayScreen(self.game))
 
     def action_help(self) -> None:
-        name = self.game.variant.name if self.game else "classic"
-        self.push_screen(HelpScreen(name))
+        if self.game is None:
+            return
+        self.push_screen(HelpScreen(self.game.game_type))
 
     def action_moves(self) -> None:
         if self.game is not None:
-            self.push_screen(TableScreen(self._move_list(limit=None)))
+            self.push_screen(TableScreen(self._move_list(self.game.view(None), limit=None)))
 
     def action_analysis(self) -> None:
         game = self.game
         if game is None:
             return
-        if not isinstance(game, Game):
-            self.say("Analysis is for the board games.")
-            return
         if not game.is_over:
             self.say("The analysis opens once the game is over (it shows every rack).")
             return
-        from mathable.ai.analysis import analysis_report
-
-        self.push_screen(TableScreen(render.analysis_view(analysis_report(game))))
+        self.push_screen(TableScreen(panels.analysis_view(analysis_report(game))))
 
     def action_quit_game(self) -> None:
         game = self.game
@@ -509,32 +521,23 @@ class MathableApp(App[None]):
             return
         seat = self.viewer()
         view = game.view(seat)
-        board = self.widgets["board"]
-        if isinstance(game, QuattroGame):
-            assert isinstance(view, PilesView)
-            board.update(self._piles(view))
-        else:
-            assert isinstance(view, BoardView)
-            last = {p.cell for p in game.turns[-1].placements} if game.turns else set()
-            last |= {p.cell for p in view.turn_placements}
-            board.update(
-                Group(
-                    render.board_text(
-                        game.variant.layout,
-                        view.board,
-                        last,
-                        self.marks,
-                        cursor=self.cursor if seat is not None else None,
-                    ),
-                    render.legend(),
-                )
-            )
+        self.available = frozenset(view.available)
+        self.notes = view.target_notes
+        surface = self.surface
+        drawing = surface.draw(
+            view.surface,
+            recent=view.recent_targets,
+            marks=self.marks,
+            cursor=self.cursor if seat is not None else None,
+            notes=self.notes,
+        )
+        self.widgets["board"].update(Group(drawing, surface.legend()))
         if seat is None:
             covered = "the screen is covered" if self.waiting_cover else "watching"
             self.widgets["rack"].update(Text(f"({covered})", style="dim"))
         else:
             tiles = Text()
-            for value in self._rack(seat):
+            for value in view.playable:
                 style = "bold black on yellow" if value == self.selected else "bold black on white"
                 tiles.append(f"{value:^4}", style=style)
                 tiles.append(" ")
@@ -543,72 +546,39 @@ class MathableApp(App[None]):
             self.widgets["rack"].update(tiles)
         self.widgets["message"].update(self.message)
         self.widgets["status"].update(self._status(view))
-        self.widgets["card"].update(render.player_card(view.unseen))
-        self.widgets["moves"].update(self._move_list(limit=12))
+        self.widgets["card"].update(panels.player_card(view.unseen))
+        self.widgets["moves"].update(self._move_list(view, limit=12))
+        self.refresh_bindings()
 
-    def _piles(self, view: PilesView) -> Text:
-        out = Text()
-        for row in range(2):
-            for line in range(4):
-                out.append("  ")
-                for col in range(2):
-                    pile = row * 2 + col
-                    top = view.tops[pile]
-                    style = "bold black on green3" if pile in self.marks else "bold"
-                    if pile == self.cursor:
-                        style += " underline"
-                    body = ["┌─────┐", f"│{PILES[pile]:<5}│", f"│{top:^5}│", "└─────┘"][line]
-                    out.append(body, style=style)
-                    out.append("  ")
-                out.append("\n")
-        diag = "diagonals count" if view.diagonals else "no diagonals"
-        out.append(f"  {diag}; reserve {view.bag_size}, trash {view.trash_size}\n")
-        if view.drawn is not None:
-            out.append(f"  You drew a {view.drawn}: put it on a pile (1, then a pile)\n")
-        elif view.phase == "after":
-            out.append("  Now x: exchange one card (draw two), or n: a penalty card\n")
-        return out
-
-    def _status(self, view: BoardView | PilesView) -> Any:
-        game = self.game
-        assert game is not None
-        sizes = view.rack_sizes
-        table = render.scores_table(
-            view.players, view.scores, None if view.over else view.to_move, sizes
+    def _status(self, view: View) -> RenderableType:
+        """Scores and rack sizes, the bag, and the view's own status line."""
+        assert self.game is not None
+        kind = self.game.game_type
+        table = panels.scores_table(
+            view.players, view.scores, None if view.over else view.to_move, view.rack_sizes
         )
         extra = Text(f"bag: {view.bag_size}")
-        if isinstance(view, PilesView):
-            extra = Text(f"round {view.round} of {view.rounds} (scores: rounds won)")
-        elif view.turn_placements:
-            extra.append(f"   this turn: {view.turn_points} points")
+        if kind.score_unit != "points":
+            extra.append(f"   (scores: {kind.score_unit} won)")
+        if view.status:
+            extra.append(f"\n{view.status}", style="bold")
         return Group(table, extra)
 
-    def _move_list(self, limit: int | None) -> Text:
-        game = self.game
-        assert game is not None
+    def _move_list(self, view: View, limit: int | None) -> Text:
+        """The finished turns as the game writes them (``view.summaries``)."""
+        assert self.game is not None
+        points = self.game.game_type.score_unit == "points"
         out = Text("moves\n", style="bold")
-        turns = list(enumerate(game.turns, start=1))
+        turns = list(enumerate(view.summaries, start=1))
         shown = turns if limit is None else turns[-limit:]
         for number, turn in shown:
-            out.append(f"{number:>3}. {game.players[turn.seat]}: ")
-            out.append(_describe(game, turn) + "\n")
+            out.append(f"{number:>3}. {view.players[turn.seat]}: {turn.notation}")
+            if points:
+                out.append(f" ({turn.points})")
+            if turn.note:
+                out.append(f", {turn.note}", style="italic")
+            out.append("\n")
         return out
-
-
-def _describe(game: Game, turn: Any) -> str:
-    """A finished turn in notation, for the move list."""
-    if isinstance(game, QuattroGame):
-        plays = " ".join(f"{PILES[p]}={v}" for p, v in turn.plays)
-        if turn.drawn_to:
-            pile, value = turn.drawn_to
-            rest = "exchange" if turn.exchanged else "penalty"
-            return f"draw {PILES[pile]}={value} {rest}"
-        return plays or turn.kind
-    grid = game.board.grid
-    placed = " ".join(
-        f"{grid.name(p.cell)}={p.value}{'+' if p.extra else ''}" for p in turn.placements
-    )
-    return f"{placed or turn.kind} ({turn.points})"
 
 
 def run_app(

@@ -3,6 +3,15 @@ RULINGS.md; rule numbers in brackets)."""
 
 from __future__ import annotations
 
+import re
+
+from rich.markup import escape
+
+from mathable.engine.actions import Place
+from mathable.engine.notation import format_action
+from mathable.engine.protocol import GameType
+from mathable.render.surface import Surface
+
 RULES: dict[str, str] = {
     "classic": """[b]Mathable[/b]  (rules C1-C13)
 
@@ -43,11 +52,59 @@ one card and draw two, or draw one penalty card [Q3].
 [b]DIAGO[/b] (key d): once per round, at the start of your turn, diagonals count too for
 that turn; once everyone has used it, diagonals count for all [Q4].
 The first to empty the hand wins the round; the match winner wins the most rounds [Q5].""",
-    "keys": """[b]Keys[/b]
-  1-9 or click a rack token   choose it: its legal cells light up in green
-  arrows / click a cell       move the cursor / place the chosen token there
-  enter                       place the chosen token on the cursor
-  or type notation below      I8=12, J8=16+ (extra token), A=32 (Quattro pile)
-  e end turn   p pass   x exchange   c challenge   d DIAGO   w draw   n penalty
-  h hint   a analysis   m move list   u undo   s save   r replay   ? help   q quit""",
 }
+
+_ACTION_KEYS = (
+    ("end", "e", "end turn"),
+    ("pass", "p", "pass"),
+    ("exchange", "x", "exchange"),
+    ("challenge", "c", "challenge"),
+    ("stop", "t", "stop (all agree)"),
+    ("diago", "d", "DIAGO"),
+    ("draw", "w", "draw"),
+    ("penalty", "n", "penalty"),
+)
+"""The keys of the actions a game may have, in the order the help lists them."""
+
+KEYWORDS = ("end", "pass", "exchange", "challenge", "stop", "diago", "draw", "penalty")
+"""Actions typed as a word (``exchange`` takes the values: ``exchange 3,5``)."""
+
+
+def rules_page(kind: GameType) -> str:
+    """The help screen of a game: its rules page (or its summary) and the keys."""
+    page = RULES.get(kind.name)
+    if page is None:
+        page = f"[b]{escape(kind.title)}[/b]\n\n{escape(kind.summary)}"
+    # rule numbers in brackets ([C3], [Q2]) are text, not markup tags
+    page = re.sub(r"\[([A-Z]\d+[a-z]?)\]", r"\\[\1]", page)
+    return page + "\n\n" + keys_help(kind)
+
+
+def placement_example(kind: GameType, *, extra: bool = False) -> str:
+    """A placement written in the game's notation, to show how to type one (``G7=12``,
+    ``G7=12+`` with the extra token, ``A=12``)."""
+    return format_action(Place(Surface(kind).start(), 12, extra), kind.target_names)
+
+
+def keys_help(kind: GameType) -> str:
+    """The keys of the terminal game, with only the actions this game has."""
+    surface = Surface(kind)
+    piece, target = kind.piece, surface.target_word
+    example = placement_example(kind)
+    if kind.has("extra"):
+        example += f", {placement_example(kind, extra=True)} (extra {piece})"
+    typed = ", ".join(k for k in KEYWORDS if kind.has(k))
+    if typed:
+        example += f"; {typed}"
+    keys = "   ".join(f"{key} {what}" for name, key, what in _ACTION_KEYS if kind.has(name))
+    return "\n".join(
+        [
+            "[b]Keys[/b]",
+            f"  1-9 or click a rack {piece:<7} choose it: its legal {target}s light up in green",
+            f"  arrows / click a {target:<10} move the cursor / place the chosen {piece} there",
+            f"  enter                       place the chosen {piece} on the cursor",
+            f"  or type notation below      {example}",
+            *([f"  {keys}"] if keys else []),
+            "  h hint   a analysis   m move list   u undo   s save   r replay   ? help   q quit",
+        ]
+    )

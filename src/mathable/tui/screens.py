@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
 
+from rich.console import Group, RenderableType
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -12,20 +13,35 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
 from mathable.ai import BOTS
-from mathable.cli import render
-from mathable.engine import records
-from mathable.engine.protocol import Game
-from mathable.games import registry
-from mathable.games.quattro.game import QuattroGame
+from mathable.engine.protocol import Game, GameType, HouseRules
 from mathable.games.registry import GAMES
+from mathable.render.surface import Surface
 
-from .rules import RULES
+from .rules import rules_page
 
 PERSON = "person"
 
 
-class NewGameScreen(Screen[dict[str, Any]]):
-    """Choose the game, the seats (people or computer levels), house rules and a seed."""
+HOUSE_RULE_BOXES = {"referee": "table_referee", "undo": "allow_undo", "strict": "strict"}
+"""The new-game screen's checkboxes and the house rules they switch on."""
+
+
+@dataclass(frozen=True)
+class GameChoice:
+    """What the new-game screen asks for: the game, the seats, the options."""
+
+    variant: str
+    names: tuple[str, ...]
+    kinds: tuple[str, ...]
+    """``person``, or the computer level of each seat."""
+    house_rules: HouseRules
+    seed: int | None
+    rounds: int
+
+
+class NewGameScreen(Screen[GameChoice]):
+    """Choose the game, the seats (people or computer levels), house rules and a seed;
+    only the house rules and options the chosen game offers can be ticked."""
 
     BINDINGS = [Binding("escape", "app.quit", "Quit")]
 
@@ -51,10 +67,23 @@ class NewGameScreen(Screen[dict[str, Any]]):
             yield Checkbox("strict: scoring squares first (numbered board, K2)", id="strict")
             with Horizontal(classes="seat"):
                 yield Input(placeholder="seed (empty: random)", id="seed")
-                yield Input(value="1", placeholder="rounds (Quattro)", id="rounds")
+                yield Input(value="1", placeholder="rounds of a match", id="rounds")
             yield Static("", id="newgame-error")
             yield Button("Start", variant="primary", id="start")
         yield Footer()
+
+    def on_mount(self) -> None:
+        self._offer(GAMES["classic"])
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "variant" and str(event.value) in GAMES:
+            self._offer(GAMES[str(event.value)])
+
+    def _offer(self, kind: GameType) -> None:
+        """Enable the house rules and the rounds the game ``kind`` has."""
+        for box, rule in HOUSE_RULE_BOXES.items():
+            self.query_one(f"#{box}", Checkbox).disabled = rule not in kind.house_rules
+        self.query_one("#rounds", Input).disabled = not kind.rounds
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id != "start":
@@ -68,7 +97,8 @@ class NewGameScreen(Screen[dict[str, Any]]):
             names.append(name)
             kinds.append(str(kind))
         seed_text = self.query_one("#seed", Input).value.strip()
-        rounds_text = self.query_one("#rounds", Input).value.strip() or "1"
+        rounds_box = self.query_one("#rounds", Input)
+        rounds_text = "1" if rounds_box.disabled else rounds_box.value.strip() or "1"
         error = self.query_one("#newgame-error", Static)
         if seed_text and not seed_text.isdigit():
             error.update("[red]the seed is a whole number[/red]")
@@ -76,17 +106,20 @@ class NewGameScreen(Screen[dict[str, Any]]):
         if not rounds_text.isdigit() or not 1 <= int(rounds_text) <= 99:
             error.update("[red]rounds: 1 to 99[/red]")
             return
+        rules = {
+            rule: self.query_one(f"#{box}", Checkbox).value
+            and not self.query_one(f"#{box}", Checkbox).disabled
+            for box, rule in HOUSE_RULE_BOXES.items()
+        }
         self.dismiss(
-            {
-                "variant": str(self.query_one("#variant", Select).value),
-                "names": names,
-                "kinds": kinds,
-                "referee": self.query_one("#referee", Checkbox).value,
-                "undo": self.query_one("#undo", Checkbox).value,
-                "strict": self.query_one("#strict", Checkbox).value,
-                "seed": int(seed_text) if seed_text else None,
-                "rounds": int(rounds_text),
-            }
+            GameChoice(
+                variant=str(self.query_one("#variant", Select).value),
+                names=tuple(names),
+                kinds=tuple(kinds),
+                house_rules=HouseRules(**rules),
+                seed=int(seed_text) if seed_text else None,
+                rounds=int(rounds_text),
+            )
         )
 
 
@@ -101,8 +134,10 @@ class CoverScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="cover-box"):
-            yield Static(f"Pass the screen to [b]{self.player}[/b]", id="cover-text")
-            yield Button(f"I am {self.player}: show my rack", variant="primary", id="uncover")
+            text = Text("Pass the screen to ")
+            text.append(self.player, style="bold")
+            yield Static(text, id="cover-text")
+            yield Button(Text(f"I am {self.player}: show my rack"), variant="primary", id="uncover")
 
     def action_dismiss_cover(self) -> None:
         self.dismiss(None)
@@ -135,21 +170,27 @@ class QuestionScreen(ModalScreen[bool]):
 
 
 class ExchangeScreen(ModalScreen[tuple[int, ...] | None]):
-    """Choose the tokens to give back (C8b, J3) or the one card to discard (Q3)."""
+    """Choose the pieces to give back (C8b, J3), exactly ``exactly`` of them when the
+    game says so (Quattro's one card, Q3)."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, rack: tuple[int, ...], single: bool) -> None:
+    def __init__(self, rack: tuple[int, ...], exactly: int | None, piece: str) -> None:
         super().__init__()
         self.rack = rack
-        self.single = single
+        self.exactly = exactly
+        self.piece = piece
 
     def compose(self) -> ComposeResult:
-        what = "the card to discard" if self.single else "the tokens to give back"
+        if self.exactly is None:
+            what = f"the {self.piece}s to give back"
+        else:
+            what = f"{self.exactly} {self.piece}{'s' if self.exactly != 1 else ''} to give back"
         with Vertical(id="question-box"):
             yield Static(f"Tick {what}, then Exchange.")
             for index, value in enumerate(self.rack):
                 yield Checkbox(str(value), id=f"x{index}")
+            yield Static("", id="exchange-error")
             with Horizontal():
                 yield Button("Exchange", variant="primary", id="go")
                 yield Button("Cancel", id="cancel")
@@ -166,6 +207,11 @@ class ExchangeScreen(ModalScreen[tuple[int, ...] | None]):
             for index, value in enumerate(self.rack)
             if self.query_one(f"#x{index}", Checkbox).value
         )
+        if self.exactly is not None and len(chosen) != self.exactly:
+            self.query_one("#exchange-error", Static).update(
+                Text(f"tick exactly {self.exactly}", style="red")
+            )
+            return
         self.dismiss(chosen or None)
 
 
@@ -174,13 +220,13 @@ class HelpScreen(ModalScreen[None]):
 
     BINDINGS = [Binding("escape,question_mark,q", "close", "Close")]
 
-    def __init__(self, variant: str) -> None:
+    def __init__(self, kind: GameType) -> None:
         super().__init__()
-        self.variant = variant
+        self.kind = kind
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-box"):
-            yield Static(RULES.get(self.variant, RULES["classic"]) + "\n\n" + RULES["keys"])
+            yield Static(rules_page(self.kind))
         yield Footer()
 
     def action_close(self) -> None:
@@ -192,7 +238,7 @@ class TableScreen(ModalScreen[None]):
 
     BINDINGS = [Binding("escape,q,enter", "close", "Close")]
 
-    def __init__(self, content: Any) -> None:
+    def __init__(self, content: RenderableType) -> None:
         super().__init__()
         self.content = content
 
@@ -241,37 +287,26 @@ class ReplayScreen(Screen[None]):
     def action_close(self) -> None:
         self.dismiss(None)
 
-    def _game_at(self, count: int) -> Game:
-        """The game after its first ``count`` actions, rebuilt from its record."""
-        data = records.to_record(self.source)
-        data["actions"] = data["actions"][:count]
-        data.pop("result", None)
-        return registry.from_record(data)
-
     def show(self) -> None:
-        game = self._game_at(self.position)
+        game = self.source.replayed(self.position)
+        view = game.view(None)
         info = Text(f"action {self.position} of {len(self.actions)}")
         if self.position:
             info.append(f": {game.format_action(self.actions[self.position - 1])}")
         info.append(
-            "\n" + "  ".join(f"{p} {s}" for p, s in zip(game.players, game.scores, strict=True))
+            "\n" + "  ".join(f"{p} {s}" for p, s in zip(view.players, view.scores, strict=True))
         )
-        if isinstance(game, QuattroGame):
-            a, b, c, d = game.tops
-            self.query_one("#replay-board", Static).update(
-                Text(f"\n   A {a:>3}   B {b:>3}\n   C {c:>3}   D {d:>3}\n", style="bold")
-            )
-        else:
-            last = {p.cell for p in game.turn_placements}
-            self.query_one("#replay-board", Static).update(
-                render.board_text(game.variant.layout, game.board.values, last)
-            )
+        surface = Surface(game.game_type)
+        drawing = surface.draw(view.surface, recent=view.recent_targets, notes=view.target_notes)
+        self.query_one("#replay-board", Static).update(Group(drawing, surface.legend()))
         self.query_one("#replay-info", Static).update(info)
 
 
 __all__ = [
+    "PERSON",
     "CoverScreen",
     "ExchangeScreen",
+    "GameChoice",
     "HelpScreen",
     "NewGameScreen",
     "QuestionScreen",

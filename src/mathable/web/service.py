@@ -1,7 +1,11 @@
 """The service layer between HTTP and the engine: games from the event store, seats and
-their secret tokens, actions serialised per game, bots, and what each viewer may see.
+their secret tokens, actions serialised per game, computer players, and what each viewer
+may see.
 
-Routes stay thin: they call these methods and turn :class:`ServiceError` into a 4xx.
+It never asks which game it holds: games are created by name through the registry, and
+all it sends is a game's :class:`~mathable.engine.protocol.View` and its ``game_type``
+capabilities. Routes stay thin: they call these methods and turn :class:`ServiceError`
+into a 4xx answer.
 """
 
 from __future__ import annotations
@@ -14,13 +18,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mathable.ai import BOTS, Bot, get_bot
-from mathable.engine.actions import Challenge
+from mathable.ai.analysis import analysis_report
+from mathable.ai.hints import hints
+from mathable.engine.actions import action_kind
 from mathable.engine.errors import IllegalMove, MathableError, NotationError
-from mathable.engine.protocol import Game, HouseRules
+from mathable.engine.protocol import Game, GameType, HouseRules, View
 from mathable.games import registry
-from mathable.games.quattro.game import QuattroGame
+from mathable.games.board.transcript import format_transcript, score_transcript
+from mathable.games.board.variants import get_variant
 from mathable.games.registry import GAMES, new_game
 
+from .schemas import NewGame
 from .store import ConflictError, EventStore, StoredGame
 
 
@@ -64,6 +72,37 @@ class LiveGame:
         raise ServiceError(403, "this link's token does not open any seat of this game")
 
 
+@dataclass(frozen=True)
+class Seated:
+    """A game and the seat its viewer's token opens (None: a spectator)."""
+
+    live: LiveGame
+    seat: int | None
+
+
+def board_json(kind: GameType) -> dict[str, Any]:
+    """A board's squares for drawing (the ``board`` key of ``/api/variants``)."""
+    return {
+        "size": kind.columns,
+        "squares": [{"kind": t.kind, "label": t.label} for t in kind.targets],
+    }
+
+
+def view_data(game: Game, view: View) -> dict[str, Any]:
+    """A view as JSON, with cells named and what to highlight and note per target."""
+    name = game.cell_names.name
+    data = view.to_dict(name)
+    data["recent"] = [name(c) for c in view.recent_targets]
+    data["target_notes"] = list(view.target_notes)
+    data["notice"] = view.notice
+    return data
+
+
+def sheet_games() -> list[str]:
+    """The games whose paper score sheets can be scored."""
+    return [name for name, kind in GAMES.items() if kind.score_sheets]
+
+
 class GameService:
     """Every game the server knows, backed by the event store."""
 
@@ -72,49 +111,73 @@ class GameService:
         self.live: dict[str, LiveGame] = {}
         self._listener_ids = 0
 
+    # -- the catalogue ------------------------------------------------------------------
+
+    @staticmethod
+    def variants() -> list[dict[str, Any]]:
+        """Every game: its metadata, its board (games played on one), its capabilities."""
+        out = []
+        for name, kind in GAMES.items():
+            entry: dict[str, Any] = {
+                "name": name,
+                "title": kind.title,
+                "summary": kind.summary,
+                "min_players": kind.min_players,
+                "max_players": kind.max_players,
+                "rack_size": kind.rack_size,
+            }
+            if kind.surface == "board":
+                entry["board"] = board_json(kind)
+            entry["capabilities"] = kind.capabilities()
+            out.append(entry)
+        return out
+
+    @staticmethod
+    def bots() -> list[dict[str, str]]:
+        """The computer players, weakest first."""
+        return [{"name": n, "description": d} for n, (_, d) in BOTS.items()]
+
     # -- creating and loading -----------------------------------------------------------
 
-    async def create(self, spec: dict[str, Any]) -> dict[str, Any]:
+    async def create(self, spec: NewGame) -> dict[str, Any]:
         """Create a game; returns its id and one secret token per person's seat."""
-        variant = str(spec.get("variant", "classic"))
-        if variant not in GAMES:
-            raise ServiceError(400, f"unknown game {variant!r}; choose one of {', '.join(GAMES)}")
-        players = spec.get("players")
-        if not isinstance(players, list) or not 2 <= len(players) <= 4:
-            raise ServiceError(400, "players: a list of 2 to 4 seats")
-        seats, tokens = [], []
-        for number, player in enumerate(players, start=1):
-            if not isinstance(player, dict):
-                raise ServiceError(400, f"seat {number}: an object with a name and maybe a bot")
-            name = str(player.get("name") or f"Player {number}")[:40]
-            bot = player.get("bot")
-            if bot is not None and bot not in BOTS:
-                raise ServiceError(400, f"seat {number}: unknown bot {bot!r} ({', '.join(BOTS)})")
-            token = None if bot else secrets.token_urlsafe(18)
-            tokens.append(token)
-            seats.append({"name": name, "bot": bot, "token_hash": _hash(token) if token else None})
-        house = spec.get("house_rules") or {}
-        if not isinstance(house, dict):
-            raise ServiceError(400, "house_rules: an object of true/false options")
-        seed = spec.get("seed")
-        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
-            raise ServiceError(400, "seed: a whole number, 0 or more")
-        rounds = spec.get("rounds", 1)
-        if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= 99:
-            raise ServiceError(400, "rounds: 1 to 99")
         try:
-            rules = HouseRules.from_dict(house)
+            kind = registry.game_type(spec.variant)
+        except ValueError as exc:
+            raise ServiceError(400, str(exc)) from None
+        if not kind.min_players <= len(spec.players) <= kind.max_players:
+            raise ServiceError(
+                400, f"players: a list of {kind.min_players} to {kind.max_players} seats"
+            )
+        seats: list[dict[str, Any]] = []
+        tokens: list[str | None] = []
+        for number, player in enumerate(spec.players, start=1):
+            name = (player.name or f"Player {number}")[:40]
+            if player.bot is not None and player.bot not in BOTS:
+                raise ServiceError(
+                    400, f"seat {number}: unknown bot {player.bot!r} ({', '.join(BOTS)})"
+                )
+            token = None if player.bot else secrets.token_urlsafe(18)
+            tokens.append(token)
+            seats.append(
+                {"name": name, "bot": player.bot, "token_hash": _hash(token) if token else None}
+            )
+        try:
             game = new_game(
-                variant, [s["name"] for s in seats], seed=seed, house_rules=rules, rounds=rounds
+                kind.name,
+                [s["name"] for s in seats],
+                seed=spec.seed,
+                house_rules=HouseRules.from_dict(spec.house_rules),
+                rounds=spec.rounds,
             )
         except (TypeError, ValueError) as exc:
             raise ServiceError(400, str(exc)) from None
         game_id = secrets.token_urlsafe(8)
         stored_spec = {
-            "variant": variant,
+            "variant": kind.name,
             "seed": game.seed,
             "house_rules": game.house_rules.to_dict(),
-            "rounds": rounds,
+            "rounds": spec.rounds,
         }
         self.store.create(game_id, stored_spec, seats)
         live = self._live_from(StoredGame(game_id, 0.0, stored_spec, seats, []))
@@ -134,19 +197,20 @@ class GameService:
             game = registry.from_record(data)
         except MathableError as exc:
             raise ServiceError(400, f"this record cannot be read: {exc}") from None
-        if game.setup is not None:
-            raise ServiceError(400, "records with a chosen deal (setup) cannot be imported yet")
         tokens = [secrets.token_urlsafe(18) for _ in game.players]
         seats = [
             {"name": name, "bot": None, "token_hash": _hash(t)}
             for name, t in zip(game.players, tokens, strict=True)
         ]
-        spec = {
-            "variant": game.variant.name,
+        fields = game.record_fields()
+        spec: dict[str, Any] = {
+            "variant": game.name,
             "seed": game.seed,
             "house_rules": game.house_rules.to_dict(),
-            "rounds": game.rounds if isinstance(game, QuattroGame) else 1,
+            "rounds": fields.get("rounds", 1),
         }
+        if fields.get("setup") is not None:  # a chosen deal: kept server-side only
+            spec["setup"] = fields["setup"]
         game_id = secrets.token_urlsafe(8)
         self.store.create(game_id, spec, seats)
         for seq, action in enumerate(game.log):
@@ -167,6 +231,7 @@ class GameService:
             seed=spec["seed"],
             house_rules=HouseRules.from_dict(spec.get("house_rules") or {}),
             rounds=spec.get("rounds", 1),
+            setup=spec.get("setup"),
         )
         for text in stored.actions:
             game.apply(game.parse_action(text))
@@ -188,6 +253,11 @@ class GameService:
             self.live[game_id] = live
         return live
 
+    def seated(self, game_id: str, token: str | None) -> Seated:
+        """The game and the seat ``token`` opens (no token: a spectator; 403 a wrong one)."""
+        live = self.get(game_id)
+        return Seated(live, live.seat_of(token))
+
     def reload(self, live: LiveGame) -> LiveGame:
         """Forget the memory copy and replay the store (after a lost race)."""
         self.live.pop(live.id, None)
@@ -198,12 +268,9 @@ class GameService:
 
     # -- acting -----------------------------------------------------------------------
 
-    async def act(
-        self, game_id: str, token: str | None, text: Any, expected_seq: Any = None
-    ) -> dict[str, Any]:
-        """Play ``text`` for the seat the token opens; refusals change nothing."""
-        live = self.get(game_id)
-        seat = live.seat_of(token)
+    async def act(self, seated: Seated, text: Any, expected_seq: Any = None) -> dict[str, Any]:
+        """Play ``text`` for the seat; refusals change nothing."""
+        seat, game_id = seated.seat, seated.live.id
         if seat is None:
             raise ServiceError(403, "spectators cannot play: open your seat's private link")
         if not isinstance(text, str) or not text.strip() or len(text) > 100:
@@ -212,6 +279,7 @@ class GameService:
             not isinstance(expected_seq, int) or isinstance(expected_seq, bool)
         ):
             raise ServiceError(400, "seq: the number of actions you have seen")
+        live = self.get(game_id)
         async with live.lock:
             live = self.get(game_id)
             game = live.game
@@ -226,10 +294,9 @@ class GameService:
                 action = game.parse_action(text)
             except NotationError as exc:
                 raise ServiceError(400, str(exc)) from None
-            is_challenge = isinstance(action, Challenge)
             if game.is_over:
                 raise ServiceError(409, "the game is over")
-            if seat != game.to_move and not is_challenge:
+            if seat != game.to_move and action_kind(action) != "challenge":
                 raise ServiceError(
                     409, f"it is {game.players[game.to_move]}'s turn, not yours", seq=len(game.log)
                 )
@@ -265,64 +332,44 @@ class GameService:
     def view(self, live: LiveGame, seat: int | None) -> dict[str, Any]:
         """What ``seat`` (None: a spectator) may see, plus the legal actions if to move."""
         game = live.game
-        if isinstance(game, Game):
-            data = game.view(seat).to_dict(game.board.grid.name)
-        else:
-            data = game.view(seat).to_dict()
+        view = game.view(seat)
+        data = view_data(game, view)
         data["id"] = live.id
         data["seq"] = len(game.log)
         data["seats"] = [{"name": s["name"], "bot": s["bot"]} for s in live.seats]
-        data["title"] = GAMES[game.variant.name].title
+        data["title"] = game.game_type.title
+        legal: list[str] = []
         if seat is not None and seat == game.to_move and not game.is_over:
-            data["legal"] = sorted({game.format_action(a) for a in game.legal_actions()})
-        else:
-            data["legal"] = []
-        if (
-            isinstance(game, Game)
-            and seat is not None
-            and game.can_challenge
-            and "challenge" not in data["legal"]
-        ):
-            data["legal"].append("challenge")
+            legal = sorted({game.format_action(a) for a in game.legal_actions()})
+        if "challenge" in view.available and "challenge" not in legal:
+            legal.append("challenge")
+        data["legal"] = legal
         if game.is_over:
             data["winners"] = list(game.winners())
         return data
 
-    def hint(self, game_id: str, token: str | None) -> dict[str, Any]:
-        """The strong player's best turns for the seat to move, from that seat's view."""
-        import random
-
-        from mathable.ai.quattro import quattro_act
-        from mathable.ai.strong import rank_plans
-
-        live = self.get(game_id)
-        seat = live.seat_of(token)
-        game = live.game
+    async def hint(self, seated: Seated) -> dict[str, Any]:
+        """The best turns for the seat to move, searched from that seat's view only."""
+        game, seat = seated.live.game, seated.seat
         if seat is None or seat != game.to_move or game.is_over:
             raise ServiceError(409, "a hint is for the player to move, with their own link")
-        view = game.view(seat)
-        if isinstance(game, QuattroGame):
-            action = quattro_act(view, "strong", random.Random(0))  # type: ignore[arg-type]
-            return {"turns": [{"turn": game.format_action(action), "points": None}]}
-        grid = game.board.grid
-        plans = [plan for _, plan in rank_plans(view) if plan.placements][:3]  # type: ignore[arg-type]
+        name = game.cell_names.name
+        found = await asyncio.to_thread(hints, game.view(seat))
         return {
             "turns": [
-                {
-                    "turn": " ".join(f"{grid.name(c)}={v}" for c, v in plan.placements),
-                    "points": plan.total,
-                }
-                for plan in plans
+                {"turn": h.notation, "points": h.points, "cells": [name(c) for c in h.cells]}
+                for h in found
             ]
         }
 
     def summary(self, game_id: str, created: float) -> dict[str, Any]:
+        """A game in the list of games: who plays, the scores, whether it is over."""
         live = self.get(game_id)
         game = live.game
         return {
             "id": game_id,
             "created": created,
-            "variant": game.variant.name,
+            "variant": game.name,
             "players": [s["name"] for s in live.seats],
             "bots": [s["bot"] for s in live.seats],
             "scores": list(game.scores),
@@ -330,6 +377,12 @@ class GameService:
             "over": game.is_over,
             "to_move": None if game.is_over else game.players[game.to_move],
         }
+
+    def games(self, limit: int) -> list[dict[str, Any]]:
+        """The newest games first."""
+        return [self.summary(i, created) for i, created in self.store.list_ids(limit)]
+
+    # -- after the game ---------------------------------------------------------------
 
     def finished(self, game_id: str) -> Game:
         """The game, once over (records, replays and analysis reveal every rack)."""
@@ -340,12 +393,51 @@ class GameService:
             )
         return live.game
 
+    @staticmethod
+    def transcript(game: Game) -> str:
+        """The game's score sheet, for games that have them."""
+        kind = game.game_type
+        if not kind.score_sheets:
+            raise ServiceError(
+                400, f"score sheets are for {', '.join(sheet_games())}: {kind.title} has none"
+            )
+        return format_transcript(game)
+
+    @staticmethod
+    def replay(game: Game, step: int) -> dict[str, Any]:
+        """The public view after the first ``step`` actions, and the last of them."""
+        total = len(game.log)
+        step = min(step, total)
+        past = game.replayed(step)
+        last = game.format_action(game.log[step - 1]) if step else None
+        return {
+            "step": step,
+            "total": total,
+            "action": last,
+            "view": view_data(past, past.view(None)),
+        }
+
+    @staticmethod
+    async def analysis(game: Game) -> dict[str, Any]:
+        """Per turn, what was played against the best turn available (off the loop)."""
+        return await asyncio.to_thread(analysis_report, game)
+
+    @staticmethod
+    def score_sheet(text: str, variant: str) -> dict[str, Any]:
+        """A paper score sheet scored turn by turn."""
+        if variant not in sheet_games():
+            raise ServiceError(400, f"score sheets are for {', '.join(sheet_games())}")
+        try:
+            return score_transcript(text, get_variant(variant)).to_dict()
+        except MathableError as exc:
+            raise ServiceError(422, str(exc)) from None
+
     # -- live updates -----------------------------------------------------------------
 
-    def listen(self, game_id: str, seat: int | None, listener: Listener) -> int:
-        live = self.get(game_id)
+    def listen(self, seated: Seated, listener: Listener) -> int:
+        """Call ``listener`` with the seat's view after every action; returns its key."""
         self._listener_ids += 1
-        live.listeners[self._listener_ids] = (seat, listener)
+        self.get(seated.live.id).listeners[self._listener_ids] = (seated.seat, listener)
         return self._listener_ids
 
     def unlisten(self, game_id: str, key: int) -> None:

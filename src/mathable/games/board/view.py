@@ -38,6 +38,20 @@ class BoardView(View):
         """The value on every cell, row by row; -1 where empty."""
         return self.surface
 
+    @property
+    def notice(self) -> str:
+        """How the first player was drawn (C10), until the first turn begins."""
+        if not self.start_draws or self.turns or self.turn_placements:
+            return ""
+        draws = ", ".join(f"{self.players[s]} drew {v}" for s, v in self.start_draws)
+        return f"Drawing for the start: {draws}. {self.players[self.to_move]} starts."
+
+    @property
+    def recent_targets(self) -> tuple[Cell, ...]:
+        """The cells of the last finished turn and of the turn under way."""
+        last = self.turns[-1].placements if self.turns else ()
+        return tuple(sorted({p.cell for p in (*last, *self.turn_placements)}))
+
     def to_dict(self, cell_name: Callable[[Cell], Any] | None = None) -> dict[str, Any]:
         """JSON-ready data; ``cell_name`` turns cell numbers into names if given."""
         name: Callable[[Cell], Any] = cell_name or (lambda c: c)

@@ -48,6 +48,22 @@ class PilesView(View):
         """The top cards of piles A, B, C, D."""
         return self.surface
 
+    @property
+    def recent_targets(self) -> tuple[Cell, ...]:
+        """The piles the last finished turn and the turn under way played on."""
+        piles = {p for p, _ in self.turn_plays}
+        if self.turns:
+            last = self.turns[-1]
+            piles |= {p for p, _ in last.plays}
+            if last.drawn_to is not None:
+                piles.add(last.drawn_to[0])
+        return tuple(sorted(piles))
+
+    @property
+    def target_notes(self) -> tuple[str, ...]:
+        """How many cards each pile holds."""
+        return tuple(f"{n} card{'s' if n != 1 else ''}" for n in self.pile_sizes)
+
     def to_dict(self, cell_name: Callable[[Cell], Any] | None = None) -> dict[str, Any]:
         """JSON-ready data (piles named A-D)."""
 

@@ -1,10 +1,20 @@
 // Mathable in the browser: no build step. Every rule is the server's; this page draws
 // the view it receives and sends actions in notation (I8=12, end, pass, A=32...).
+// It never asks which game it shows: a game's capabilities (/api/variants) say what to
+// draw (surface, targets, columns), which actions exist and what a piece is called, and
+// each view says what the seat may place (playable) and do now (available).
 "use strict";
 
 const app = document.getElementById("app");
-const state = { variants: [], bots: [], view: null, game: null, tokens: {}, seat: null,
-  picked: null, cursor: null, exchange: null, socket: null, covered: null, passAndPlay: false };
+const state = { variants: [], bots: [], view: null, tokens: {}, picked: null, cursor: null,
+  exchange: null, hinted: [], socket: null, socketToken: null, covered: null, passAndPlay: false };
+
+// What each action keyword's button says, and its key. Placing is done on the surface.
+const BUTTONS = {
+  end: ["End turn", "e"], pass: ["Pass", "p"], exchange: ["Exchange", "x"], draw: ["Draw", "d"],
+  penalty: ["Penalty", null], diago: ["DIAGO", null], stop: ["Stop the game", null], challenge: ["Challenge", null],
+};
+const SYMBOLS = { x: "×", "/": "÷", "-": "−" };
 
 function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -46,55 +56,86 @@ function ask(question) {
   });
 }
 
+// ---------------------------------------------------------------- capabilities
+
+function capsOf(name) {
+  const found = state.variants.find(v => v.name === name);
+  return found ? found.capabilities : null;
+}
+function caps() { return capsOf(state.view.variant); }
+function pieces(c = caps()) { return c.piece + "s"; }
+function count(n, c = caps()) { return n + " " + (n === 1 ? c.piece : pieces(c)); }
+function offers(action, c = caps()) { return c.actions.includes(action); }
+
 // ---------------------------------------------------------------- home page
 
 async function home() {
   document.getElementById("where").textContent = "";
   [state.variants, state.bots] = await Promise.all([api("/api/variants"), api("/api/bots")]);
-  const variant = h("select", { id: "variant" }, state.variants.map(v => h("option", { value: v.name }, v.title + " (" + v.name + ")")));
+  const variant = h("select", { id: "variant", onchange: fitForm }, state.variants.map(v => h("option", { value: v.name }, v.title + " (" + v.name + ")")));
   const kinds = () => [h("option", { value: "" }, "person"), ...state.bots.map(b => h("option", { value: b.name }, "computer: " + b.name))];
-  const seats = [0, 1, 2, 3].map(i => {
+  const most = Math.max(...state.variants.map(v => v.max_players));
+  const seats = [...Array(most).keys()].map(i => {
     const kind = h("select", { id: "kind" + i }, i >= 2 ? [h("option", { value: "none" }, "no player"), ...kinds()] : kinds());
     if (i === 1) kind.value = "greedy";
-    return h("div", { class: "row" }, h("input", { id: "name" + i, value: ["Ann", "Bob", "Cleo", "Dan"][i], "aria-label": "name " + (i + 1) }), kind);
+    return h("div", { class: "row seat", id: "seat" + i }, h("input", { id: "name" + i, value: ["Ann", "Bob", "Cleo", "Dan", "Eve", "Finn"][i] || "Player " + (i + 1), "aria-label": "name " + (i + 1) }), kind);
   });
   const mode = h("select", { id: "mode" }, h("option", { value: "screen" }, "everyone at this screen (pass and play)"),
     h("option", { value: "online" }, "online: a private link for each person"));
-  const rules = ["table_referee", "allow_undo", "strict"].map(r => h("label", {}, h("input", { type: "checkbox", id: r }), " " + r.replace("_", " ")));
+  const houseRules = [...new Set(state.variants.flatMap(v => v.capabilities.house_rules))];
+  const rules = houseRules.map(r => h("label", { id: "rule-" + r }, h("input", { type: "checkbox", id: r, "data-rule": r }), " " + r.replaceAll("_", " ")));
   const form = h("fieldset", {}, h("legend", {}, "New game"),
-    h("div", { class: "row" }, "Game ", variant), ...seats,
+    h("div", { class: "row" }, "Game ", variant), h("p", { id: "about", class: "about" }), ...seats,
     h("div", { class: "row" }, "Play ", mode),
-    h("div", { class: "row" }, ...rules),
+    h("div", { class: "row", id: "rules" }, ...rules),
     h("div", { class: "row" }, h("input", { id: "seed", placeholder: "seed (optional)", inputmode: "numeric" }),
-      h("input", { id: "rounds", value: "1", size: 3, "aria-label": "rounds (Quattro)" }), " rounds (Quattro)"),
+      h("span", { id: "rounds-row" }, h("input", { id: "rounds", value: "1", size: 3, inputmode: "numeric", "aria-label": "rounds" }), " rounds")),
     h("button", { class: "primary", id: "create", onclick: createGame }, "Start"));
   const list = h("div", { id: "games" }, "…");
   const upload = h("fieldset", {}, h("legend", {}, "Records and score sheets"),
     h("div", { class: "row" }, "Game record: ", h("input", { type: "file", id: "record-file", accept: ".json", onchange: uploadRecord })),
-    h("div", { class: "row" }, "Score sheet: ", h("input", { type: "file", id: "sheet-file", accept: ".txt", onchange: uploadSheet })),
+    h("div", { class: "row" }, "Score sheet of ", h("select", { id: "sheet-variant", "aria-label": "the score sheet's game" },
+      state.variants.filter(v => v.capabilities.score_sheets).map(v => h("option", { value: v.name }, v.title))), ": ",
+      h("input", { type: "file", id: "sheet-file", accept: ".txt", onchange: uploadSheet })),
     h("div", { id: "sheet" }));
   app.replaceChildren(h("div", { class: "layout" }, h("div", {}, form, upload), h("div", { class: "side" }, h("h3", {}, "Games"), list)),
     h("div", { id: "message" }));
+  fitForm();
   try {
     const games = await api("/api/games");
+    const title = name => (state.variants.find(v => v.name === name) || { title: name }).title;
     list.replaceChildren(games.length ? h("table", {}, games.map(g => h("tr", {},
-      h("td", {}, h("a", { href: "/g/" + g.id }, g.variant)),
+      h("td", {}, h("a", { href: "/g/" + g.id }, title(g.variant))),
       h("td", {}, g.players.join(" · ")), h("td", {}, g.scores.join(" – ")),
       h("td", {}, g.over ? "finished" : "playing")))) : "No games yet.");
   } catch (e) { list.textContent = e.message; }
 }
 
+// The form offers what the chosen game has: its seats, house rules and rounds.
+function fitForm() {
+  const c = capsOf(document.getElementById("variant").value);
+  document.getElementById("about").textContent = c.summary;
+  document.querySelectorAll(".seat").forEach((row, i) => { row.hidden = i >= c.max_players; });
+  document.querySelectorAll("[data-rule]").forEach(box => {
+    const offered = c.house_rules.includes(box.dataset.rule);
+    box.parentElement.hidden = !offered;
+    if (!offered) box.checked = false;
+  });
+  document.getElementById("rounds-row").hidden = !c.rounds;
+}
+
 async function createGame() {
+  const c = capsOf(document.getElementById("variant").value);
   const players = [];
-  for (let i = 0; i < 4; i++) {
+  document.querySelectorAll(".seat").forEach((row, i) => {
     const kind = document.getElementById("kind" + i).value;
-    if (kind === "none") continue;
+    if (row.hidden || kind === "none") return;
     players.push({ name: document.getElementById("name" + i).value, bot: kind || null });
-  }
+  });
   const seedText = document.getElementById("seed").value.trim();
-  const spec = { variant: document.getElementById("variant").value, players,
-    house_rules: Object.fromEntries(["table_referee", "allow_undo", "strict"].map(r => [r, document.getElementById(r).checked])),
-    rounds: Number(document.getElementById("rounds").value || 1) };
+  const spec = { variant: c.name, players,
+    house_rules: Object.fromEntries(c.house_rules.map(r => [r, document.getElementById(r).checked])) };
+  if (c.rounds) spec.rounds = Number(document.getElementById("rounds").value || 1);
   if (seedText) spec.seed = Number(seedText);
   try {
     const made = await api("/api/games", { method: "POST", body: JSON.stringify(spec) });
@@ -132,10 +173,11 @@ async function uploadRecord(event) {
 async function uploadSheet(event) {
   const file = event.target.files[0];
   if (!file) return;
+  const body = { text: await file.text(), variant: document.getElementById("sheet-variant").value };
   try {
-    const sheet = await api("/api/transcripts", { method: "POST", body: JSON.stringify({ text: await file.text() }) });
+    const sheet = await api("/api/transcripts", { method: "POST", body: JSON.stringify(body) });
     document.getElementById("sheet").replaceChildren(h("table", {}, sheet.turns.map((t, i) => h("tr", {},
-      h("td", {}, i + 1), h("td", {}, t.player), h("td", {}, t.placements.map(p => p.cell + "=" + p.value + " (" + p.points + ")").join(" ")),
+      h("td", {}, i + 1), h("td", {}, t.player), h("td", {}, t.placements.map(p => p.cell + "=" + p.value + " (" + p.points + ")").join(" ") || t.kind),
       h("td", {}, t.points + (t.bonus ? " incl. " + t.bonus + " bonus" : ""))))),
       h("p", { id: "totals" }, "Totals: " + Object.entries(sheet.totals).map(([p, t]) => p + " " + t).join(", ")));
   } catch (e) { say(e.message, true); }
@@ -184,7 +226,7 @@ function openSocket(id, token) {
 function receive(view) {
   const moved = !state.view || view.seq !== state.view.seq;
   state.view = view;
-  if (moved) { state.picked = null; state.exchange = null; }
+  if (moved) { state.picked = null; state.exchange = null; state.hinted = []; }
   // pass and play: follow the person to move, behind a cover
   const wanted = tokenFor(view);
   if (state.passAndPlay && wanted && wanted !== state.socketToken) {
@@ -194,20 +236,20 @@ function receive(view) {
   render();
 }
 
-function variantInfo() { return state.variants.find(v => v.name === state.view.variant); }
-function mySeat() { return state.view.seat; }
 function myTurn() { const v = state.view; return v.seat !== null && v.seat === v.to_move && !v.over; }
+function can(action) { return state.view.available.includes(action); }
+function people() { return state.view.seats.filter(s => !s.bot).length; }
 
 function render() {
   const v = state.view;
   document.getElementById("where").textContent = v.title;
-  if (state.passAndPlay && myTurn() && state.covered !== v.turns.length + ":" + v.seat && Object.keys(state.tokens).length > 1 && people() > 1) {
+  const turn = v.summaries.length + ":" + v.seat;
+  if (state.passAndPlay && myTurn() && state.covered !== turn && Object.keys(state.tokens).length > 1 && people() > 1) {
     app.replaceChildren(h("div", { class: "cover" }, h("h2", {}, "Pass the screen to " + v.players[v.seat]),
-      h("button", { class: "primary", id: "uncover", onclick: () => { state.covered = v.turns.length + ":" + v.seat; render(); } }, "I am " + v.players[v.seat] + ": show my rack")));
+      h("button", { class: "primary", id: "uncover", onclick: () => { state.covered = turn; render(); } }, "I am " + v.players[v.seat] + ": show my " + pieces())));
     return;
   }
-  const main = v.variant === "quattro" ? drawPiles(v) : drawBoard(v);
-  const rack = h("div", { class: "rack", id: "rack" }, rackValues(v).map((value, i) => {
+  const rack = h("div", { class: "rack", id: "rack" }, v.playable.map((value, i) => {
     const classes = ["tile"];
     if (state.picked === i) classes.push("picked");
     if (state.exchange && state.exchange.has(i)) classes.push("chosen");
@@ -215,111 +257,115 @@ function render() {
   }));
   const controls = h("div", { class: "row", id: "controls" }, actionButtons(v));
   app.replaceChildren(h("div", { class: "layout" },
-    h("div", {}, main, v.seat !== null ? rack : h("p", {}, "Watching: racks are private."), controls, h("div", { id: "message" })),
+    h("div", { class: "main" }, drawSurface(v), h("p", { id: "status" }, v.status),
+      v.seat !== null ? rack : h("p", {}, "Watching: the " + pieces() + " in hand are private."), controls,
+      h("div", { id: "message" }, v.notice)),
     h("div", { class: "side" }, scores(v), card(v), moves(v))));
   if (v.over) app.prepend(summary(v));
+  const list = document.querySelector("#moves ol");
+  list.scrollTop = list.scrollHeight;  // the latest turn in sight
 }
 
-function people() { return state.view.seats.filter(s => !s.bot).length; }
+// The surface, drawn from the capabilities: a grid of `columns` targets, row after row;
+// on a board each target is a square, on piles a card pile with its note (its count).
+function drawSurface(v) {
+  const c = capsOf(v.variant);
+  const board = c.surface === "board";
+  const legal = state.picked !== null ? legalTargetsFor(v.playable[state.picked]) : new Set();
+  const recent = new Set(v.recent || []);
+  const hinted = new Set(state.hinted);
+  const notes = v.target_notes || [];
+  const grid = h("div", { class: board ? "board" : "piles", id: "board",
+    style: "grid-template-columns: repeat(" + c.columns + ", " + (board ? "var(--cell)" : "var(--pile)") + ")" });
+  c.targets.forEach((t, i) => {
+    const value = v.surface[i];
+    const classes = [board ? "cell" : "pile", t.kind];
+    if (legal.has(t.name)) classes.push("legal");
+    if (recent.has(t.name)) classes.push("last");
+    if (hinted.has(t.name)) classes.push("hinted");
+    if (state.cursor === i) classes.push("cursor");
+    const content = board
+      ? (value >= 0 ? h("span", { class: "tok" }, value) : SYMBOLS[t.label] || t.label)
+      : [h("small", {}, t.label + (notes[i] ? " · " + notes[i] : "")), value >= 0 ? h("span", { class: "top" }, value) : ""];
+    grid.append(h("div", { class: classes.join(" "), "data-cell": t.name, title: t.name, onclick: () => place(i) }, content));
+  });
+  return grid;
+}
 
-function rackValues(v) { return v.variant === "quattro" && v.drawn !== null && v.drawn !== undefined ? [v.drawn] : v.rack; }
-
-function legalCellsFor(value) {
+function legalTargetsFor(value) {
   return new Set(state.view.legal.map(a => a.match(/^([A-Z]\d*)=(\d+)\+?$/)).filter(m => m && Number(m[2]) === value).map(m => m[1]));
 }
 
-function drawBoard(v) {
-  const info = variantInfo();
-  const size = info.board.size;
-  const letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
-  const legal = state.picked !== null ? legalCellsFor(rackValues(v)[state.picked]) : new Set();
-  const last = new Set((v.turns.length ? v.turns[v.turns.length - 1].placements : []).concat(v.turn.placements).map(p => p.cell));
-  const board = h("div", { class: "board", id: "board", style: "grid-template-columns: repeat(" + size + ", var(--cell))" });
-  for (let i = 0; i < size * size; i++) {
-    const name = letters[i % size] + (Math.floor(i / size) + 1);
-    const square = info.board.squares[i];
-    const value = v.board[name];
-    const classes = ["cell", square.kind];
-    if (legal.has(name)) classes.push("legal");
-    if (last.has(name)) classes.push("last");
-    if (state.cursor === i) classes.push("cursor");
-    const cell = h("div", { class: classes.join(" "), "data-cell": name, title: name, onclick: () => place(name, square) },
-      value !== undefined ? h("span", { class: "tok" }, value) : ({ x: "×", "/": "÷", "-": "−" }[square.label] || square.label));
-    board.append(cell);
-  }
-  return board;
-}
-
-function drawPiles(v) {
-  const legal = state.picked !== null ? legalCellsFor(rackValues(v)[state.picked]) : new Set();
-  const drawnPhase = v.phase === "drawn";
-  return h("div", {}, h("div", { class: "piles", id: "board" }, ["A", "B", "C", "D"].map(p =>
-    h("div", { class: "pile" + (legal.has(p) || (drawnPhase && state.picked !== null) ? " legal" : ""), "data-cell": p, onclick: () => place(p, null) },
-      h("small", {}, p + " · " + v.pile_sizes[p]), v.piles[p]))),
-    h("p", {}, (v.diagonals ? "Diagonals count. " : "") + "Reserve " + v.bag_size + ", trash " + v.trash_size + ". Round " + v.round + " of " + v.rounds + "."),
-    v.phase === "after" && myTurn() ? h("p", {}, "Now exchange one card (pick it, then Exchange) or take a penalty card.") : "");
-}
-
 function actionButtons(v) {
+  const c = capsOf(v.variant);
+  const button = action => {
+    const [label, key] = BUTTONS[action];
+    let text = action === "penalty" ? label + " " + c.piece : label;
+    if (action === "exchange" && state.exchange) text = "Exchange the chosen";
+    else if (key) text += " (" + key + ")";
+    return h("button", { id: action, onclick: () => (action === "exchange" ? exchange() : send(action)) }, text);
+  };
+  const offered = c.actions.filter(a => BUTTONS[a] && v.available.includes(a));
   if (!myTurn()) {
-    const buttons = [];
-    if (v.legal.includes("challenge")) buttons.push(h("button", { id: "challenge", onclick: () => send("challenge") }, "Challenge"));
-    if (!v.over) buttons.push(h("span", {}, v.seat === null ? "" : "Waiting for " + v.players[v.to_move] + "…"));
-    return buttons;
+    const out = offered.map(button);
+    if (!v.over) out.push(h("span", {}, v.seat === null ? "" : "Waiting for " + v.players[v.to_move] + "…"));
+    return out;
   }
-  const has = a => v.legal.includes(a);
-  const out = [];
-  if (has("end")) out.push(h("button", { id: "end", onclick: () => send("end") }, "End turn (e)"));
-  if (has("pass")) out.push(h("button", { id: "pass", onclick: () => send("pass") }, "Pass (p)"));
-  if (v.legal.some(a => a.startsWith("exchange"))) out.push(h("button", { id: "exchange", onclick: exchange }, state.exchange ? "Exchange the chosen" : "Exchange (x)"));
-  if (has("draw")) out.push(h("button", { id: "draw", onclick: () => send("draw") }, "Draw"));
-  if (has("penalty")) out.push(h("button", { id: "penalty", onclick: () => send("penalty") }, "Penalty card"));
-  if (has("diago")) out.push(h("button", { id: "diago", onclick: () => send("diago") }, "DIAGO"));
-  if (has("stop")) out.push(h("button", { id: "stop", onclick: () => send("stop") }, "Stop the game"));
-  if (has("challenge")) out.push(h("button", { id: "challenge", onclick: () => send("challenge") }, "Challenge"));
-  out.push(h("button", { id: "hint", onclick: hint }, "Hint (h)"));
-  out.push(h("input", { id: "notation", placeholder: "or type I8=12", size: 10, onkeydown: e => { if (e.key === "Enter") { send(e.target.value); e.target.value = ""; } } }));
-  return out;
+  return [...offered.map(button),
+    h("button", { id: "hint", onclick: hint }, "Hint (h)"),
+    h("input", { id: "notation", placeholder: "or type " + (v.legal.find(a => a.includes("=")) || c.targets[0].name + "=…"), size: 10,
+      "aria-label": "an action in notation", onkeydown: e => { if (e.key === "Enter") { send(e.target.value); e.target.value = ""; } } })];
 }
 
 async function hint() {
   try {
     const data = await api("/api/games/" + state.view.id + "/hint?token=" + encodeURIComponent(state.socketToken));
-    say("Hint: " + (data.turns.map(t => t.turn + (t.points !== null ? " (" + t.points + ")" : "")).join("; ") || "nothing to place: pass or exchange"));
+    state.hinted = data.turns.length ? data.turns[0].cells : [];
+    render();
+    say("Hint: " + (data.turns.map(t => t.turn + (t.points !== null ? " (" + t.points + ")" : "")).join("; ") || "nothing to place: " + [...state.view.available].filter(a => BUTTONS[a]).join(" or ")));
   } catch (e) { say(e.message, true); }
 }
 
 function pick(i) {
   if (!myTurn()) return;
+  const c = caps();
   if (state.exchange) {
-    state.exchange.has(i) ? state.exchange.delete(i) : state.exchange.add(i);
-    if (state.view.variant === "quattro") state.exchange = new Set([i]);
+    if (state.exchange.has(i)) state.exchange.delete(i);
+    else if (c.exchange_exactly === 1) state.exchange = new Set([i]);
+    else if (!c.exchange_exactly || state.exchange.size < c.exchange_exactly) state.exchange.add(i);
   } else {
     state.picked = state.picked === i ? null : i;
   }
   render();
   if (state.picked !== null) {
-    const value = rackValues(state.view)[state.picked];
-    const n = state.view.phase === "drawn" ? 4 : legalCellsFor(value).size;
+    const value = state.view.playable[state.picked];
+    const n = legalTargetsFor(value).size;
     say(value + " chosen: " + (n ? n + " legal place" + (n > 1 ? "s" : "") + " lit" : "no legal place"));
   }
 }
 
-async function place(name, square) {
+async function place(i) {
   if (!myTurn()) return;
-  if (state.picked === null) { say("Pick a token from your rack first."); return; }
-  const value = rackValues(state.view)[state.picked];
-  let text = name + "=" + value;
-  if (square && square.kind === "restriction" && state.view.legal.includes(text + "+")) {
-    if (await ask(name + " is a restriction square: take the extra token now? (rule C7)")) text += "+";
+  const v = state.view;
+  const target = caps().targets[i];
+  if (state.picked === null) { say("Pick one of your " + pieces() + " first."); return; }
+  let text = target.name + "=" + v.playable[state.picked];
+  if (v.legal.includes(text + "+")) {
+    if (await ask(target.name + ": take an extra " + caps().piece + " now? (rule C7)")) text += "+";
   }
   send(text);
 }
 
 function exchange() {
   const v = state.view;
-  if (!state.exchange) { state.exchange = new Set(); state.picked = null; render(); say("Choose the tokens to give back, then press Exchange again."); return; }
-  const values = [...state.exchange].map(i => v.rack[i]);
+  const c = caps();
+  if (!state.exchange) {
+    state.exchange = new Set(); state.picked = null; render();
+    const how = c.exchange_exactly ? c.exchange_exactly + " of your " + pieces() : "the " + pieces() + " to give back";
+    say("Choose " + how + ", then press Exchange again.");
+    return;
+  }
+  const values = [...state.exchange].map(i => v.playable[i]);
   state.exchange = null;
   if (!values.length) { render(); return; }
   send("exchange " + values.join(","));
@@ -331,32 +377,34 @@ function send(text) {
 }
 
 function onKey(e) {
-  if (!state.view || e.target.tagName === "INPUT") return;
-  const v = state.view;
+  if (!state.view || !state.view.available || e.target.tagName === "INPUT") return;
   if (/^[1-9]$/.test(e.key)) { pick(Number(e.key) - 1); return; }
-  if (e.key === "e") send("end");
-  else if (e.key === "p") send("pass");
-  else if (e.key === "x") exchange();
-  else if (e.key === "h" && myTurn()) hint();
-  else if (e.key.startsWith("Arrow") && v.variant !== "quattro") {
-    const size = variantInfo().board.size;
-    let c = state.cursor === null ? Math.floor(size * size / 2) : state.cursor;
-    const r = Math.floor(c / size), col = c % size;
-    const d = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[e.key];
-    state.cursor = Math.max(0, Math.min(size - 1, r + d[0])) * size + Math.max(0, Math.min(size - 1, col + d[1]));
+  const keyed = Object.keys(BUTTONS).find(a => BUTTONS[a][1] === e.key);
+  if (keyed && can(keyed)) { keyed === "exchange" ? exchange() : send(keyed); return; }
+  if (e.key === "h" && myTurn()) { hint(); return; }
+  const c = caps();
+  const count = c.targets.length, columns = c.columns, rows = Math.ceil(count / columns);
+  const d = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[e.key];
+  if (d) {
+    const at = state.cursor === null ? Math.floor(count / 2) : state.cursor;
+    const r = Math.max(0, Math.min(rows - 1, Math.floor(at / columns) + d[0]));
+    const col = Math.max(0, Math.min(columns - 1, at % columns + d[1]));
+    state.cursor = Math.min(count - 1, r * columns + col);
     e.preventDefault();
     render();
-  } else if (e.key === "Enter" && state.cursor !== null && v.variant !== "quattro") {
-    const size = variantInfo().board.size;
-    place("ABCDEFGHIJKLMNOPQRSTUVWXYZ"[state.cursor % size] + (Math.floor(state.cursor / size) + 1), variantInfo().board.squares[state.cursor]);
+  } else if (e.key === "Enter" && state.cursor !== null) {
+    place(state.cursor);
   }
 }
 
 function scores(v) {
+  const c = capsOf(v.variant);
+  const open = v.open_racks || [];
   return h("table", { id: "scores" }, v.players.map((p, i) => h("tr", {},
     h("td", {}, !v.over && v.to_move === i ? "▶" : ""), h("td", {}, p + (v.seats[i].bot ? " (" + v.seats[i].bot + ")" : "")),
-    h("td", { class: "score" }, v.scores[i]), h("td", {}, v.rack_sizes[i] + (v.variant === "quattro" ? " cards" : " tokens")))),
-    h("tr", {}, h("td", {}), h("td", { colspan: 3 }, v.variant === "quattro" ? "" : "Bag: " + v.bag_size)));
+    h("td", { class: "score", title: c.score_unit }, v.scores[i]),
+    h("td", { class: "held" }, open[i] ? open[i].join(" ") || "none left" : count(v.rack_sizes[i], c)))),
+    h("tr", {}, h("td", {}), h("td", { colspan: 3 }, "Left to draw: " + count(v.bag_size, c))));
 }
 
 function card(v) {
@@ -364,33 +412,36 @@ function card(v) {
 }
 
 function moves(v) {
-  return h("div", { class: "moves", id: "moves" }, h("b", {}, "Moves"), h("ol", {}, v.turns.map(t => h("li", {},
-    v.players[t.seat] + ": " + describe(t)))));
+  const c = capsOf(v.variant);
+  return h("div", { class: "moves", id: "moves" }, h("b", {}, "Moves"), h("ol", {}, v.summaries.map(s => h("li", {},
+    v.players[s.seat] + ": " + describe(s, c)))));
 }
 
-function describe(t) {
-  if (t.plays) return t.drawn_to ? "drew, " + t.drawn_to.pile + "=" + t.drawn_to.value + (t.exchanged ? ", exchange" : ", penalty") : t.plays.map(p => p.pile + "=" + p.value).join(" ") || t.kind;
-  if (t.kind === "exchange") return "exchange " + t.exchanged;
-  if (!t.placements.length) return t.kind;
-  return t.placements.map(p => p.cell + "=" + p.value + (p.extra ? "+" : "")).join(" ") + " (" + t.points + (t.bonus ? ", bonus " + t.bonus : "") + ")";
+function describe(s, c) {
+  const extras = [];
+  if (c.score_unit === "points" && s.points) extras.push(s.points);
+  if (s.note) extras.push(s.note);
+  return s.notation + (extras.length ? " (" + extras.join(", ") + ")" : "");
 }
 
 function summary(v) {
+  const c = capsOf(v.variant);
   const winners = (v.winners || []).map(i => v.players[i]).join(" and ");
   return h("div", { class: "summary", id: "summary" }, h("h2", {}, "Game over: " + winners + " won"),
-    h("p", {}, v.end_reason + ". " + v.players.map((p, i) => p + " " + v.scores[i]).join(", ")),
+    h("p", {}, v.end_reason + ". " + v.players.map((p, i) => p + " " + v.scores[i]).join(", ") + (c.score_unit === "points" ? "" : " (" + c.score_unit + ")")),
     h("div", { class: "row" },
       h("a", { href: "/g/" + v.id + "?replay", id: "replay-link" }, "Replay"), " · ",
       h("a", { href: "/api/games/" + v.id + "/record", download: "mathable-" + v.id + ".json" }, "Download the record"),
-      v.variant !== "quattro" ? [" · ", h("a", { href: "/api/games/" + v.id + "/transcript", download: "mathable-" + v.id + ".txt" }, "the score sheet")] : "",
-      v.variant !== "quattro" ? h("button", { id: "analysis", onclick: () => analysis(v.id) }, "Analysis") : ""));
+      c.score_sheets ? [" · ", h("a", { href: "/api/games/" + v.id + "/transcript", download: "mathable-" + v.id + ".txt", id: "transcript-link" }, "the score sheet")] : "",
+      h("button", { id: "analysis", onclick: () => analysis(v.id) }, "Analysis")));
 }
 
 async function analysis(id) {
   try {
     const data = await api("/api/games/" + id + "/analysis");
-    modal(h("h3", {}, "Analysis"), h("table", {}, h("tr", {}, ["#", "player", "played", "pts", "best", "pts", "loss"].map(c => h("th", {}, c))),
-      data.turns.map(t => h("tr", {}, [t.turn, t.player, t.played, t.points, t.best, t.best_points, t.loss || ""].map(c => h("td", {}, c))))),
+    const cell = x => (x === null || x === undefined ? "" : x);
+    modal(h("h3", {}, "Analysis"), h("div", { class: "analysis" }, h("table", {}, h("tr", {}, ["#", "player", "played", "pts", "best", "pts", "loss"].map(c => h("th", {}, c))),
+      data.turns.map(t => h("tr", {}, [t.turn, t.player, t.played, cell(t.points), t.best, cell(t.best_points), t.loss || ""].map(c => h("td", {}, c)))))),
       h("p", {}, data.players.map(p => p.player + ": accuracy " + p.accuracy + "%").join("; ")),
       h("button", { onclick: closeModal }, "Close"));
   } catch (e) { say(e.message, true); }
@@ -403,14 +454,16 @@ async function replayPage(id) {
     if (!data) return;
     step = data.step;
     state.view = Object.assign(data.view, { id, seq: step, legal: [], seats: data.view.players.map(() => ({})) });
-    const main = data.view.variant === "quattro" ? drawPiles(data.view) : drawBoard(data.view);
+    document.getElementById("where").textContent = capsOf(data.view.variant).title;
     app.replaceChildren(h("h2", {}, "Replay"), h("div", { class: "row" },
-      h("button", { id: "first", onclick: () => { step = 0; show(); } }, "⏮"),
+      h("button", { id: "first", "aria-label": "first", onclick: () => { step = 0; show(); } }, "⇤"),
       h("button", { id: "back", onclick: () => { step = Math.max(0, step - 1); show(); } }, "◀"),
       h("span", { id: "step" }, "action " + data.step + " of " + data.total + (data.action ? ": " + data.action : "")),
       h("button", { id: "forward", onclick: () => { step = Math.min(data.total, step + 1); show(); } }, "▶"),
-      h("button", { id: "last", onclick: () => { step = data.total; show(); } }, "⏭"),
-      h("a", { href: "/g/" + id }, "back to the game")), main, scores(data.view));
+      h("button", { id: "last", "aria-label": "last", onclick: () => { step = data.total; show(); } }, "⇥"),
+      h("a", { href: "/g/" + id }, "back to the game")),
+      h("div", { class: "layout" }, h("div", { class: "main" }, drawSurface(data.view), h("p", { id: "status" }, data.view.status)),
+        h("div", { class: "side" }, scores(data.view), moves(data.view))));
   };
   await show();
 }

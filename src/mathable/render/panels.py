@@ -19,7 +19,8 @@ from rich.text import Text
 from mathable.engine.actions import ACTION_KINDS, Cell, Exchange, Place
 from mathable.engine.notation import format_action
 from mathable.engine.protocol import GameType, TurnSummary, View
-from mathable.tui import surface
+
+from . import surface
 
 EMPTY = surface.EMPTY
 """What a view's ``surface`` holds on an empty target."""

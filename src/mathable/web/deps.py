@@ -1,0 +1,49 @@
+"""Dependencies of the routes, as ``Annotated`` aliases (the FastAPI full-stack
+template's ``SessionDep``/``CurrentUser``): the service, and the seat a token opens.
+
+``SeatDep`` is the one place a request's token becomes a seat: the ``?token=`` of a
+read, or the ``token`` of an action's body. No token is a spectator; a wrong token is
+refused (403) and an unknown game answered 404 before the route runs.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Query
+from starlette.requests import HTTPConnection
+
+from .schemas import Act
+from .service import GameService, Seated
+
+
+def get_service(connection: HTTPConnection) -> GameService:
+    """The application's game service."""
+    service: GameService = connection.app.state.service
+    return service
+
+
+ServiceDep = Annotated[GameService, Depends(get_service)]
+
+
+def seat_from_query(
+    game_id: str,
+    service: ServiceDep,
+    token: Annotated[
+        str | None, Query(description="The seat's secret token; omit it to watch.")
+    ] = None,
+) -> Seated:
+    """The game and the seat of the ``?token=`` (None: a spectator)."""
+    return service.seated(game_id, token)
+
+
+def seat_from_body(game_id: str, service: ServiceDep, body: Act) -> Seated:
+    """The game and the seat of an action's ``token``."""
+    return service.seated(game_id, body.token)
+
+
+SeatDep = Annotated[Seated, Depends(seat_from_query)]
+"""The seat of a read: ``GET /api/games/{id}?token=…``."""
+
+PlayerDep = Annotated[Seated, Depends(seat_from_body)]
+"""The seat of an action: the token in the body it shares with the route."""

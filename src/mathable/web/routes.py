@@ -1,0 +1,240 @@
+"""The routes: thin. Each reads its request (the schemas validate it, the dependencies
+find the service and the seat), calls the service, and answers; refusals are the
+service's :class:`~.service.ServiceError`, answered 4xx by the app.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Query, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, Response
+
+from mathable.engine import records
+
+from .deps import PlayerDep, SeatDep, ServiceDep
+from .schemas import (
+    Act,
+    AnalysisOut,
+    BotOut,
+    CreatedOut,
+    ErrorOut,
+    GameSummaryOut,
+    HintOut,
+    NewGame,
+    ReplayOut,
+    ScoresheetOut,
+    Transcript,
+    VariantOut,
+    ViewOut,
+)
+from .service import ServiceError
+
+STATIC = Path(__file__).with_name("static")
+
+REFUSALS: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorOut, "description": text}
+    for status, text in [
+        (400, "Malformed input"),
+        (403, "A wrong token"),
+        (404, "No such game"),
+        (409, "Not now: not your turn, the game moved on, or not over yet"),
+        (422, "Invalid input, or an illegal action (with the rule and the cell or pile)"),
+    ]
+}
+
+pages = APIRouter(include_in_schema=False)
+catalog = APIRouter(prefix="/api", tags=["games on offer"])
+games = APIRouter(prefix="/api/games", tags=["playing"], responses=REFUSALS)
+after = APIRouter(prefix="/api", tags=["records and score sheets"], responses=REFUSALS)
+live = APIRouter()
+
+
+# -- the page ------------------------------------------------------------------------
+
+
+@pages.get("/")
+async def index() -> FileResponse:
+    return FileResponse(STATIC / "index.html")
+
+
+@pages.get("/g/{game_id}")
+async def game_page(game_id: str) -> FileResponse:
+    return FileResponse(STATIC / "index.html")
+
+
+# -- what is on offer ----------------------------------------------------------------
+
+
+@catalog.get(
+    "/variants",
+    summary="The games, with their boards and capabilities",
+    response_model=list[VariantOut],
+    response_model_exclude_unset=True,
+)
+async def variants(service: ServiceDep) -> list[dict[str, Any]]:
+    """Every game; ``capabilities`` says what it is played on (``surface``, ``targets``,
+    ``columns``) and which actions it has: all a client needs to draw and offer it."""
+    return service.variants()
+
+
+@catalog.get("/bots", summary="The computer players, weakest first", response_model=list[BotOut])
+async def bots(service: ServiceDep) -> list[dict[str, str]]:
+    return service.bots()
+
+
+# -- playing -------------------------------------------------------------------------
+
+
+@games.post("", status_code=201, summary="Create a game", response_model=CreatedOut)
+async def create_game(spec: NewGame, service: ServiceDep) -> dict[str, Any]:
+    """Returns the game id and, for every person's seat, its secret token: whoever
+    holds a token plays that seat. Share ``/g/{id}?t={token}`` links."""
+    return await service.create(spec)
+
+
+@games.get("", summary="Games, newest first", response_model=list[GameSummaryOut])
+async def list_games(
+    service: ServiceDep, limit: Annotated[int, Query(ge=1, le=500)] = 100
+) -> list[dict[str, Any]]:
+    return service.games(limit)
+
+
+@games.get(
+    "/{game_id}",
+    summary="The game as a seat (with its token) or a spectator sees it",
+    response_model=ViewOut,
+    response_model_exclude_unset=True,
+)
+async def get_game(seated: SeatDep, service: ServiceDep) -> dict[str, Any]:
+    return service.view(seated.live, seated.seat)
+
+
+@games.post(
+    "/{game_id}/actions",
+    summary="Play an action for a seat",
+    response_model=ViewOut,
+    response_model_exclude_unset=True,
+)
+async def act(body: Act, seated: PlayerDep, service: ServiceDep) -> dict[str, Any]:
+    """Answers the seat's view after the action. Refusals: 403 wrong token, 404 unknown
+    game, 409 not your turn or the game moved on, 422 an illegal action (with the rule
+    and the cell or pile)."""
+    return await service.act(seated, body.action, body.seq)
+
+
+@games.get("/{game_id}/hint", summary="The best turns for the seat to move", response_model=HintOut)
+async def hint(seated: SeatDep, service: ServiceDep) -> dict[str, Any]:
+    """Searched from that seat's own view."""
+    return await service.hint(seated)
+
+
+# -- after the game ------------------------------------------------------------------
+
+
+@games.get(
+    "/{game_id}/record",
+    summary="The game record (once the game is over)",
+    response_class=Response,
+    responses={200: {"content": {"application/json": {}}, "description": "A game record"}},
+)
+async def record(game_id: str, service: ServiceDep) -> Response:
+    game = service.finished(game_id)
+    return Response(
+        records.dumps(game),
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="mathable-{game_id}.json"'},
+    )
+
+
+@games.get(
+    "/{game_id}/transcript",
+    summary="The score sheet (game over)",
+    response_class=Response,
+    responses={200: {"content": {"text/plain": {}}, "description": "A score sheet"}},
+)
+async def transcript(game_id: str, service: ServiceDep) -> Response:
+    """The game as a score-sheet transcript, as ``mathable score`` reads it (games whose
+    capabilities have ``score_sheets``)."""
+    text = service.transcript(service.finished(game_id))
+    return Response(
+        text,
+        media_type="text/plain; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="mathable-{game_id}.txt"'},
+    )
+
+
+@games.get(
+    "/{game_id}/replay",
+    summary="The public view after N actions (game over)",
+    response_model=ReplayOut,
+)
+async def replay(
+    game_id: str, service: ServiceDep, step: Annotated[int, Query(ge=0)] = 0
+) -> dict[str, Any]:
+    return service.replay(service.finished(game_id), step)
+
+
+@games.get(
+    "/{game_id}/analysis",
+    summary="Per turn: played, best, loss (game over)",
+    response_model=AnalysisOut,
+)
+async def analysis(game_id: str, service: ServiceDep) -> dict[str, Any]:
+    return await service.analysis(service.finished(game_id))
+
+
+@after.post("/records", status_code=201, summary="Upload a game record", response_model=CreatedOut)
+async def upload_record(data: Annotated[Any, Body()], service: ServiceDep) -> dict[str, Any]:
+    """Replays the record into a new game; returns tokens to go on playing it."""
+    return await service.import_record(data)
+
+
+@after.post("/transcripts", summary="Score a score sheet", response_model=ScoresheetOut)
+async def upload_transcript(body: Transcript, service: ServiceDep) -> dict[str, Any]:
+    return service.score_sheet(body.text, body.variant)
+
+
+# -- live updates --------------------------------------------------------------------
+
+
+@live.websocket("/api/games/{game_id}/ws")
+async def updates(
+    websocket: WebSocket, game_id: str, service: ServiceDep, token: str | None = None
+) -> None:
+    """Sends ``{"type": "view", "view": …}`` now and after every action; accepts
+    ``{"action": "I8=12", "seq": n}`` and answers a refusal with
+    ``{"type": "error", "status": …, "error": …}``."""
+    await websocket.accept()
+    try:
+        seated = service.seated(game_id, token)  # after accept: refusals go in a message
+    except ServiceError as exc:
+        await websocket.send_json({"type": "error", "status": exc.status, "error": exc.message})
+        await websocket.close(code=4000 + exc.status)
+        return
+    key = service.listen(seated, websocket.send_json)
+    try:
+        await websocket.send_json({"type": "view", "view": service.view(seated.live, seated.seat)})
+        while True:
+            text = await websocket.receive_text()
+            try:
+                message = json.loads(text)
+                if not isinstance(message, dict):
+                    raise ValueError("not an object")
+            except ValueError:
+                await websocket.send_json(
+                    {"type": "error", "status": 400, "error": 'send JSON like {"action": "I8=12"}'}
+                )
+                continue
+            try:
+                await service.act(seated, message.get("action"), message.get("seq"))
+            except ServiceError as exc:
+                await websocket.send_json(
+                    {"type": "error", "status": exc.status, "error": exc.message, **exc.extra}
+                )
+    except WebSocketDisconnect:
+        pass
+    finally:
+        service.unlisten(game_id, key)

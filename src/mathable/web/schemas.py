@@ -1,0 +1,280 @@
+"""The API's shapes: what clients send (input models) and what they get back (response
+models), so ``/docs`` shows every payload as it is.
+
+Response models mirror JSON the engine already writes (a view's ``to_dict``, a game
+type's ``capabilities()``, ``analysis_report``): their known keys are typed here, and
+``extra="allow"`` lets a game's own keys (a board's ``board``, the piles' ``pile_sizes``)
+and keys the engine adds later pass through unchanged. Keys are only ever added.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from mathable.ai import BOTS
+from mathable.games.registry import GAMES
+
+# -- what clients send ---------------------------------------------------------------
+
+
+class Seat(BaseModel):
+    """One seat of a new game: a person (with a name) or a computer player."""
+
+    name: str = Field(default="", max_length=40, description="The player's name.")
+    bot: str | None = Field(default=None, description=f"A computer level: {', '.join(BOTS)}.")
+
+
+class NewGame(BaseModel):
+    """A game to create."""
+
+    variant: str = Field(default="classic", description=", ".join(GAMES))
+    players: list[Seat] = Field(min_length=2, max_length=4)
+    seed: int | None = Field(default=None, ge=0, description="Deals the same game again.")
+    house_rules: dict[str, bool] = Field(
+        default_factory=dict,
+        description="Options the game offers (its capabilities' house_rules): "
+        "table_referee, allow_undo, strict",
+    )
+    rounds: int = Field(
+        default=1, ge=1, le=99, description="Rounds of a match, for games played in rounds."
+    )
+
+
+class Act(BaseModel):
+    """An action for the seat whose token is given."""
+
+    token: str = Field(description="The seat's secret token, from its link.")
+    action: str = Field(max_length=100, description="I8=12, J8=16+, end, pass, exchange 3,5…")
+    seq: int | None = Field(
+        default=None, description="The actions seen so far: refused (409) if the game moved on."
+    )
+
+
+class Transcript(BaseModel):
+    """A paper score sheet to score."""
+
+    text: str = Field(max_length=200_000, description="One line per turn, as on a score sheet.")
+    variant: str = "classic"
+
+
+# -- what clients get ----------------------------------------------------------------
+
+
+class Open(BaseModel):
+    """A response mirroring engine JSON: unknown keys pass through unchanged."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+class ErrorOut(Open):
+    """A refusal: the reason for people, and for an illegal action the rule and place."""
+
+    error: str
+    rule: str | None = None
+    where: str | None = None
+    reason: str | None = None
+    seq: int | None = None
+
+
+class SquareOut(BaseModel):
+    kind: str
+    label: str
+
+
+class BoardOut(BaseModel):
+    """A board to draw: its size and every square, row by row."""
+
+    size: int
+    squares: list[SquareOut]
+
+
+class TargetOut(Open):
+    name: str
+    kind: str
+    label: str
+
+
+class CapabilitiesOut(Open):
+    """What a game is played on and which actions it has: all a front end draws from."""
+
+    name: str
+    title: str
+    summary: str
+    version: int
+    min_players: int
+    max_players: int
+    rack_size: int
+    piece: str = Field(description="token, tile or card")
+    surface: str = Field(description="board or piles")
+    columns: int = Field(description="targets per row of the surface")
+    targets: list[TargetOut] = Field(description="every cell or pile, row after row")
+    actions: list[str] = Field(description="the action keywords this game has")
+    exchange_exactly: int | None
+    house_rules: list[str]
+    rounds: bool
+    score_unit: str
+    open_racks: bool
+    score_sheets: bool
+    bonus: int
+    deducts_rack: bool
+
+
+class VariantOut(BaseModel):
+    """A game of the family; ``board`` only for games played on a board."""
+
+    name: str
+    title: str
+    summary: str
+    min_players: int
+    max_players: int
+    rack_size: int
+    board: BoardOut | None = None
+    capabilities: CapabilitiesOut
+
+
+class BotOut(BaseModel):
+    name: str
+    description: str
+
+
+class SeatTokenOut(BaseModel):
+    """A seat of a new game; ``token`` (people's seats only) opens it: keep it secret."""
+
+    seat: int
+    name: str
+    bot: str | None
+    token: str | None
+
+
+class CreatedOut(BaseModel):
+    id: str
+    seats: list[SeatTokenOut]
+
+
+class GameSummaryOut(BaseModel):
+    """A game in the list of games."""
+
+    id: str
+    created: float
+    variant: str
+    players: list[str]
+    bots: list[str | None]
+    scores: list[int]
+    actions: int
+    over: bool
+    to_move: str | None
+
+
+class TurnSummaryOut(BaseModel):
+    seat: int
+    notation: str
+    points: int
+    note: str
+
+
+class PublicViewOut(Open):
+    """What a seat (or a spectator) may know of any game, plus the game's own keys (a
+    board: ``board``, ``turn``, ``turns``...; piles: ``piles``, ``pile_sizes``...)."""
+
+    variant: str
+    seat: int | None
+    players: list[str]
+    rack: list[int]
+    rack_sizes: list[int]
+    scores: list[int]
+    bag_size: int
+    to_move: int
+    unseen: dict[str, int]
+    house_rules: dict[str, bool]
+    over: bool
+    end_reason: str
+    open_racks: list[list[int]]
+    surface: list[int] = Field(description="the value on each target, -1 where empty")
+    playable: list[int] = Field(description="the pieces the seat places from now")
+    available: list[str] = Field(description="the action keywords the seat may use now")
+    summaries: list[TurnSummaryOut]
+    status: str
+    recent: list[str] = Field(
+        description="targets of the last finished turn and the turn under way, to highlight"
+    )
+    target_notes: list[str] = Field(description="a short note per target (a pile's count)")
+    notice: str = Field(description="a message for the opening of a game, or ''")
+
+
+class SeatInfoOut(BaseModel):
+    name: str
+    bot: str | None
+
+
+class ViewOut(PublicViewOut):
+    """A game as one seat (its token given) or a spectator sees it, with the actions
+    that seat may play now (``legal``) and, once over, the winners."""
+
+    id: str
+    seq: int = Field(description="actions played so far")
+    seats: list[SeatInfoOut]
+    title: str
+    legal: list[str]
+    winners: list[int] | None = None
+
+
+class HintTurnOut(BaseModel):
+    turn: str = Field(description="the turn in notation")
+    points: int | None = Field(description="None where the game counts rounds won")
+    cells: list[str] = Field(description="the cells or piles it places on")
+
+
+class HintOut(BaseModel):
+    turns: list[HintTurnOut]
+
+
+class ReplayOut(BaseModel):
+    step: int
+    total: int
+    action: str | None = Field(description="the last action replayed, in notation")
+    view: PublicViewOut
+
+
+class AnalysedTurnOut(Open):
+    turn: int
+    player: str
+    played: str
+    points: int | None
+    best: str
+    best_points: int | None
+    loss: int | None
+
+
+class AnalysedPlayerOut(Open):
+    player: str
+    accuracy: float | None
+
+
+class AnalysisOut(Open):
+    """Per turn: what was played against the best available; per player: accuracy."""
+
+    turns: list[AnalysedTurnOut]
+    players: list[AnalysedPlayerOut]
+
+
+class ScoredPlacementOut(BaseModel):
+    cell: str
+    value: int
+    points: int
+    extra: bool
+
+
+class ScoredTurnOut(BaseModel):
+    line: int
+    player: str
+    kind: str
+    points: int
+    bonus: int
+    total: int
+    exchanged: int
+    placements: list[ScoredPlacementOut]
+
+
+class ScoresheetOut(BaseModel):
+    turns: list[ScoredTurnOut]
+    totals: dict[str, int]
