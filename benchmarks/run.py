@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))  # the naive oracle lives with the tests
 
 from mathable.engine.actions import Place  # noqa: E402
-from mathable.engine.protocol import Game
+from mathable.engine.protocol import Game  # noqa: E402
 from mathable.games.board.board import Board  # noqa: E402
 from mathable.games.board.game import BoardGame  # noqa: E402
 from oracle import naive_placements  # noqa: E402

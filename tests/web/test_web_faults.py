@@ -97,7 +97,7 @@ def test_two_clients_acting_at_once_are_serialised(server: Server) -> None:
 def test_the_example_api_client_plays_a_whole_game(server: Server) -> None:
     import runpy
 
-    script = Path(__file__).resolve().parent.parent / "examples" / "api_client.py"
+    script = Path(__file__).resolve().parents[2] / "examples" / "api_client.py"
     runpy.run_path(str(script))["main"](server.url)
     games = httpx.get(server.url + "/api/games").json()
     assert games[0]["players"] == ["Script", "Greedy"] and games[0]["over"]

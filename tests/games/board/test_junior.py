@@ -16,7 +16,7 @@ from mathable.games.board.transcript import score_transcript
 from mathable.games.board.turns import Setup
 from mathable.games.board.variants import JUNIOR, JUNIOR_NUMBERS
 
-SEED_001 = Path(__file__).resolve().parents[2] / "shared" / "seeds" / "001_34cd087df32c6baf.txt"
+SEED_001 = Path(__file__).resolve().parents[4] / "shared" / "seeds" / "001_34cd087df32c6baf.txt"
 
 
 def _board(variant, **cells: int):  # type: ignore[no-untyped-def]
@@ -104,7 +104,7 @@ def test_junior_stop_by_agreement_without_deduction() -> None:
 # -- back side ------------------------------------------------------------------------
 
 
-PRINTED_COPY = Path(__file__).parent / "data" / "junior-numbers-printed.txt"
+PRINTED_COPY = Path(__file__).resolve().parents[2] / "data" / "junior-numbers-printed.txt"
 
 
 def _printed_grids(source: Path = PRINTED_COPY) -> list[list[list[int]]]:

@@ -13,7 +13,7 @@ from golden.regenerate import GOLDENS, HEADER, Golden, parse_header, playthrough
 from mathable import GAMES
 from mathable.engine.protocol import HouseRules
 
-FOLDER = Path(__file__).parent / "golden"
+FOLDER = Path(__file__).resolve().parents[1] / "golden"
 FILES = sorted(FOLDER.glob("*.txt"))
 
 

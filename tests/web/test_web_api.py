@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from mathable.engine.conformance import _holds
 from mathable.web.api import create_app
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "worked-example.txt"
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "worked-example.txt"
 
 
 @pytest.fixture

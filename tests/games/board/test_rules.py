@@ -18,9 +18,9 @@ from mathable.games.board.turns import Setup
 from mathable.games.board.variants import CLASSIC
 
 SHARED_REFERENCE = (
-    Path(__file__).resolve().parents[2] / "shared" / "reference" / "classic-board.txt"
+    Path(__file__).resolve().parents[4] / "shared" / "reference" / "classic-board.txt"
 )
-REFERENCE = Path(__file__).parent / "data" / "classic-board.txt"
+REFERENCE = Path(__file__).resolve().parents[2] / "data" / "classic-board.txt"
 """The reference board, copied from ``shared/reference`` (two lines of provenance first)."""
 FILL = tuple([9] * 20 + [10] * 7 + [8] * 6)  # a bag of harmless tokens, drawn in order
 
