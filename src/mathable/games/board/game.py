@@ -21,7 +21,7 @@ from typing import Any
 
 from mathable.engine.actions import Action, Challenge, EndGame, EndTurn, Exchange, Pass, Place
 from mathable.engine.errors import IllegalMove
-from mathable.engine.notation import Position, format_action
+from mathable.engine.notation import Position, format_turn
 from mathable.engine.protocol import Game, GameType, HouseRules, TurnSummary, seat_names
 from mathable.engine.rng import Rng
 from mathable.engine.tokens import as_list
@@ -67,6 +67,8 @@ class _State:
         self.end_reason = ""
         self.challengeable: tuple[_Turn, int] | None = None
         self.start_draws: list[tuple[int, int]] = []
+        self.summaries: list[TurnSummary] = []
+        """The finished turns in words, written once each (see BoardGame.summaries)."""
         if setup is not None:
             if len(setup.racks) != players:
                 raise ValueError(f"the setup has {len(setup.racks)} racks for {players} players")
@@ -661,14 +663,13 @@ class BoardGame(Game):
         return tuple(kinds)
 
     def summaries(self) -> tuple[TurnSummary, ...]:
-        """Every finished turn in words: its placements (or pass, exchange) and points."""
-        grid = self.board.grid
-        out = []
-        for turn in self._state.turns:
+        """Every finished turn in words: its placements (or pass, exchange) and points.
+        Written once per turn (views are built after every action)."""
+        grid, written = self.board.grid, self._state.summaries
+        for turn in self._state.turns[len(written) :]:
             if turn.kind == "place":
-                text = " ".join(
-                    format_action(Place(p.cell, p.value, p.extra), grid) for p in turn.placements
-                )
+                places = [Place(p.cell, p.value, p.extra) for p in turn.placements]
+                text = format_turn(places, grid)
             elif turn.kind == "exchange":
                 text = f"exchange {turn.exchanged}"
             else:
@@ -676,8 +677,8 @@ class BoardGame(Game):
             notes = [f"bonus {turn.bonus}"] if turn.bonus else []
             if turn.challenged:
                 notes.append("cut short by a challenge")
-            out.append(TurnSummary(turn.seat, text or turn.kind, turn.points, ", ".join(notes)))
-        return tuple(out)
+            written.append(TurnSummary(turn.seat, text or turn.kind, turn.points, ", ".join(notes)))
+        return tuple(written)
 
     def offers_extra_token(self, cell: int) -> bool:
         """C7: whether a token placed on ``cell`` now may take the extra token."""
