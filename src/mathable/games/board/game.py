@@ -706,9 +706,10 @@ class LegalPlacements:
 
     def with_extras(self) -> Iterator[Place]:
         """Every placement, and again with the extra token where one may be taken (C7)."""
+        offers = self._game.offers_extra_token
         for place in self:
             yield place
-            if self._game.offers_extra_token(place.cell):
+            if offers(place.cell):
                 yield replace(place, extra=True)
 
     def count(self) -> int:

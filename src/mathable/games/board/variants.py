@@ -98,12 +98,18 @@ class Variant:
         """Points of a legal placement (C6)."""
         return board.points(cell, value)
 
+    @cached_property
+    def restriction_cells(self) -> frozenset[Cell]:
+        """The restriction squares (C5), where a token may take the extra token (C7)."""
+        squares = self.layout.squares
+        return frozenset(c for c, sq in enumerate(squares) if sq.restriction is not None)
+
     def extra_token_refusal(self, cell: Cell, bag_size: int) -> tuple[str, str] | None:
         """C7 in one place: why a token placed on ``cell`` may not take the extra token
         (reason, rule), or None when it may."""
         if not self.extra_draw:
             return f"{self.title} has no extra tokens", "K2"
-        if self.layout.squares[cell].restriction is None:
+        if cell not in self.restriction_cells:
             return "not a restriction square: no extra token", "C7"
         if bag_size == 0:
             return "the bag is empty: no extra token", "C7"
