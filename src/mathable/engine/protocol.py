@@ -15,10 +15,11 @@ from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Literal, Protocol, Self
 
 from .actions import ACTION_KINDS, Action, Cell
-from .errors import IllegalMove
+from .errors import IllegalMove, NotationError
 from .notation import CellNames, format_action, parse_action
 
 
@@ -87,6 +88,9 @@ class GameType:
     """Every cell or pile, by index, row after row."""
     actions: frozenset[str]
     """The action keywords this game has (a subset of :data:`ACTION_KINDS`)."""
+    create: Callable[..., Game] = field(compare=False)
+    """``create(players, seed=, house_rules=, options=, setup=)``: a new game; ``setup`` is
+    a record's JSON ``setup`` (an explicit deal), ``options`` e.g. ``{"rounds": 2}``."""
     exchange_exactly: int | None = None
     """An exchange swaps exactly this many pieces (Quattro: 1); None: any number."""
     house_rules: tuple[str, ...] = ("allow_undo",)
@@ -102,8 +106,6 @@ class GameType:
     """Points for placing a whole rack in one turn (C9); 0 when there is none."""
     deducts_rack: bool = False
     """C11: at the end each player loses the values left on the rack."""
-    create: Callable[..., Game] = field(default=lambda *a, **k: _no_factory(), compare=False)
-    """``create(players, seed=, house_rules=, options=, setup=)``: a new game."""
 
     def capabilities(self) -> dict[str, Any]:
         """Everything a front end needs to draw and offer this game, as JSON-ready data."""
@@ -134,14 +136,10 @@ class GameType:
         """Whether this game has the action keyword ``action``."""
         return action in self.actions
 
-    @property
+    @cached_property
     def target_names(self) -> TargetNames:
         """The notation's names of this game's cells or piles."""
         return TargetNames(tuple(t.name for t in self.targets))
-
-
-def _no_factory() -> Game:
-    raise NotImplementedError("this game type has no factory")
 
 
 @dataclass(frozen=True)
@@ -156,8 +154,6 @@ class TargetNames:
 
     def parse(self, text: str) -> Cell:
         """The target called ``text`` (case-insensitive)."""
-        from .errors import NotationError
-
         wanted = text.strip().upper()
         for index, name in enumerate(self.names):
             if name.upper() == wanted:

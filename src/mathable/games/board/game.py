@@ -29,7 +29,7 @@ from mathable.engine.tokens import as_list
 from .board import EMPTY, Board
 from .geometry import Grid
 from .turns import PlacedToken, Setup, TurnRecord
-from .variants import NumberedVariant, Variant, get_variant, square_target
+from .variants import Variant, get_variant, square_target
 from .view import BoardView
 
 
@@ -271,7 +271,8 @@ class _State:
         return [v for c, v in enumerate(values) if v != EMPTY and c not in self.start_cells]
 
 
-_GAME_TYPES: dict[str, GameType] = {}
+_GAME_TYPES: dict[int, tuple[Variant, GameType]] = {}
+"""Built game types by the identity of their variant (variants hold dicts: unhashable)."""
 
 
 def _turn_status(points: int) -> str:
@@ -290,9 +291,9 @@ def setup_from_dict(data: Mapping[str, Any]) -> Setup:
 
 def game_type_of(variant: Variant) -> GameType:
     """The variant's metadata and capabilities (built once per variant)."""
-    found = _GAME_TYPES.get(variant.name)
-    if found is not None and found.version == variant.version:
-        return found
+    found = _GAME_TYPES.get(id(variant))
+    if found is not None and found[0] is variant:
+        return found[1]
     layout = variant.layout
     grid = layout.grid
     actions = {"place"}
@@ -304,11 +305,6 @@ def game_type_of(variant: Variant) -> GameType:
         actions |= {"pass", "exchange"}
     if variant.agreed_end:
         actions.add("stop")
-    offered = ["allow_undo"]
-    if variant.partial_turns:
-        offered.append("table_referee")
-    if isinstance(variant, NumberedVariant):
-        offered.append("strict")
 
     def create(
         players: Sequence[str] | int,
@@ -334,14 +330,14 @@ def game_type_of(variant: Variant) -> GameType:
         columns=layout.size,
         targets=tuple(square_target(grid.name(c), sq) for c, sq in enumerate(layout.squares)),
         actions=frozenset(actions),
-        house_rules=tuple(offered),
+        house_rules=variant.house_rules_offered(),
         open_racks=variant.open_racks,
         score_sheets=True,
         bonus=variant.bonus,
         deducts_rack=variant.deduct_rack_at_end,
         create=create,
     )
-    _GAME_TYPES[variant.name] = built
+    _GAME_TYPES[id(variant)] = (variant, built)
     return built
 
 

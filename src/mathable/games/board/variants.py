@@ -98,6 +98,11 @@ class Variant:
         """Points of a legal placement (C6)."""
         return board.points(cell, value)
 
+    def house_rules_offered(self) -> tuple[str, ...]:
+        """The house rules this variant offers: undo, and the table referee (C12) where a
+        turn may end early."""
+        return ("allow_undo", "table_referee") if self.partial_turns else ("allow_undo",)
+
     @cached_property
     def restriction_cells(self) -> frozenset[Cell]:
         """The restriction squares (C5), where a token may take the extra token (C7)."""
@@ -133,6 +138,9 @@ class NumberedVariant(Variant):
             if square.number is not None:
                 cells.setdefault(square.number, []).append(cell)
         return {v: tuple(c) for v, c in cells.items()}
+
+    def house_rules_offered(self) -> tuple[str, ...]:
+        return (*super().house_rules_offered(), "strict")  # K2
 
     def legal_cells(self, board: Board, value: int, strict: bool = False) -> Collection[Cell]:
         free = [c for c in self.number_cells.get(value, ()) if board.is_empty(c)]
