@@ -106,6 +106,8 @@ class GameType:
     """Points for placing a whole rack in one turn (C9); 0 when there is none."""
     deducts_rack: bool = False
     """C11: at the end each player loses the values left on the rack."""
+    rules: str = ""
+    """The rules in a page (plain text, rule numbers in brackets), for help screens."""
 
     def capabilities(self) -> dict[str, Any]:
         """Everything a front end needs to draw and offer this game, as JSON-ready data."""
@@ -130,6 +132,7 @@ class GameType:
             "score_sheets": self.score_sheets,
             "bonus": self.bonus,
             "deducts_rack": self.deducts_rack,
+            "rules": self.rules,
         }
 
     def has(self, action: str) -> bool:

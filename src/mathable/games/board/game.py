@@ -335,6 +335,7 @@ def game_type_of(variant: Variant) -> GameType:
         score_sheets=True,
         bonus=variant.bonus,
         deducts_rack=variant.deduct_rack_at_end,
+        rules=variant.rules,
         create=create,
     )
     _GAME_TYPES[id(variant)] = (variant, built)

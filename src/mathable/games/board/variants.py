@@ -57,6 +57,8 @@ class Variant:
     """Players may end the game by agreement (J4)."""
     version: int = 1
     """Bumped whenever this variant's behaviour changes (records name it)."""
+    rules: str = ""
+    """The rules in a page, in our words, rule numbers in brackets (help screens)."""
 
     @property
     def layout(self) -> Layout:
@@ -227,6 +229,21 @@ CLASSIC = Variant(
     bonus=50,
     deduct_rack_at_end=True,
     summary="14x14 board, 106 tokens, + - x /, racks of 7, 50-point bonus.",
+    rules="""Mathable  (rules C1-C13)
+
+Put numbered tokens on the board so that each one is the result of adding, subtracting,
+multiplying or dividing the two tokens next to it in a line (above, below, left or
+right: two in a row, never diagonal) [C3]. A token completing several equations at once
+scores for each [C4].
+Blue squares (+ - x /) accept only their operation [C5]; after placing on one you
+may take one extra token from the bag at once [C7].
+Points = the token's value x the equations it completes x 2 or 3 on a purple or
+orange square [C6].
+A turn: place tokens one at a time, each legal as the board stands; or exchange
+tokens; or pass [C8]. Empty a full rack in one turn: 50 points bonus [C9].
+End: the bag is empty and a player has used every token; or nobody can place
+anything. Tokens left on a rack are deducted [C11]. The highest total wins.
+The player card lists the tokens you have not seen yet [C13].""",
 )
 
 JUNIOR = Variant(
@@ -243,6 +260,14 @@ JUNIOR = Variant(
     piece="tile",
     summary="Front side: 10x10 board (provisional layout), 60 tiles, + and - only, racks "
     "of 5, 2X squares, 25-point bonus.",
+    rules="""Mathable Junior, front side  (rules J1-J4)
+
+Like Mathable on a 10x10 board with + and - only: a tile is the sum or difference of the
+two tiles next to it in a line. Racks of 5. 2X squares double the tile's points. After a
++ or - square you may draw a tile and go on. Place all 5 in one turn: 25 points bonus.
+Exchange any number of tiles as your turn. The game ends when the pot is empty and a
+player has placed all tiles, when nobody can play, or when all agree to stop.
+(The board layout is provisional: the rulebook does not print it.)""",
 )
 
 JUNIOR_NUMBERS = NumberedVariant(
@@ -264,6 +289,12 @@ JUNIOR_NUMBERS = NumberedVariant(
     piece="tile",
     summary="Back side: the numbered 10x10 board, 3 tiles face up, place all three on "
     "their numbers, 1 point per tile made by + or -.",
+    rules="""Mathable Junior, numbered board  (rules K1-K3)
+
+Everyone's 3 tiles lie face up. Place all three, one by one, each on an empty square
+printed with its number. 1 point when the two tiles next to it in a line make it by + or
+-; 0 otherwise. Then draw 3. House rule strict: a scoring square must be used
+when there is one. The game ends when the pot is empty and every tile is placed.""",
 )
 
 VARIANTS: dict[str, Variant] = {v.name: v for v in (CLASSIC, JUNIOR, JUNIOR_NUMBERS)}

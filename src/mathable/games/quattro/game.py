@@ -406,6 +406,16 @@ QUATTRO = GameType(
     exchange_exactly=1,
     rounds=True,
     score_unit="rounds",
+    rules="""Mathable Quattro, the card game  (rules Q1-Q5)
+
+Four piles lie in a square, A B on top and C D below; only the top cards count. Play a
+card on a pile when it is the result of + - x / of that pile's top and the top of a pile
+beside it (sideways or up-down) [Q2]. Go on while you can; then the turn passes.
+Stuck at the start of your turn: draw a card and put it on any pile, then discard
+one card and draw two, or draw one penalty card [Q3].
+DIAGO: once per round, at the start of your turn, diagonals count too for
+that turn; once everyone has used it, diagonals count for all [Q4].
+The first to empty the hand wins the round; the match winner wins the most rounds [Q5].""",
     create=_create,
 )
 """Quattro's metadata and capabilities."""
