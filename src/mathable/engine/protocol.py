@@ -297,8 +297,8 @@ class Game(ABC):
         """Go back to the state before any action (the log is handled here)."""
 
     @abstractmethod
-    def copy(self) -> Self:
-        """An independent game with the same log (replayed)."""
+    def fresh(self) -> Self:
+        """The same game before any action: players, seed, house rules and setup."""
 
     @abstractmethod
     def legal_actions(self) -> list[Action]:
@@ -410,9 +410,13 @@ class Game(ABC):
 
     def replayed(self, count: int) -> Self:
         """This game as it stood after its first ``count`` actions (for replays)."""
-        other = self.copy()
+        other = self.fresh()
         other._rebuild(self._log[:count])
         return other
+
+    def copy(self) -> Self:
+        """An independent game with the same log (replayed)."""
+        return self.replayed(len(self._log))
 
     def winners(self) -> tuple[int, ...]:
         """Seats with the best score (several on a tie); empty while the game runs."""

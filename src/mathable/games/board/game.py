@@ -413,17 +413,15 @@ class BoardGame(Game):
     def _reset(self) -> None:
         self._state = self._fresh_state()
 
-    def copy(self) -> BoardGame:
-        """An independent game with the same log (replayed)."""
-        other = BoardGame(
+    def fresh(self) -> BoardGame:
+        """The same game before any action."""
+        return BoardGame(
             self.variant,
             self.players,
             seed=self.seed,
             house_rules=self.house_rules,
             setup=self.setup,
         )
-        other._rebuild(self._log)
-        return other
 
     @property
     def cell_names(self) -> Grid:

@@ -459,17 +459,15 @@ class QuattroGame(Game):
     def _reset(self) -> None:
         self._state = _QState(len(self.players), self.seed, self.rounds, self.setup)
 
-    def copy(self) -> QuattroGame:
-        """An independent game with the same log."""
-        other = QuattroGame(
+    def fresh(self) -> QuattroGame:
+        """The same game before any action."""
+        return QuattroGame(
             self.players,
             seed=self.seed,
             rounds=self.rounds,
             house_rules=self.house_rules,
             setup=self.setup,
         )
-        other._rebuild(self._log)
-        return other
 
     @property
     def cell_names(self) -> TargetNames:
