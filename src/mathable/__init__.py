@@ -9,8 +9,10 @@ Games are found by name (:data:`GAMES`, :func:`new_game`) and all speak one prot
 """
 
 from .engine.actions import (
+    Accept,
     Action,
     Challenge,
+    Decline,
     Diago,
     Draw,
     EndGame,
@@ -29,8 +31,10 @@ __version__ = "0.1.0"
 
 __all__ = [
     "GAMES",
+    "Accept",
     "Action",
     "Challenge",
+    "Decline",
     "Diago",
     "Draw",
     "EndGame",

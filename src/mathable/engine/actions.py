@@ -2,8 +2,8 @@
 
 Actions are small frozen value objects; their text form lives in
 :mod:`mathable.engine.notation` (``I8=12``, ``J8=16+``, ``end``, ``pass``,
-``exchange 3,5,7``, ``challenge``, ``stop``; Quattro adds ``A=32``, ``draw``,
-``penalty`` and ``diago``).
+``exchange 3,5,7``, ``challenge``, ``stop``, ``accept``, ``decline``; Quattro adds
+``A=32``, ``draw``, ``penalty`` and ``diago``).
 """
 
 from __future__ import annotations
@@ -51,7 +51,19 @@ class Challenge:
 
 @dataclass(frozen=True, slots=True)
 class EndGame:
-    """End the game now, all players agreeing (Mathable Junior, ruling J4)."""
+    """Propose to end the game now (Mathable Junior, ruling J4): it ends only when every
+    other player accepts."""
+
+
+@dataclass(frozen=True, slots=True)
+class Accept:
+    """Agree to a pending proposal: to stop the game (J4), or to let a game-ending turn
+    stand without a challenge (C12)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Decline:
+    """Refuse a pending proposal to stop the game (J4): play goes on."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +82,19 @@ class Diago:
     """Mathable Quattro: announce DIAGO, diagonal pairs count this turn (ruling Q4)."""
 
 
-Action = Place | EndTurn | Exchange | Pass | Challenge | EndGame | Draw | Penalty | Diago
+Action = (
+    Place
+    | EndTurn
+    | Exchange
+    | Pass
+    | Challenge
+    | EndGame
+    | Accept
+    | Decline
+    | Draw
+    | Penalty
+    | Diago
+)
 
 
 ACTION_KINDS = (
@@ -81,6 +105,8 @@ ACTION_KINDS = (
     "exchange",
     "challenge",
     "stop",
+    "accept",
+    "decline",
     "draw",
     "penalty",
     "diago",
@@ -106,6 +132,10 @@ def action_kind(action: Action) -> str:
             return "challenge"
         case EndGame():
             return "stop"
+        case Accept():
+            return "accept"
+        case Decline():
+            return "decline"
         case Draw():
             return "draw"
         case Penalty():

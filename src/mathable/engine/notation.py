@@ -26,9 +26,11 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from .actions import (
+    Accept,
     Action,
     Cell,
     Challenge,
+    Decline,
     Diago,
     Draw,
     EndGame,
@@ -79,6 +81,8 @@ def parse_action(text: str, grid: CellNames) -> Action:
         "pass": Pass(),
         "challenge": Challenge(),
         "stop": EndGame(),
+        "accept": Accept(),
+        "decline": Decline(),
         "draw": Draw(),
         "penalty": Penalty(),
         "diago": Diago(),
@@ -107,6 +111,10 @@ def format_action(action: Action, grid: CellNames) -> str:
         return "challenge"
     if isinstance(action, EndGame):
         return "stop"
+    if isinstance(action, Accept):
+        return "accept"
+    if isinstance(action, Decline):
+        return "decline"
     if isinstance(action, Draw):
         return "draw"
     if isinstance(action, Penalty):
