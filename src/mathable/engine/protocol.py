@@ -33,6 +33,10 @@ class HouseRules:
     """Casual play: take back the last action (rule V-B forbids it by default)."""
     strict: bool = False
     """K2, Junior's numbered board: a scoring square is compulsory when one exists."""
+    hints: bool = False
+    """O2: the player to move may ask for the computer's best turns. Off in the printed
+    rules and by default online; games at one screen switch it on; when on, every seat
+    knows (it is in every view's house rules)."""
 
     def to_dict(self) -> dict[str, bool]:
         """The options as JSON-ready data."""
@@ -40,12 +44,13 @@ class HouseRules:
             "table_referee": self.table_referee,
             "allow_undo": self.allow_undo,
             "strict": self.strict,
+            "hints": self.hints,
         }
 
     @staticmethod
     def from_dict(data: Mapping[str, Any]) -> HouseRules:
         """Read options; unknown names are refused."""
-        known = {"table_referee", "allow_undo", "strict"}
+        known = {"table_referee", "allow_undo", "strict", "hints"}
         unknown = set(data) - known
         if unknown:
             raise ValueError(f"unknown house rule(s): {', '.join(sorted(unknown))}")
@@ -93,7 +98,7 @@ class GameType:
     a record's JSON ``setup`` (an explicit deal), ``options`` e.g. ``{"rounds": 2}``."""
     exchange_exactly: int | None = None
     """An exchange swaps exactly this many pieces (Quattro: 1); None: any number."""
-    house_rules: tuple[str, ...] = ("allow_undo",)
+    house_rules: tuple[str, ...] = ("allow_undo", "hints")
     """The house rules this game offers."""
     rounds: bool = False
     """Whether a match is played over several rounds (then the scores count rounds won)."""

@@ -103,7 +103,8 @@ class Variant:
     def house_rules_offered(self) -> tuple[str, ...]:
         """The house rules this variant offers: undo, and the table referee (C12) where a
         turn may end early."""
-        return ("allow_undo", "table_referee") if self.partial_turns else ("allow_undo",)
+        offered = ("allow_undo", "hints")
+        return (*offered, "table_referee") if self.partial_turns else offered
 
     @cached_property
     def restriction_cells(self) -> frozenset[Cell]:
