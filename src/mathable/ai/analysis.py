@@ -5,7 +5,9 @@ move (after the game every rack may be shown) goes to its family's hint search, 
 same one a hint uses, so hint and analysis agree:
 
 - board games: the exact search's best turn (:func:`~.search.best_turn`) from the rack
-  the player held; the loss is the difference in points (bonus included);
+  the player held; the loss is the difference in points (bonus included). The search
+  knows only the rack: a turn that took a restriction square's extra token (C7) may
+  score more by the luck of the draw, and is then itself the best (loss 0);
 - Quattro: the strong player's chain search (:func:`~.quattro.strong_plan`) from the
   hand held; the loss counts the cards that could have been played and were not.
 
@@ -113,6 +115,8 @@ def analyse_game(game: Game) -> list[TurnAnalysis]:
         if index not in starts:
             continue
         best, best_points = _best(starts[index], game.cell_names)
+        if achieved[index] > best_points:  # C7: the extra token drawn did better
+            best, best_points = turn.notation, achieved[index]
         out.append(
             TurnAnalysis(index + 1, turn.seat, turn.notation, achieved[index], best, best_points)
         )
