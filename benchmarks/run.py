@@ -214,7 +214,11 @@ def load_once(args: argparse.Namespace) -> dict[str, object]:
             made = [
                 httpx.post(
                     server.url + "/api/games",
-                    json={"players": [{"name": "A"}, {"name": "B"}], "seed": 100 + i},
+                    json={
+                        "players": [{"name": "A"}, {"name": "B"}],
+                        "seed": 100 + i,
+                        "mode": "screen",  # O1: a chosen seed and every seat's token
+                    },
                 ).json()
                 for i in range(games)
             ]

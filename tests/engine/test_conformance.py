@@ -48,6 +48,45 @@ def test_random_games_conform(name: str, referee: bool) -> None:
     assert report.undo_checks > 0 and report.view_checks > 0
 
 
+def test_random_games_answer_proposals() -> None:
+    """J4 and C12: random Junior games propose to stop and answer (decline, accept), and
+    refereed games on the numbered board answer the last turn's open question; every
+    check holds through them."""
+
+    def junior(seed: int) -> Game:
+        return BoardGame("junior", 2 + seed % 3, seed=seed, house_rules=HouseRules(allow_undo=True))
+
+    report = random_sim_test(junior, games=40, seed=3, check_every=0.3)
+    assert report.kinds["stop"] and report.kinds["decline"] and report.kinds["accept"]
+    refereed = HouseRules(allow_undo=True, table_referee=True)
+
+    def numbers(seed: int) -> Game:
+        return BoardGame("junior-numbers", 2 + seed % 3, seed=seed, house_rules=refereed)
+
+    report = random_sim_test(numbers, secrets_for=_secrets, games=20, seed=4, check_every=0.3)
+    assert report.kinds["accept"] >= report.games  # each last turn stays open (C12)
+
+
+class _Unoffered(BoardGame):
+    """A game whose view forgets to offer the proposal to stop (J4)."""
+
+    def available(self, seat: int | None) -> tuple[str, ...]:
+        return tuple(k for k in super().available(seat) if k != "stop")
+
+
+def test_harness_catches_a_view_that_does_not_offer_an_action() -> None:
+    """The harness itself can fail: an action the game generates but the view of the
+    player to move does not offer is caught."""
+    with pytest.raises(ConformanceError, match="does not offer stop"):
+        random_sim_test(
+            lambda seed: _Unoffered(
+                "junior", 2, seed=seed, house_rules=HouseRules(allow_undo=True)
+            ),
+            games=1,
+            check_every=1.0,
+        )
+
+
 def test_harness_catches_a_leaking_view() -> None:
     """The harness itself can fail: a view that shows every rack is caught."""
 

@@ -92,6 +92,9 @@ def test_positions_round_trip(board: dict[int, int], rack_list: list, data: st.D
         "exchange x",
         "end now",
         "A1=1000",
+        "exchange ²",  # issue 12: a superscript digit raised ValueError
+        "exchange 1234",
+        "exchange " + "5" * 5_000,
     ],
 )
 def test_malformed_actions_are_refused_with_notation_error(text: str) -> None:
@@ -110,6 +113,10 @@ def test_malformed_actions_are_refused_with_notation_error(text: str) -> None:
         "classic | G7=1 | 1 / 2 | 0 0 | 5 | 3",
         "classic | G7=1 G7=2 | 1 / 2 | 0 0 | 5 | 1",
         "classic | G7=1 | 1 / ?x | 0 0 | 5 | 1",
+        "classic | G7=1 | 1 / ?² | 0 0 | 5 | 1",  # issue 12: raised ValueError
+        "classic | G7=1 | 1 / 2 | 0 0 | ٣ | 1",
+        "classic | G7=1 | 1 / 2 | 0 0 | 5 | 1" + " " * 2_000,  # longer than 2,000
+        "classic | G7=1+ | 1 / 2 | 0 0 | 5 | 1",
     ],
 )
 def test_malformed_positions_are_refused(text: str) -> None:

@@ -52,7 +52,7 @@ def _record() -> dict:
         (lambda r: r.update(version=99), "version"),
         (lambda r: r.update(seed="x"), "seed"),
         (lambda r: r.update(players="Ann"), "players"),
-        (lambda r: r.update(variant="chess"), "unknown variant"),
+        (lambda r: r.update(variant="chess"), "unknown game"),
         (lambda r: r.update(variant_version=99), "newer"),
         (lambda r: r["actions"].insert(0, "A1=5"), "does not replay"),
         (lambda r: r["actions"].insert(0, 5), "not a string"),

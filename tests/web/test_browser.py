@@ -55,11 +55,15 @@ def shot(page: Page, name: str) -> None:
         shutil.copy(path, ROOT / "docs" / f"web-{name}.png")
 
 
-def create(server: Server, players: list[dict[str, Any]], seed: int = 5) -> dict[str, Any]:
-    response = httpx.post(
-        server.url + "/api/games", json={"variant": "classic", "players": players, "seed": seed}
-    )
-    assert response.status_code == 201
+def create(
+    server: Server, players: list[dict[str, Any]], seed: int | None = 5, **spec: Any
+) -> dict[str, Any]:
+    """A game; with a seed, one at one screen or against the computer (O1)."""
+    body = {"variant": "classic", "players": players, "seed": seed, **spec}
+    if seed is not None:
+        body.setdefault("mode", "screen")
+    response = httpx.post(server.url + "/api/games", json=body)
+    assert response.status_code == 201, response.text
     return response.json()
 
 
@@ -98,14 +102,24 @@ def play_one_turn(page: Page) -> str:
 def test_two_browsers_play_online_and_see_each_others_moves(
     server: Server, browser: Browser
 ) -> None:
-    made = create(server, [{"name": "Ann"}, {"name": "Bob"}])
+    made = create(server, [{"name": "Ann"}, {"name": "Bob"}], seed=None)
+    ann, bob = made["seats"]
+    assert ann["token"] and bob["token"] is None and bob["invite"]  # Bob gets an invitation
     pages = []
-    for seat in made["seats"]:
+    for link in [f"?t={ann['token']}", bob["invite"].split(made["id"])[1]]:
         context = browser.new_context(viewport={"width": 1100, "height": 850})
         page = context.new_page()
-        page.goto(f"{server.url}/g/{made['id']}?t={seat['token']}")
+        if pages:
+            expect(pages[0].locator("#unclaimed")).to_contain_text("Bob")
+        page.goto(f"{server.url}/g/{made['id']}{link}")
         page.wait_for_selector("#board")
         pages.append(page)
+    expect(pages[1].locator("#joined")).to_contain_text("You play Bob")
+    assert "invite=" not in pages[1].url  # the invitation is spent: the seat's own link
+    expect(pages[0].locator("#unclaimed")).to_have_count(0)
+    for page in pages:  # O2: every seat sees that hints are off, and has no hint button
+        expect(page.locator("#house-rules")).to_contain_text("none")
+        expect(page.locator("#hint")).to_have_count(0)
     for turn in range(4):
         state = httpx.get(f"{server.url}/api/games/{made['id']}").json()
         mover, other = pages[state["to_move"]], pages[1 - state["to_move"]]
@@ -123,6 +137,27 @@ def test_two_browsers_play_online_and_see_each_others_moves(
     ).json()["rack"]
     bob_tiles = pages[1].locator("#rack button.tile").all_inner_texts()
     assert bob_tiles != [str(v) for v in ann_rack]
+
+
+def test_a_stop_proposal_is_answered_with_accept_or_decline(
+    server: Server, browser: Browser
+) -> None:
+    made = create(server, [{"name": "Ann"}, {"name": "Bob"}], variant="junior")
+    first = httpx.get(f"{server.url}/api/games/{made['id']}").json()["to_move"]
+    pages = []
+    for seat in (first, 1 - first):
+        page = browser.new_context(viewport={"width": 1100, "height": 850}).new_page()
+        page.goto(f"{server.url}/g/{made['id']}?t={made['seats'][seat]['token']}")
+        page.wait_for_selector("#board")
+        pages.append(page)
+    expect(pages[0].locator("#house-rules")).to_contain_text("hints allowed")  # one screen
+    pages[0].click("#stop")
+    expect(pages[1].locator("#accept")).to_have_text("Accept")
+    expect(pages[1].locator("#status")).not_to_be_empty()  # the proposal, in words
+    shot(pages[1], "stop-proposal")
+    pages[1].click("#decline")
+    expect(pages[1].locator("#accept")).to_have_count(0)
+    assert not httpx.get(f"{server.url}/api/games/{made['id']}").json()["over"]
 
 
 def test_pass_and_play_on_one_screen_with_a_cover(server: Server, browser: Browser) -> None:

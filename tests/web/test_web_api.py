@@ -22,7 +22,13 @@ def client(tmp_path: Path) -> TestClient:
 
 
 def new_game(client: TestClient, **spec: Any) -> dict[str, Any]:
-    body = {"variant": "classic", "players": [{"name": "Ann"}, {"name": "Bob"}], "seed": 7}
+    """A game at one screen (a chosen seed, every seat's token) unless ``spec`` says."""
+    body = {
+        "variant": "classic",
+        "players": [{"name": "Ann"}, {"name": "Bob"}],
+        "seed": 7,
+        "mode": "screen",
+    }
     body.update(spec)
     response = client.post("/api/games", json=body)
     assert response.status_code == 201, response.text
@@ -257,3 +263,270 @@ def test_a_restart_loses_nothing(tmp_path: Path) -> None:
     before = view(first, made["id"], ann)
     second = TestClient(create_app(url))  # a new process on the same file
     assert view(second, made["id"], ann) == before
+
+
+# -- issue 12: every seat treated fairly (O1, O2, tokens, J4, C12) ------------------------
+
+
+def online(client: TestClient, **spec: Any) -> dict[str, Any]:
+    """An online game as its creator receives it (no seed: the server deals)."""
+    body: dict[str, Any] = {"variant": "classic", "players": [{"name": "Ann"}, {"name": "Bob"}]}
+    body.update(spec)
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def dealt(client: TestClient, game_id: str) -> int:
+    """The seed of a game, as the server alone knows it."""
+    app: Any = client.app
+    seed: int = app.state.service.get(game_id).game.seed
+    return seed
+
+
+def claim(client: TestClient, made: dict[str, Any], seat: int) -> Any:
+    """Follow seat ``seat``'s invitation link: the code after ``invite=``."""
+    code = made["seats"][seat]["invite"].split("invite=")[1]
+    return client.post(f"/api/games/{made['id']}/join", json={"invite": code})
+
+
+def seat_tokens(client: TestClient, made: dict[str, Any]) -> list[str]:
+    """Every person's token of an online game: the creator's own, the others claimed."""
+    out = []
+    for seat in made["seats"]:
+        if seat["token"]:
+            out.append(seat["token"])
+        elif seat["invite"]:
+            out.append(claim(client, made, seat["seat"]).json()["token"])
+    return out
+
+
+def test_o1_a_chosen_seed_is_refused_online_and_the_servers_seed_kept_until_the_end(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    people = [{"name": "Ann"}, {"name": "Bob"}]
+    for spec in [{"seed": 7}, {"seed": 7, "mode": "online"}, {"seed": 0}]:
+        refused = client.post("/api/games", json={"players": people, **spec})
+        assert refused.status_code == 422, refused.text
+        assert refused.json()["error"].startswith("seed:")
+    for spec in [
+        {"players": people, "seed": 7, "mode": "screen"},
+        {"players": [{"name": "Ann"}, {"name": "Robo", "bot": "greedy"}], "seed": 7},
+    ]:
+        made = client.post("/api/games", json=spec)
+        assert made.status_code == 201 and made.json()["mode"] == "screen", made.text
+        assert dealt(client, made.json()["id"]) == 7
+
+    import mathable.web.service as service_module
+
+    drawn: list[int] = []
+    real = service_module.secrets.randbelow
+
+    def randbelow(n: int) -> int:
+        drawn.append(real(n))
+        return drawn[-1]
+
+    monkeypatch.setattr(service_module.secrets, "randbelow", randbelow)
+    made = online(client)
+    game_id = made["id"]
+    seed = dealt(client, game_id)
+    assert drawn == [seed] and seed > 2**32  # from secrets, not guessable
+    ann, bob = seat_tokens(client, made)
+    for _ in range(4):  # C11c: two full rounds without a placement end the game
+        hidden = [view(client, game_id, t) for t in (ann, bob, None)]
+        with client.websocket_connect(f"/api/games/{game_id}/ws?token={ann}") as socket:
+            hidden.append(socket.receive_json())
+        texts = [json.dumps(hidden), client.get("/api/games").text, json.dumps(made)]
+        texts.append(client.get(f"/api/games/{game_id}/record").text)
+        assert all(str(seed) not in text for text in texts)
+        assert all("seed" not in v for v in hidden[:3])
+        mover = [ann, bob][hidden[0]["to_move"]]
+        assert act(client, game_id, mover, "pass").status_code == 200
+    end = view(client, game_id, ann)
+    assert end["over"] and end["seed"] == seed and view(client, game_id)["seed"] == seed
+    assert json.loads(client.get(f"/api/games/{game_id}/record").text)["seed"] == seed
+
+
+def test_o1_a_record_never_makes_an_online_game_still_to_play(client: TestClient) -> None:
+    game = online(client, players=[{"name": "A", "bot": "greedy"}, {"name": "B", "bot": "gentle"}])
+    finished = client.get(f"/api/games/{game['id']}/record").text
+    record = json.loads(finished)
+    unplayed = {**record, "actions": []}
+    unplayed.pop("result")
+    refused = client.post("/api/records?mode=online", json=unplayed)
+    assert refused.status_code == 422 and refused.json()["error"].startswith("mode:")
+    assert "one screen" in refused.json()["error"]
+    at_one_screen = client.post("/api/records", json=unplayed)
+    assert at_one_screen.status_code == 201 and at_one_screen.json()["mode"] == "screen"
+    uploaded = at_one_screen.json()
+    assert all(s["token"] for s in uploaded["seats"])
+    for token in [None, uploaded["seats"][0]["token"]]:  # every seat sees: one screen
+        assert view(client, uploaded["id"], token)["mode"] == "screen"
+    done = client.post("/api/records?mode=online", json=record)
+    assert done.status_code == 201  # a finished game hides nothing any more
+
+
+def test_o2_hints_are_a_house_rule_off_online_and_shown_to_every_seat(
+    client: TestClient,
+) -> None:
+    made = online(client)
+    game_id, ann_bob = made["id"], seat_tokens(client, made)
+    for token in [*ann_bob, None]:
+        assert view(client, game_id, token)["house_rules"]["hints"] is False
+    mover = ann_bob[view(client, game_id)["to_move"]]
+    refused = client.get(f"/api/games/{game_id}/hint?token={mover}")
+    assert refused.status_code == 403 and "hints" in refused.json()["error"]
+    during = client.get(f"/api/games/{game_id}/analysis?token={mover}")
+    assert during.status_code == 409 and "hints" in during.json()["error"]
+
+    helped = online(client, house_rules={"hints": True})
+    game_id, ann_bob = helped["id"], seat_tokens(client, helped)
+    for token in [*ann_bob, None]:
+        assert view(client, game_id, token)["house_rules"]["hints"] is True
+    first = view(client, game_id)["to_move"]
+    mover = ann_bob[first]
+    hint = client.get(f"/api/games/{game_id}/hint?token={mover}")
+    assert hint.status_code == 200 and hint.json()["turns"]
+    act(client, game_id, mover, hint.json()["turns"][0]["turn"].split()[0])
+    if view(client, game_id)["to_move"] == first:
+        assert act(client, game_id, mover, "end").status_code == 200
+    other = ann_bob[1 - first]
+    act(client, game_id, other, "pass")
+    mine = client.get(f"/api/games/{game_id}/analysis?token={mover}")
+    assert mine.status_code == 200, mine.text
+    assert [t["player"] for t in mine.json()["turns"]] == ["AnnBob"[3 * first : 3 * first + 3]]
+    theirs = client.get(f"/api/games/{game_id}/analysis?token={other}").json()["turns"]
+    assert [t["player"] for t in theirs] == [view(client, game_id)["players"][1 - first]]
+    assert client.get(f"/api/games/{game_id}/analysis").status_code == 409  # spectators
+
+    at_one_screen = new_game(client, seed=None)
+    assert view(client, at_one_screen["id"])["house_rules"]["hints"] is True
+
+
+def test_tokens_the_creator_holds_only_their_seat_and_each_invitation_is_claimed_once(
+    client: TestClient,
+) -> None:
+    players = [{"name": "Ann"}, {"name": "Bob"}, {"name": "Robo", "bot": "gentle"}, {"name": "Cy"}]
+    made = online(client, players=players, seat=1)
+    game_id, seats = made["id"], made["seats"]
+    assert [s["token"] is not None for s in seats] == [False, True, False, False]
+    assert [s["invite"] is not None for s in seats] == [True, False, False, True]
+    assert made["mode"] == "online"
+    assert seats[0]["invite"].startswith(f"/g/{game_id}?invite=")
+    assert client.get(seats[0]["invite"]).status_code == 200  # the page opens it
+    creator = seats[1]["token"]
+    assert view(client, game_id, creator)["seat"] == 1
+    code = seats[0]["invite"].split("invite=")[1]
+    assert client.get(f"/api/games/{game_id}?token={code}").status_code == 403  # no seat
+    listed = [
+        view(client, game_id, creator),
+        view(client, game_id),
+        client.get("/api/games").json(),
+    ]
+    assert code not in json.dumps(listed)
+    assert [s["claimed"] for s in listed[0]["seats"]] == [False, True, True, False]
+
+    joined = claim(client, made, 0)
+    assert joined.status_code == 200, joined.text
+    ann = joined.json()["token"]
+    assert joined.json()["seat"] == 0 and ann not in json.dumps(made)
+    assert view(client, game_id, ann)["seat"] == 0
+    again = claim(client, made, 0)
+    assert again.status_code == 409 and "used" in again.json()["error"]
+    wrong = client.post(f"/api/games/{game_id}/join", json={"invite": "guess"})
+    assert wrong.status_code == 403
+    assert [s["claimed"] for s in view(client, game_id)["seats"]] == [True, True, True, False]
+    mover = view(client, game_id)["to_move"]
+    if mover == 0:  # the invited player's seat answers to its own token only
+        assert act(client, game_id, creator, "pass").status_code == 409
+        assert act(client, game_id, ann, "pass").status_code == 200
+    refused = client.post("/api/games", json={"players": players, "seat": 2})  # a computer's seat
+    assert refused.status_code == 422 and refused.json()["error"].startswith("seat:")
+
+
+def test_j4_a_stop_is_a_proposal_accepted_or_declined_over_http(client: TestClient) -> None:
+    made = new_game(client, variant="junior")
+    game_id, ann_bob = made["id"], tokens(made)
+    proposer = view(client, game_id)["to_move"]
+    asked = 1 - proposer
+    assert act(client, game_id, ann_bob[proposer], "stop").status_code == 200
+    question = view(client, game_id, ann_bob[asked])
+    assert not question["over"] and question["to_move"] == asked
+    assert question["status"] or question["notice"]  # the proposal, for the page to show
+    assert {"accept", "decline"} <= set(question["available"]) <= set(question["legal"])
+    assert act(client, game_id, ann_bob[proposer], "accept").status_code == 409  # not asked
+    assert act(client, game_id, ann_bob[asked], "decline").status_code == 200
+    goes_on = view(client, game_id, ann_bob[proposer])
+    assert not goes_on["over"] and goes_on["to_move"] == proposer  # J4: the proposer plays on
+    assert act(client, game_id, ann_bob[proposer], "pass").status_code == 200
+    assert act(client, game_id, ann_bob[asked], "stop").status_code == 200
+    assert act(client, game_id, ann_bob[proposer], "accept").status_code == 200
+    assert view(client, game_id)["over"]
+
+
+def _game_ending_mistake_record() -> tuple[dict[str, Any], int, str]:
+    """A record of a three-player classic game with the table referee, at a turn's start
+    where the bag is empty and the player to move holds one token; with that seat and
+    an illegal placement of the token that the table referee accepts (C12)."""
+    from mathable.ai import get_bot
+    from mathable.engine import records
+    from mathable.engine.errors import IllegalMove
+    from mathable.engine.protocol import HouseRules
+    from mathable.games.board.view import BoardView
+    from mathable.games.registry import new_game as engine_game
+
+    for seed in range(1, 40):
+        game = engine_game(
+            "classic", ["A", "B", "C"], seed=seed, house_rules=HouseRules(table_referee=True)
+        )
+        bots = [get_bot("greedy", seed * 8 + s) for s in range(3)]
+        while not game.is_over:
+            seat = game.to_move
+            state = game.view(seat)
+            assert isinstance(state, BoardView)
+            if "accept" in state.available:  # let the last turn stand (C12)
+                game.apply(game.parse_action("accept"))
+                continue
+            if state.bag_size == 0 and len(state.rack) == 1 and not state.turn_placements:
+                break
+            game.apply(bots[seat].act(state))
+        else:
+            continue
+        value = state.rack[0]
+        legal = {game.format_action(a) for a in game.legal_placements()}
+        for cell in range(len(game.game_type.targets)):
+            text = f"{game.cell_names.name(cell)}={value}"
+            if text in legal or state.surface[cell] >= 0:
+                continue
+            trial = game.copy()
+            try:
+                trial.apply(trial.parse_action(text))
+            except IllegalMove:
+                continue
+            return records.to_record(game), seat, text
+    raise AssertionError("no game reached a last token")
+
+
+def test_c12_a_game_ending_mistake_is_challenged_by_any_opponent_not_its_maker(
+    client: TestClient,
+) -> None:
+    record, maker, mistake = _game_ending_mistake_record()
+    uploaded = client.post("/api/records", json=record)
+    assert uploaded.status_code == 201, uploaded.text
+    game_id, seat_tokens = uploaded.json()["id"], tokens(uploaded.json())
+    before = view(client, game_id, seat_tokens[maker])
+    assert act(client, game_id, seat_tokens[maker], mistake).status_code == 200
+    open_turn = view(client, game_id, seat_tokens[maker])
+    assert not open_turn["over"] and open_turn["rack"] == []  # open for a challenge
+    own = act(client, game_id, seat_tokens[maker], "challenge")
+    assert own.status_code == 409 and "only your opponents" in own.json()["error"]
+    nxt = (maker + 1) % 3
+    third = (maker + 2) % 3  # not the player to move: any opponent may challenge
+    assert "challenge" in view(client, game_id, seat_tokens[third])["legal"]
+    assert "challenge" in view(client, game_id, seat_tokens[nxt])["available"]
+    done = act(client, game_id, seat_tokens[third], "challenge")
+    assert done.status_code == 200, done.text
+    after = view(client, game_id, seat_tokens[maker])
+    assert after["rack"] == before["rack"] and after["scores"] == before["scores"]
+    late = act(client, game_id, seat_tokens[nxt], "challenge")
+    assert late.status_code == 409  # the turn was taken back: nothing left to challenge

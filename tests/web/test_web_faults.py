@@ -22,7 +22,12 @@ def server(tmp_path: Path) -> Iterator[Server]:
 
 
 def _create(url: str) -> dict[str, Any]:
-    body = {"variant": "classic", "players": [{"name": "Ann"}, {"name": "Bob"}], "seed": 12}
+    body = {
+        "variant": "classic",
+        "players": [{"name": "Ann"}, {"name": "Bob"}],
+        "seed": 12,
+        "mode": "screen",
+    }
     response = httpx.post(url + "/api/games", json=body)
     assert response.status_code == 201
     return response.json()

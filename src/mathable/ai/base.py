@@ -14,7 +14,7 @@ import random
 from abc import ABC, abstractmethod
 from typing import Protocol
 
-from mathable.engine.actions import Action
+from mathable.engine.actions import Accept, Action, Challenge, Decline
 from mathable.engine.protocol import View
 from mathable.games.board.board import EMPTY, Board
 from mathable.games.board.variants import Variant, get_variant
@@ -46,7 +46,12 @@ class FamilyBot(ABC):
         self.rng = random.Random(seed)
 
     def act(self, view: View) -> Action:
-        """The next action for ``view.seat``, who is to move."""
+        """The next action for ``view.seat``, who is to move: an answer when a question is
+        put to it (:func:`answer`), else its play."""
+        if "challenge" in view.available or "accept" in view.available:
+            answered = answer(view)
+            if answered is not None:
+                return answered
         return by_surface(view, self.act_on_board, self.act_on_piles)
 
     @abstractmethod
@@ -56,6 +61,47 @@ class FamilyBot(ABC):
     def act_on_piles(self, view: PilesView) -> Action:
         """The next action in Quattro."""
         return quattro_act(view, self.quattro_level or self.name, self.rng)
+
+
+QUESTIONS = frozenset({"accept", "decline", "challenge"})
+"""The keywords that answer a question rather than play a turn."""
+
+
+def answer(view: View) -> Action | None:
+    """What every computer player says when asked: it challenges a turn that holds a
+    mistake (C12, as a fair table referee would), accepts a proposal to stop (J4) only
+    when it would win or share the win, and lets a game-ending turn stand otherwise.
+    None when nothing is asked and no challenge is worth making."""
+    if "challenge" in view.available and by_surface(view, last_turn_has_mistake, _no_mistake):
+        return Challenge()
+    if "accept" not in view.available or not set(view.available) <= QUESTIONS:
+        return None
+    behind = view.seat is not None and view.scores[view.seat] < max(view.scores)
+    if "decline" in view.available and behind:
+        return Decline()
+    return Accept()
+
+
+def _no_mistake(view: PilesView) -> bool:
+    return False
+
+
+def last_turn_has_mistake(view: BoardView) -> bool:
+    """Whether a placement of the last finished turn broke the rules when it was placed
+    (C12): the turn is taken back and placed again in order on the public board."""
+    if not view.turns or view.turns[-1].challenged or not view.turns[-1].placements:
+        return False
+    placements = view.turns[-1].placements
+    variant = get_variant(view.variant)
+    taken_back = {p.cell for p in placements}
+    initial = {c: v for c, v in enumerate(view.board) if v != EMPTY and c not in taken_back}
+    board = variant.new_board(initial)
+    strict = bool(view.house_rules.get("strict", False))
+    for placed in placements:
+        if placed.cell not in variant.legal_cells(board, placed.value, strict):
+            return True
+        board.place(placed.cell, placed.value)
+    return False
 
 
 def board_from_view(view: BoardView) -> tuple[Variant, Board]:

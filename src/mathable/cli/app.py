@@ -1,12 +1,19 @@
 """The ``mathable`` command: score sheets, records, positions and the terminal game.
 
-Every command turns bad input into one line on stderr and exit code 2, never a traceback.
+Exit codes: 0 for success; 1 for refused input, with one line ``error: …`` on stderr; 2
+for usage errors (click's own). No input ends in a traceback. Everything a user typed
+(names, notation, file names) prints exactly as typed: output is built from rich ``Text``
+and the consoles read no markup or emoji codes in plain strings.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import socket
+import stat
 import sys
+import unicodedata
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -14,26 +21,93 @@ import typer
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
+from typer._click import Context
+from typer.core import TyperGroup
+from typer.exceptions import TyperException
 
-from mathable.ai import BOTS
+from mathable import __version__
+from mathable.ai import BOTS, SEAT_BOT
 from mathable.engine.actions import Place
 from mathable.engine.errors import MathableError
 from mathable.engine.notation import CellNames, Position, format_placement
-from mathable.engine.protocol import Game, GameType
+from mathable.engine.protocol import Game, GameType, HouseRules
 from mathable.games import registry
 from mathable.games.board.transcript import score_transcript
 from mathable.games.board.variants import Variant, get_variant
 from mathable.games.registry import GAMES
 from mathable.render import panels
 
+MAX_FILE = 5_000_000
+"""The largest file read, in bytes (a long Quattro match's record is far smaller)."""
+MAX_PATH = 4096
+"""Longer text is never a file name (Linux's PATH_MAX)."""
+
+
+def _clean(text: str) -> str:
+    """``text`` with control characters written as escapes (``\\n``, ``\\x1b``), so
+    that an error stays one line and cannot drive the terminal."""
+    return "".join(repr(c)[1:-1] if unicodedata.category(c) in ("Cc", "Cs") else c for c in text)
+
+
+def fail(message: str) -> typer.Exit:
+    """Print one error line on stderr and return the exit (code 1) to raise."""
+    err.print(Text.assemble(("error:", "bold red"), f" {_clean(message)}"), soft_wrap=True)
+    return typer.Exit(1)
+
+
+class _Commands(TyperGroup):
+    """The command group: a refusal raised anywhere in a command (every
+    :class:`MathableError`) becomes one error line and exit code 1; anything unforeseen
+    becomes one line too, named an internal error, instead of a traceback."""
+
+    def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
+        for number, arg in enumerate(args, start=1):
+            if any(unicodedata.category(c) == "Cs" for c in arg):  # undecodable bytes
+                raise fail(f"argument {number} ({_clean(arg)}) is not valid UTF-8 text")
+        return super().parse_args(ctx, args)
+
+    def invoke(self, ctx: Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (typer.Exit, typer.Abort, TyperException, EOFError, BrokenPipeError):
+            raise  # exits, usage errors, and what the command runner handles itself
+        except MathableError as exc:
+            raise fail(str(exc)) from None
+        except RecursionError:
+            raise fail("the input is nested too deeply") from None
+        except Exception as exc:
+            raise fail(f"internal error ({type(exc).__name__}: {exc}); please report it") from None
+
+
 app = typer.Typer(
+    cls=_Commands,
     help="Mathable, the crossnumber game: play, score sheets, records and analysis.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
-console = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+console = Console(highlight=False, markup=False, emoji=False)
+err = Console(stderr=True, highlight=False, markup=False, emoji=False)
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        console.print(Text(f"mathable {__version__}"))
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_print_version, is_eager=True, help="Print the version."
+        ),
+    ] = False,
+) -> None:
+    """Mathable, the crossnumber game: play, score sheets, records and analysis."""
+
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 VariantOpt = Annotated[
@@ -41,19 +115,37 @@ VariantOpt = Annotated[
 ]
 
 
-def fail(message: str) -> typer.Exit:
-    """Print one error line and return the exit to raise."""
-    err.print(Text.assemble(("error:", "bold red"), f" {message}"), soft_wrap=True)
-    return typer.Exit(2)
+def _shown(path: Path | str) -> str:
+    """A file name for a message."""
+    return str(path)
 
 
 def _read(path: Path) -> str:
+    """A text file's content; a missing, unreadable, non-regular, huge or non-UTF-8 file
+    is refused in one line."""
+    where = _shown(path)
     try:
-        return path.read_text(encoding="utf-8")
+        info = path.stat()
+        if stat.S_ISDIR(info.st_mode):
+            raise fail(f"{where} is a directory, not a file")
+        if not stat.S_ISREG(info.st_mode):
+            raise fail(f"{where} is not a regular file")
+        if info.st_size > MAX_FILE:
+            raise fail(f"{where} is too large ({info.st_size} bytes; at most {MAX_FILE})")
+        with path.open("rb") as file:
+            data = file.read(MAX_FILE + 1)
     except OSError as exc:
-        raise fail(f"cannot read {path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise fail(f"{path} is not a text file") from None
+        raise fail(f"cannot read {where}: {exc.strerror or exc}") from None
+    except ValueError:  # a NUL in the name
+        raise fail(f"cannot read {where}: a file name cannot hold a NUL character") from None
+    if len(data) > MAX_FILE:
+        raise fail(f"{where} is too large (at most {MAX_FILE} bytes)")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise fail(
+            f"{where} is not UTF-8 text (byte {data[exc.start]:#04x} at offset {exc.start})"
+        ) from None
 
 
 def _game_type(name: str) -> GameType:
@@ -99,7 +191,7 @@ def score(
     try:
         sheet = score_transcript(_read(file), rules)
     except MathableError as exc:
-        raise fail(f"{file}: {exc}") from None
+        raise fail(f"{_shown(file)}: {exc}") from None
     if json_out:
         _print_json(sheet.to_dict())
         return
@@ -124,16 +216,20 @@ def score(
             what = "tokens left on the rack"
         else:
             what = "pass"
-        table.add_row(str(number), Text(turn.player), what, str(turn.points), str(turn.total))
+        table.add_row(str(number), Text(turn.player), Text(what), str(turn.points), str(turn.total))
     console.print(table)
     console.print(Text("Totals: " + ", ".join(f"{p} {t}" for p, t in sheet.totals.items())))
 
 
 def _load_game(path: Path) -> Game:
+    """The game a record file holds; a file that is not a valid record is refused."""
+    text = _read(path)
     try:
-        return registry.from_record(_read(path))
+        return registry.from_record(text)
     except MathableError as exc:
-        raise fail(f"{path}: {exc}") from None
+        raise fail(f"{_shown(path)}: {exc}") from None
+    except RecursionError:
+        raise fail(f"{_shown(path)}: not a game record (nested too deeply)") from None
 
 
 def _position_of(game: Game) -> Position:
@@ -211,10 +307,11 @@ def replay(
     console.print(panels.scores_table(game.players, game.scores, to_move, unit=kind.score_unit))
     if view.status:
         console.print(Text(view.status))
+    console.print(Text(f"{panels.holder(kind)}s:"))
     for seat, name in enumerate(game.players):
-        console.print(Text(f"{name}'s {panels.holder(kind)}: "), panels.rack_text(game.rack(seat)))
+        console.print(Text(f"  {name}: "), panels.rack_text(game.rack(seat)))
     drawn = " ".join(map(str, game.bag_order())) or "empty"
-    console.print(f"{panels.supply(kind)} ({game.bag_size}): {drawn}")
+    console.print(Text(f"{panels.supply(kind)} ({game.bag_size}): {drawn}"))
     if game.is_over:
         winners = " and ".join(game.players[s] for s in game.winners())
         what = "Match" if kind.rounds else "Game"
@@ -229,16 +326,32 @@ def _rack(rack: tuple[int, ...] | int) -> tuple[tuple[int, ...] | None, int]:
     return rack, len(rack)
 
 
+def _names_a_file(text: str) -> bool:
+    """Whether ``text`` (a command's position argument) names an existing file: text
+    with a ``|`` is a position, and text no file name can be is never looked up."""
+    if "|" in text or "\0" in text or not text.strip() or len(text) > MAX_PATH:
+        return False
+    try:
+        return Path(text).exists()
+    except (OSError, ValueError):  # a name too long for the file system
+        return False
+
+
 def _position(text: str) -> tuple[Position, Variant]:
     """A position given as its one-line text, a file holding it, or a game record."""
-    path = Path(text)
-    if "|" not in text and path.exists():
+    if _names_a_file(text):
+        path = Path(text)
         content = _read(path).strip()
         if content.startswith("{"):
             game = _load_game(path)
             rules = _board_rules(game.game_type, "positions", ": use replay")
             return _position_of(game), rules
         text = content
+    elif "|" not in text:
+        raise fail(
+            f"{text!r} is neither a file nor a one-line position "
+            "(variant | board | racks | scores | bag | to move)"
+        )
     grids: dict[str, CellNames] = {
         name: get_variant(name).layout.grid
         for name, kind in GAMES.items()
@@ -249,9 +362,22 @@ def _position(text: str) -> tuple[Position, Variant]:
     except MathableError as exc:
         raise fail(str(exc)) from None
     kind = _game_type(position.variant)
+    rules = _board_rules(kind, "positions")
     if any(not 0 <= c < len(kind.targets) for c, _ in position.board):
         raise fail("the position has a cell off the board")
-    return position, _board_rules(kind, "positions")
+    if not kind.min_players <= len(position.racks) <= kind.max_players:
+        raise fail(
+            f"the position has {len(position.racks)} racks; {kind.title} is played by "
+            f"{kind.min_players} to {kind.max_players} players"
+        )
+    for seat, rack in enumerate(position.racks, start=1):
+        values, size = _rack(rack)
+        if size > kind.rack_size:
+            raise fail(f"rack {seat} holds {size} {kind.piece}s; at most {kind.rack_size}")
+        strange = [v for v in values or () if v not in rules.tokens]
+        if strange:
+            raise fail(f"rack {seat}: {strange[0]} is not a {kind.piece} of {kind.title}")
+    return position, rules
 
 
 @app.command()
@@ -266,15 +392,15 @@ def show(position: Annotated[str, typer.Argument(help="A one-line position, or a
     console.print(panels.scores_table(names, pos.scores, pos.to_move, sizes))
     rack, _ = _rack(pos.racks[pos.to_move])
     if rack is not None:
-        console.print("rack to move: ", panels.rack_text(rack))
-    console.print(f"bag: {pos.bag}")
+        console.print(Text("rack to move: "), panels.rack_text(rack))
+    console.print(Text(f"bag: {pos.bag}"))
 
 
 @app.command()
 def moves(
     position: Annotated[str, typer.Argument(help="A one-line position, or a file.")],
     json_out: JsonFlag = False,
-    limit: Annotated[int, typer.Option(help="Show at most this many (0: all).")] = 0,
+    limit: Annotated[int, typer.Option(min=0, help="Show at most this many (0: all).")] = 0,
 ) -> None:
     """Every legal single placement for the player to move, with its points, best first.
 
@@ -317,17 +443,17 @@ def moves(
         )
         return
     if not found:
-        console.print("No legal placement.")
+        console.print(Text("No legal placement."))
         return
     table = Table(header_style="bold", box=None)
     table.add_column("placement")
     table.add_column("points", justify="right")
     table.add_column("equations", justify="right")
     for points, cell, value, n in found:
-        table.add_row(_written(grid, cell, value), str(points), str(n))
+        table.add_row(Text(_written(grid, cell, value)), str(points), str(n))
     console.print(table)
     shown = f"{len(found)} of {total}" if len(found) < total else str(total)
-    console.print(f"{shown} placements")
+    console.print(Text(f"{shown} placements"))
 
 
 @app.command()
@@ -345,15 +471,75 @@ def variants(json_out: JsonFlag = False) -> None:
         )
 
 
+def _seat_names(players: str, vs: str | None) -> list[str]:
+    """The seats ``--players`` and ``--vs`` ask for: ``--vs LEVEL`` seats one person (the
+    one name of ``--players``, else "You") against that computer level."""
+    names = [n.strip() for n in players.split(",") if n.strip()]
+    if vs is None:
+        return names
+    if vs not in BOTS:
+        raise fail(f"unknown computer level {vs!r}; choose one of {', '.join(BOTS)}")
+    if len(names) > 1 or any(SEAT_BOT.search(n.lower()) for n in names):
+        raise fail(
+            "--vs seats one person against the computer: give at most one name with "
+            "--players (for more seats, name them all: --players Ann,Bob,bot:strong)"
+        )
+    return [names[0] if names else "You", f"{vs.title()} [bot:{vs}]"]
+
+
+def _house_rules(kind: GameType, chosen: dict[str, tuple[str, bool]], hints: bool) -> HouseRules:
+    """The house rules switched on by flags (``chosen``: rule -> (flag, on)); a rule the
+    game does not offer is refused. Hints (O2) are on where the game offers them unless
+    ``--no-hints``."""
+    for rule, (flag, on) in chosen.items():
+        if on and rule not in kind.house_rules:
+            raise fail(f"{kind.title} has no house rule {flag}")
+    wanted = {rule for rule, (_, switched) in chosen.items() if switched}
+    return HouseRules(
+        table_referee="table_referee" in wanted,
+        allow_undo="allow_undo" in wanted,
+        strict="strict" in wanted,
+        hints=hints and "hints" in kind.house_rules,
+    )
+
+
+def _checked_new_game(
+    kind: GameType, names: list[str], seed: int | None, rules: HouseRules, rounds: int
+) -> Game:
+    """A new game, its computer players checked; raises ValueError saying what is wrong."""
+    from mathable.ai import seat_bots
+
+    seat_bots(names, seed)
+    return registry.new_game(kind.name, names, seed=seed, house_rules=rules, rounds=rounds)
+
+
+def _new_game(
+    kind: GameType, names: list[str], seed: int | None, rules: HouseRules, rounds: int
+) -> Game:
+    """A new game; names, levels or options the game refuses are refused in one line."""
+    try:
+        return _checked_new_game(kind, names, seed, rules, rounds)
+    except ValueError as exc:  # MathableError included
+        raise fail(str(exc)) from None
+
+
 @app.command()
 def play(
     players: Annotated[
-        str, typer.Option(help="Names, comma separated; bot:LEVEL for a computer player.")
+        str,
+        typer.Option(
+            help="Names, comma separated; bot:LEVEL for a computer player "
+            "(--players Ann,Bob,bot:strong)."
+        ),
     ] = "",
     vs: Annotated[
-        str | None, typer.Option(help="Play alone against this computer level (see 'bots').")
+        str | None,
+        typer.Option(
+            help="Play one person against this computer level (see 'bots'): you alone, "
+            "or the one name given by --players (--players Ann --vs strong)."
+        ),
     ] = None,
-    rounds: Annotated[int, typer.Option(help="Rounds of a Quattro match.")] = 1,
+    rounds: Annotated[int, typer.Option(help="Rounds of a match, in games played in rounds.")] = 1,
     seed: Annotated[int | None, typer.Option(help="Seed of the shuffle (random if unset).")] = None,
     variant: VariantOpt = "classic",
     referee: Annotated[
@@ -363,58 +549,85 @@ def play(
     strict: Annotated[
         bool, typer.Option("--strict", help="House rule K2 (numbered board): scoring first.")
     ] = False,
+    hints: Annotated[
+        bool,
+        typer.Option(
+            "--hints/--no-hints", help="House rule O2: players may ask for their best turns."
+        ),
+    ] = True,
     resume: Annotated[Path | None, typer.Option(help="Continue a saved game record.")] = None,
     plain: Annotated[
         bool, typer.Option("--plain", help="The line-by-line game instead of the full screen.")
     ] = False,
 ) -> None:
-    """Play a game: the full-screen terminal app (a new-game screen unless --players,
-    --vs or --resume say what to play), at one screen or against the computer."""
-    from .hotseat import run_hotseat
+    """Play at one screen or against the computer, in the full-screen terminal app.
 
-    _game_type(variant)
-    if vs is not None:
-        if vs not in BOTS:
-            raise fail(f"unknown computer level {vs!r}; choose one of {', '.join(BOTS)}")
-        players = f"{players or 'You'},{vs.title()} [bot:{vs}]"
+    Without --players, --vs or --resume the app opens on a new-game screen (--plain:
+    asks for the players). A resumed game keeps its own players and house rules.
+    """
+    from .hotseat import ask_game, run_hotseat
+
+    kind = _game_type(variant)
+    names = _seat_names(players, vs)
+    if resume is not None and names:
+        raise fail("--resume continues a saved game with its own players: leave out --players/--vs")
+    house = _house_rules(
+        kind,
+        {
+            "table_referee": ("--referee", referee),
+            "allow_undo": ("--undo", undo),
+            "strict": ("--strict", strict),
+        },
+        hints,
+    )
+    if rounds != 1 and not kind.rounds:
+        raise fail(f"{kind.title} is not played in rounds: leave out --rounds")
+    game: Game | None = None
+    if resume is not None:
+        game = _load_game(resume)
+    elif names:
+        game = _new_game(kind, names, seed, house, rounds)
+    else:  # the players are asked for later: refuse bad options now
+        _new_game(kind, [f"Player {i + 1}" for i in range(kind.min_players)], seed, house, rounds)
     if not plain and sys.stdin.isatty() and sys.stdout.isatty():
-        from mathable.engine.protocol import HouseRules
         from mathable.tui.app import run_app
 
-        game = _load_game(resume) if resume else None
-        if game is None and players:
-            try:
-                game = registry.new_game(
-                    variant,
-                    [n.strip() for n in players.split(",") if n.strip()],
-                    seed=seed,
-                    house_rules=HouseRules(table_referee=referee, allow_undo=undo, strict=strict),
-                    rounds=rounds,
-                )
-            except ValueError as exc:
-                raise fail(str(exc)) from None
         run_app(game, save_path=resume, seed=seed)
         return
-    run_hotseat(
-        console,
-        players=players,
-        seed=seed,
-        variant=variant,
-        rounds=rounds,
-        referee=referee,
-        undo=undo,
-        strict=strict,
-        resume=_load_game(resume) if resume else None,
-    )
+    reconfigure = getattr(sys.stdin, "reconfigure", None)
+    if reconfigure is not None:  # a typed line that is not UTF-8 is read, not fatal
+        reconfigure(errors="replace")
+    if game is None:
+        game = ask_game(
+            console,
+            kind,
+            lambda typed: _checked_new_game(kind, typed, seed, house, rounds),
+        )
+    run_hotseat(console, game, seed=seed)
 
 
 def main() -> None:
-    """Entry point of the console script."""
+    """Entry point of the console script (and of ``python -m mathable``)."""
     try:
         app()
     except KeyboardInterrupt:
         err.print("interrupted")
         sys.exit(130)
+    except BrokenPipeError:  # the reader of our output stopped (``| head``): leave quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
+
+
+def _writable_folder(folder: Path) -> None:
+    """Make ``folder`` if need be; a folder that cannot be made or written is refused."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        if not os.access(folder, os.W_OK):
+            raise fail(f"cannot write to {_shown(folder)}")
+    except OSError as exc:
+        raise fail(f"cannot make the folder {_shown(folder)}: {exc.strerror or exc}") from None
+    except ValueError:
+        raise fail(f"cannot make the folder {_shown(folder)}: the name holds a NUL") from None
 
 
 @app.command()
@@ -427,9 +640,9 @@ def bots() -> None:
 @app.command()
 def arena(
     names: Annotated[list[str], typer.Argument(help="2 to 4 bot levels, e.g. greedy strong.")],
-    games: Annotated[int, typer.Option(help="How many games.")] = 100,
+    games: Annotated[int, typer.Option(min=1, help="How many games.")] = 100,
     seed: Annotated[int, typer.Option(help="Game i is dealt from seed + i.")] = 0,
-    jobs: Annotated[int, typer.Option(help="Games played at once (processes).")] = 1,
+    jobs: Annotated[int, typer.Option(min=1, max=64, help="Games played at once (processes).")] = 1,
     records_dir: Annotated[
         Path | None, typer.Option("--records", help="Write every game's record here.")
     ] = None,
@@ -449,8 +662,8 @@ def arena(
     if unknown:
         raise fail(f"unknown bot {unknown[0]!r}; choose among {', '.join(BOTS)}")
     _game_type(variant)
-    if games < 1 or jobs < 1:
-        raise fail("--games and --jobs must be at least 1")
+    if records_dir is not None:
+        _writable_folder(records_dir)
     work = match.jobs_for(names, variant, games, seed, records_dir is not None)
     results = []
     with Progress(console=err, transient=True, disable=json_out) as progress:
@@ -465,19 +678,22 @@ def arena(
                     results.append(result)
                     progress.advance(task)
     if records_dir is not None:
-        for number, result in enumerate(results):
-            match.save_record(result, records_dir, number)
+        try:
+            for number, result in enumerate(results):
+                match.save_record(result, records_dir, number)
+        except OSError as exc:
+            raise fail(f"cannot write to {_shown(records_dir)}: {exc.strerror or exc}") from None
     summary = match.tally(results, names)
     if json_out:
         _print_json({"variant": variant, "games": games, "seed": seed, "bots": summary})
         return
-    table = Table(title=f"{games} games of {variant}, seed {seed}", header_style="bold")
+    table = Table(title=Text(f"{games} games of {variant}, seed {seed}"), header_style="bold")
     for column in ("bot", "wins", "win rate", "95% interval", "mean score", "ms/turn", "p95 ms"):
         table.add_column(column, justify="left" if column == "bot" else "right")
     for row in summary:
         low, high = row["win_rate_ci95"]
         table.add_row(
-            row["bot"],
+            Text(row["bot"]),
             f"{row['wins']:g}",
             f"{100 * row['win_rate']:.1f}%",
             f"{100 * low:.1f}-{100 * high:.1f}%",
@@ -508,7 +724,7 @@ def analyse(
 def hint(
     position: Annotated[str, typer.Argument(help="A one-line position, a file, or a record.")],
     json_out: JsonFlag = False,
-    limit: Annotated[int, typer.Option(help="How many turns to show.")] = 5,
+    limit: Annotated[int, typer.Option(min=1, help="How many turns to show.")] = 5,
 ) -> None:
     """The best whole turns for the player to move (exact search), best first."""
     from mathable.ai.hints import board_hints
@@ -534,30 +750,63 @@ def hint(
         )
         return
     if not found:
-        console.print("No placement: pass or exchange.")
+        console.print(Text("No placement: pass or exchange."))
         return
     for h in found:
         bonus = f" (+{h.bonus} bonus)" if h.bonus else ""
         keep = " ".join(map(str, h.leave)) or "nothing"
-        console.print(f"{h.points or 0:>4}{bonus}  {h.notation}   keeps {keep}")
+        console.print(Text(f"{h.points or 0:>4}{bonus}  {h.notation}   keeps {keep}"))
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host`` and ``port`` for the server; an address that cannot be
+    resolved or bound is refused in one line."""
+    where = f"{host}:{port}"
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+        sock = socket.socket(family, kind, proto)
+    except (OSError, ValueError) as exc:  # UnicodeError: a name no resolver takes
+        raise fail(f"cannot listen on {where}: {exc}") from None
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+    except OSError as exc:
+        sock.close()
+        raise fail(f"cannot listen on {where}: {exc.strerror or exc}") from None
+    return sock
 
 
 @app.command()
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    port: Annotated[
+        int, typer.Option(min=0, max=65535, help="Port to listen on (0: any free port).")
+    ] = 8000,
 ) -> None:
     """Serve the web app (games kept in the SQLite file of DATABASE_URL)."""
+    import sqlite3
+
     import uvicorn
 
     from mathable.web.api import Settings, create_app
 
-    settings = Settings()
+    url = Settings().database_url
+    sock = _listen(host, port)
+    try:
+        web = create_app(url)
+    except (OSError, ValueError, sqlite3.Error) as exc:
+        sock.close()
+        raise fail(f"DATABASE_URL={url}: {exc}") from None
+    bound = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
     console.print(
         Text.assemble(
             "Mathable is served at ",
-            (f"http://{host}:{port}/", "bold"),
-            f" (games in {settings.database_url}; Ctrl-C stops)",
+            (f"http://{shown}:{bound}/", "bold"),
+            f" (games in {_clean(url)}; Ctrl-C stops)",
         )
     )
-    uvicorn.run(create_app(settings.database_url), host=host, port=port, log_level="warning")
+    server = uvicorn.Server(uvicorn.Config(web, log_level="warning"))
+    server.run(sockets=[sock])

@@ -46,7 +46,13 @@ class Pass:
 
 @dataclass(frozen=True, slots=True)
 class Challenge:
-    """Contest the turn just ended, under the table-referee house rule (C12)."""
+    """Contest the turn just ended, under the table-referee house rule (C12).
+
+    ``by`` is the challenger's seat (None: the player to move). Only an opponent of the
+    player who made the turn may challenge; the notation stays ``challenge`` (who
+    challenged does not change what a successful challenge does)."""
+
+    by: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,7 +3,9 @@ pgx's ``api_test``): random games checked after every event.
 
 After each action it checks that tokens (or cards) are conserved, that every action the
 game generates is accepted, that undo restores the exact state, that replaying the log
-reproduces it, that views hide what they must, and that every game ends. A variant, or
+reproduces it, that views hide what they must and offer the player to move every kind
+of action the game generates (answers to a proposal included: J4, C12), and that every
+game ends. A variant, or
 a new game of the family, passes when :func:`random_sim_test` returns without raising.
 """
 
@@ -13,9 +15,10 @@ import json
 import random
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from .actions import action_kind
 from .protocol import Game
 from .records import replay_record, to_record
 
@@ -29,6 +32,8 @@ class SimReport:
     undo_checks: int = 0
     replay_checks: int = 0
     view_checks: int = 0
+    kinds: Counter[str] = field(default_factory=Counter)
+    """How many actions of each keyword were played (``stop``, ``accept``...)."""
 
 
 class ConformanceError(AssertionError):
@@ -84,6 +89,7 @@ def random_sim_test(
                     f"{where} step {steps}: generated {action!r} was refused: {exc}"
                 ) from exc
             steps += 1
+            report.kinds[action_kind(action)] += 1
             if Counter(+game.census()) != expected:
                 raise ConformanceError(f"{where} step {steps}: tokens not conserved")
             if rng.random() < check_every:
@@ -92,6 +98,7 @@ def random_sim_test(
                 _check_replay(game, replay, where, steps)
                 report.replay_checks += 1
                 _check_views(game, secrets_for, view_json, where, steps)
+                _check_offers(game, where, steps)
                 report.view_checks += 1
         _check_replay(game, replay, where, steps)
         _check_undo_last(game, where, steps)
@@ -167,6 +174,27 @@ def _check_views(
                 raise ConformanceError(
                     f"{where} step {step}: the view of seat {viewer} holds a secret {secret}"
                 )
+
+
+def _check_offers(game: Game, where: str, step: int) -> None:
+    """The view of the player to move offers every kind of action the game generates
+    (a pending proposal's ``accept`` and ``decline`` too); the other seats are offered
+    nothing but a challenge (C12: any opponent may challenge)."""
+    if game.is_over:
+        return
+    generated = {action_kind(a) for a in game.legal_actions()}
+    offered = set(game.view(game.to_move).available)
+    if not generated <= offered:
+        missing = ", ".join(sorted(generated - offered))
+        raise ConformanceError(
+            f"{where} step {step}: the view of seat {game.to_move} does not offer {missing}"
+        )
+    for seat in range(len(game.players)):
+        if seat != game.to_move and set(game.view(seat).available) - {"challenge"}:
+            raise ConformanceError(
+                f"{where} step {step}: seat {seat}, not to move, is offered "
+                f"{', '.join(game.view(seat).available)}"
+            )
 
 
 def _holds(data: Any, hidden: list[Any]) -> bool:

@@ -22,6 +22,8 @@ Every ``parse_*`` has a ``format_*`` with ``parse(format(x)) == x``.
 from __future__ import annotations
 
 import re
+from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -42,7 +44,12 @@ from .actions import (
 )
 from .errors import NotationError
 
-_PLACEMENT_RE = re.compile(r"^\s*([A-Za-z]\d{0,2})\s*=\s*(\d{1,3})\s*(\+?)\s*$")
+_PLACEMENT_RE = re.compile(r"^\s*([A-Za-z]\d{0,2})\s*=\s*(\d{1,3})\s*(\+?)\s*$", re.ASCII)
+_VALUE_RE = re.compile(r"\d{1,3}", re.ASCII)
+_NUMBER_RE = re.compile(r"-?\d{1,9}", re.ASCII)
+_NATURAL_RE = re.compile(r"\d{1,9}", re.ASCII)
+MAX_POSITION_LENGTH = 2000
+"""The longest one-line position read, in characters (a full 14x14 board is ~1,400)."""
 
 
 class CellNames(Protocol):
@@ -61,7 +68,7 @@ def parse_placement(text: str, grid: CellNames) -> Place:
     """``'I8=12'`` or ``'J8=16+'`` as a Place."""
     match = _PLACEMENT_RE.match(text)
     if not match:
-        raise NotationError(f"{text.strip()!r} is not a placement like I8=12 or J8=16+")
+        raise NotationError(f"{_quoted(text.strip())} is not a placement like I8=12 or J8=16+")
     return Place(grid.parse(match.group(1)), int(match.group(2)), bool(match.group(3)))
 
 
@@ -91,9 +98,9 @@ def parse_action(text: str, grid: CellNames) -> Action:
         return simple[keyword]
     if keyword == "exchange":
         values = words[1].replace(",", " ").split() if len(words) > 1 else []
-        if not values or not all(v.isdigit() for v in values):
+        if not values or not all(_VALUE_RE.fullmatch(v) for v in values):
             raise NotationError(
-                f"{text.strip()!r}: write exchange then the values, like exchange 3,5,7"
+                f"{_quoted(text.strip())}: write exchange then the values, like exchange 3,5,7"
             )
         return Exchange(tuple(int(v) for v in values))
     return parse_placement(text, grid)
@@ -159,8 +166,20 @@ class Position:
         return f"{self.variant} | {board} | {racks} | {scores} | {self.bag} | {self.to_move + 1}"
 
     @staticmethod
-    def parse(text: str, grid_of: dict[str, CellNames] | CellNames) -> Position:
-        """Read a one-line position; ``grid_of`` maps variant names to their grids."""
+    def parse(text: str, grid_of: Mapping[str, CellNames] | CellNames) -> Position:
+        """Read a one-line position; ``grid_of`` maps variant names to their grids.
+
+        Checks everything the text alone can tell (its length, at most
+        :data:`MAX_POSITION_LENGTH` characters; the fields; cells named once; numbers;
+        the seat to move); :meth:`check` adds what the game can tell. Raises
+        NotationError naming the field."""
+        if not isinstance(text, str):
+            raise NotationError(f"a position is a line of text, not a {type(text).__name__}")
+        if len(text) > MAX_POSITION_LENGTH:
+            raise NotationError(
+                f"a position has at most {MAX_POSITION_LENGTH} characters, "
+                f"not {len(text)}: is this a position?"
+            )
         fields = [f.strip() for f in text.strip().split("|")]
         if len(fields) != 6:
             raise NotationError(
@@ -168,35 +187,110 @@ class Position:
                 f"racks | scores | bag | to move (found {len(fields)})"
             )
         variant, board_text, racks_text, scores_text, bag_text, move_text = fields
-        if not isinstance(grid_of, dict):
+        if not isinstance(grid_of, Mapping):
             grid = grid_of
         elif variant in grid_of:
             grid = grid_of[variant]
         else:
-            raise NotationError(f"unknown variant {variant!r} in the position")
-        board = tuple(sorted((p.cell, p.value) for p in parse_turn(board_text, grid)))
-        if len({c for c, _ in board}) != len(board):
-            raise NotationError("the position names a cell twice")
+            known = ", ".join(grid_of)
+            raise NotationError(
+                f"field 'variant': unknown variant {_quoted(variant)} in the position "
+                f"(positions are of {known})"
+            )
+        try:
+            placed = parse_turn(board_text, grid)
+        except NotationError as exc:
+            raise NotationError(f"field 'board': {exc}") from None
+        if any(p.extra for p in placed):
+            raise NotationError("field 'board': a position's board has no extra marks (+)")
+        board = tuple(sorted((p.cell, p.value) for p in placed))
+        cells = [c for c, _ in board]
+        twice = sorted({c for c in cells if cells.count(c) > 1})
+        if twice:
+            raise NotationError(f"field 'board': the position names {grid.name(twice[0])} twice")
         racks: list[tuple[int, ...] | int] = []
-        for rack in racks_text.split("/"):
+        for seat, rack in enumerate(racks_text.split("/"), start=1):
             rack = rack.strip()
             if rack.startswith("?"):
-                racks.append(_number(rack[1:], "hidden rack size"))
+                racks.append(_number(rack[1:], "racks", f"rack {seat}'s hidden size"))
             else:
-                racks.append(tuple(sorted(_number(v, "rack token") for v in rack.split())))
-        scores = tuple(_number(s, "score", signed=True) for s in scores_text.split())
+                values = (_number(v, "racks", f"a value of rack {seat}") for v in rack.split())
+                racks.append(tuple(sorted(values)))
+        scores = tuple(_number(s, "scores", "score", signed=True) for s in scores_text.split())
         if len(scores) != len(racks):
-            raise NotationError(f"{len(racks)} racks but {len(scores)} scores")
-        to_move = _number(move_text, "seat to move") - 1
+            raise NotationError(f"field 'scores': {len(racks)} racks but {len(scores)} scores")
+        to_move = _number(move_text, "to move", "the seat") - 1
         if not 0 <= to_move < len(racks):
-            raise NotationError(f"seat to move {to_move + 1} is not 1..{len(racks)}")
+            raise NotationError(
+                f"field 'to move': seat {to_move + 1} is out of range 1-{len(racks)}"
+            )
         return Position(
-            variant, board, tuple(racks), scores, _number(bag_text, "bag size"), to_move
+            variant, board, tuple(racks), scores, _number(bag_text, "bag", "the size"), to_move
         )
 
+    def check(
+        self,
+        *,
+        pieces: Mapping[int, int],
+        printed: Mapping[Cell, int],
+        grid: CellNames,
+        rack_size: int,
+        players: tuple[int, int],
+        piece: str = "token",
+    ) -> None:
+        """Check the position against its game: ``players`` (fewest, most) racks, none
+        above ``rack_size``; every ``printed`` square holding its value; only values of
+        ``pieces`` (by value, how many the game has), never more of one than it has; and
+        board, racks and bag adding up to the whole set. Raises NotationError."""
+        low, high = players
+        if not low <= len(self.racks) <= high:
+            raise NotationError(
+                f"field 'racks': {len(self.racks)} racks: the game is for {low} to {high} players"
+            )
+        values = dict(self.board)
+        for cell, value in sorted(printed.items()):
+            if values.get(cell) != value:
+                raise NotationError(
+                    f"field 'board': {grid.name(cell)} is printed with {value}: the board holds it"
+                )
+        used = [v for c, v in self.board if c not in printed]
+        held = 0
+        for seat, rack in enumerate(self.racks, start=1):
+            size = rack if isinstance(rack, int) else len(rack)
+            if size > rack_size:
+                raise NotationError(
+                    f"field 'racks': rack {seat} holds {size} {piece}s, more than {rack_size}"
+                )
+            held += size
+            if not isinstance(rack, int):
+                used.extend(rack)
+        have = Counter(pieces)
+        for value, count in sorted(Counter(used).items()):
+            if count > have[value]:
+                holds = f"only {have[value]}" if have[value] else "none"
+                on_board = sum(1 for c, v in self.board if v == value and c not in printed)
+                where = "board" if on_board > have[value] else "racks"
+                raise NotationError(
+                    f"field '{where}': {count} {piece}s of {value} on the board and racks, "
+                    f"but the game holds {holds}"
+                )
+        left = sum(have.values()) - (len(self.board) - len(printed)) - held
+        if self.bag != left:
+            raise NotationError(
+                f"field 'bag': {self.bag} {piece}s, but the game's {sum(have.values())} less "
+                f"those on the board and the racks leave {left}"
+            )
 
-def _number(text: str, what: str, *, signed: bool = False) -> int:
-    body = text[1:] if signed and text.startswith("-") else text
-    if not body.isdigit():
-        raise NotationError(f"{what} {text!r} is not a number")
+
+def _number(text: str, field: str, thing: str, *, signed: bool = False) -> int:
+    """A whole number of at most 9 digits (ASCII digits only), or a NotationError naming
+    the field."""
+    if not (_NUMBER_RE if signed else _NATURAL_RE).fullmatch(text):
+        raise NotationError(f"field '{field}': {thing} {_quoted(text)} is not a number")
     return int(text)
+
+
+def _quoted(text: str, limit: int = 40) -> str:
+    """Input text as a message quotes it: escaped, and cut short when long."""
+    shown = repr(text if len(text) <= limit else f"{text[: limit - 1]}…")
+    return shown.encode("ascii", "backslashreplace").decode("ascii")

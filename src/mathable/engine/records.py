@@ -2,6 +2,25 @@
 
 A record replays to exactly the same game. ``result`` is written for readers and checked
 on load, so a record that no longer replays to its recorded result is refused.
+
+A record is checked in full before it is replayed, each refusal a :class:`RecordError`
+naming the field (``field 'setup.to_move': 5 is out of range 0-1``):
+
+* ``format`` and ``version`` are this format's; ``variant`` names a known game (missing:
+  ``classic``, as the first records were written) and ``variant_version`` is 1 up to the
+  engine's;
+* ``players``: 2 to 4 (the game's range) distinct names, none blank, none longer than 40
+  characters, compared exactly; ``seed``: a whole number from 0 to 2**63 - 1;
+* ``house_rules``: an object of known names, each true or false, none switched on that
+  the game does not offer (Quattro has no ``strict``);
+* ``rounds`` only for games played in rounds (1 to 99); ``setup`` as the game's family
+  reads it (racks and bag drawn from the game's own pieces);
+* ``actions``: a list of texts that replay; ``result``: ``scores`` (and ``winners``) equal
+  to the replay's, on a game that has ended.
+
+Numbers are JSON numbers (never ``"5"``), booleans are ``true``/``false`` (never 1), and
+**unknown fields are refused** at every level: a record holds exactly the fields of its
+version, so a misspelt ``setup`` or ``house_rules`` is an error, not a different game.
 """
 
 from __future__ import annotations
@@ -10,11 +29,29 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from .errors import IllegalMove, MathableError, NotationError
-from .protocol import Game, GameType, HouseRules
+from . import validation as check
+from .errors import MathableError
+from .protocol import Game, GameType
 
 FORMAT = "mathable-record"
 VERSION = 1
+FIELDS = (
+    "format",
+    "version",
+    "variant",
+    "variant_version",
+    "players",
+    "seed",
+    "house_rules",
+    "actions",
+    "rounds",
+    "setup",
+    "result",
+)
+"""Every field a version 1 record may hold (``rounds`` only for games played in rounds,
+``setup`` only for an explicit deal, ``result`` only once the game is over)."""
+MAX_ACTIONS = 100_000
+"""More actions than any game has: a record beyond it is refused before replaying."""
 
 
 class RecordError(MathableError):
@@ -44,77 +81,120 @@ def dumps(game: Game) -> str:
     return json.dumps(to_record(game), indent=1) + "\n"
 
 
+def loads(text: str) -> Any:
+    """JSON text as data; RecordError for text that is not JSON (nested too deep or a
+    number too long included)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"not JSON: {exc.msg} at line {exc.lineno}") from None
+    except RecursionError:
+        raise RecordError("not a game record: the JSON is nested too deep") from None
+    except ValueError as exc:  # e.g. an integer of more than 4300 digits
+        raise RecordError(f"not JSON this program reads: {exc}") from None
+
+
 def replay_record(data: dict[str, Any] | str, game_type: Callable[[str], GameType]) -> Game:
     """Replay a record (data or JSON text), finding its game with ``game_type(name)``;
-    raises RecordError saying what is wrong."""
+    raises RecordError saying what is wrong (see the module's list of checks)."""
     if isinstance(data, str):
-        try:
-            data = json.loads(data)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"not JSON: {exc.msg} at line {exc.lineno}") from None
+        data = loads(data)
+    try:
+        return _replay(data, game_type)
+    except RecordError:
+        raise
+    except MathableError as exc:  # a FieldError from a check or a setup reader
+        raise RecordError(str(exc)) from None
+
+
+def _replay(data: object, game_type: Callable[[str], GameType]) -> Game:
     if not isinstance(data, dict):
-        raise RecordError("a record is a JSON object")
+        raise RecordError(f"a record is a JSON object, not {check.kind_of(data)}")
     if data.get("format") != FORMAT:
         raise RecordError(f"not a game record (format should be {FORMAT!r})")
-    if data.get("version") != VERSION:
+    version = data.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version != VERSION:
         raise RecordError(
-            f"record version {data.get('version')!r} is not supported "
+            f"record version {check.shown(version)} is not supported "
             f"(this program reads version {VERSION})"
         )
-    name = str(data.get("variant", "classic"))
+    check.mapping(data, "record")
+    check.only_fields(data, "", FIELDS)
+    name = check.text(data.get("variant", "classic"), "variant")
     try:
         kind = game_type(name)
     except ValueError as exc:
-        raise RecordError(f"field 'variant': unknown variant {name!r} ({exc})") from None
+        raise RecordError(f"field 'variant': {exc}") from None
     written = data.get("variant_version", 1)
-    if not isinstance(written, int) or written > kind.version:
+    if isinstance(written, int) and not isinstance(written, bool) and written > kind.version:
         raise RecordError(
             f"the record was written by a newer {name} rules engine "
             f"(version {written}; this one is {kind.version})"
         )
-    try:
-        players = [str(p) for p in _field(data, "players", list)]
-        house = HouseRules.from_dict(data.get("house_rules") or {})
-        options: dict[str, Any] = {}
-        if "rounds" in data:
-            rounds = data["rounds"]
-            if not isinstance(rounds, int) or isinstance(rounds, bool):
-                raise RecordError("field 'rounds' is not a number")
-            options["rounds"] = rounds
-        setup = data.get("setup")
-        if setup is not None and not isinstance(setup, dict):
-            raise RecordError("field 'setup' is not an object")
-        game = kind.create(
-            players,
-            seed=_field(data, "seed", int),
-            house_rules=house,
-            options=options,
-            setup=setup,
-        )
-    except (TypeError, ValueError) as exc:
-        if isinstance(exc, RecordError):
-            raise
-        raise RecordError(str(exc)) from None
-    for number, text in enumerate(_field(data, "actions", list), start=1):
+    check.integer(written, "variant_version", 1, kind.version)
+    if "players" not in data:
+        raise RecordError("field 'players' is missing")
+    if "seed" not in data:
+        raise RecordError("field 'seed' is missing")
+    players = check.player_names(data["players"], kind.min_players, kind.max_players)
+    seed = check.seed(data["seed"])
+    house_data = data.get("house_rules")
+    house = check.house_rules_from({} if house_data is None else house_data, kind)
+    options: dict[str, Any] = {}
+    if "rounds" in data:
+        options = check.options_of({"rounds": data["rounds"]}, kind)
+    setup = data.get("setup")
+    if setup is not None:
+        check.mapping(setup, "setup")
+    if "actions" not in data:
+        raise RecordError("field 'actions' is missing")
+    actions = check.array(data["actions"], "actions")
+    if len(actions) > MAX_ACTIONS:
+        raise RecordError(f"field 'actions': {len(actions)} actions, more than {MAX_ACTIONS}")
+    for number, text in enumerate(actions, start=1):
         if not isinstance(text, str):
-            raise RecordError(f"action {number} is not a string")
+            raise RecordError(f"field 'actions': action {number} is not a string")
+    result = data.get("result")
+    if result is not None:
+        check.only_fields(check.mapping(result, "result"), "result", ("scores", "winners"))
+    try:
+        game = kind.create(players, seed=seed, house_rules=house, options=options, setup=setup)
+    except MathableError:
+        raise
+    except ValueError as exc:  # a game's own refusal that no check above foresaw
+        raise RecordError(f"the record's game cannot be set up: {exc}") from None
+    for number, text in enumerate(actions, start=1):
         try:
             game.apply(game.parse_action(text))
-        except (IllegalMove, NotationError) as exc:
-            raise RecordError(f"action {number} ({text}) does not replay: {exc}") from None
-    result = data.get("result")
-    if result is not None and not isinstance(result, dict):
-        raise RecordError("field 'result' is not an object")
-    if result is not None and result.get("scores") != list(game.scores):
-        raise RecordError(
-            f"the record's result {result.get('scores')} differs from its "
-            f"replay {list(game.scores)}"
-        )
+        except MathableError as exc:
+            raise RecordError(
+                f"field 'actions': action {number} ({check.shown(text)}) does not replay: {exc}"
+            ) from None
+    if result is not None:
+        _check_result(result, game)
     return game
 
 
-def _field(data: dict[str, Any], name: str, kind: type) -> Any:
-    value = data.get(name)
-    if not isinstance(value, kind) or isinstance(value, bool):
-        raise RecordError(f"field {name!r} is missing or not a {kind.__name__}")
-    return value
+def _check_result(result: dict[str, Any], game: Game) -> None:
+    """The record's result must be the replay's: scores, winners, and an ended game."""
+    scores = result.get("scores")
+    if not _numbers(scores) or scores != list(game.scores):
+        raise RecordError(
+            f"field 'result.scores': the record's result {check.shown(scores, 60)} differs "
+            f"from its replay {list(game.scores)}"
+        )
+    winners = result.get("winners", list(game.winners()))
+    if not _numbers(winners) or winners != list(game.winners()):
+        raise RecordError(
+            f"field 'result.winners': the record's winners {check.shown(winners)} "
+            f"differ from its replay's {list(game.winners())}"
+        )
+    if not game.is_over:
+        raise RecordError("field 'result': the record has a result but its replay has not ended")
+
+
+def _numbers(value: object) -> bool:
+    """Whether ``value`` is a list of whole numbers (``true`` is not 1 here)."""
+    return isinstance(value, list) and all(
+        isinstance(v, int) and not isinstance(v, bool) for v in value
+    )

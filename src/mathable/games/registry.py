@@ -10,32 +10,39 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from mathable.engine import validation
+from mathable.engine.errors import MathableError
+from mathable.engine.notation import CellNames, Position
 from mathable.engine.protocol import Game, GameType, HouseRules
 from mathable.engine.records import replay_record
 
 from .board.game import game_type_of
-from .board.variants import CLASSIC, JUNIOR, JUNIOR_NUMBERS
+from .board.variants import CLASSIC, JUNIOR, JUNIOR_NUMBERS, Variant
 from .quattro.game import QUATTRO
+
+_BOARD_VARIANTS: dict[str, Variant] = {v.name: v for v in (CLASSIC, JUNIOR, JUNIOR_NUMBERS)}
 
 GAMES: dict[str, GameType] = {
     t.name: t
     for t in (
-        game_type_of(CLASSIC),
-        game_type_of(JUNIOR),
-        game_type_of(JUNIOR_NUMBERS),
+        *(game_type_of(v) for v in _BOARD_VARIANTS.values()),
         QUATTRO,
     )
 }
 """Every game, by name, in the order menus list them."""
 
 
+class UnknownGame(MathableError):
+    """A game name that is not in :data:`GAMES`."""
+
+
 def game_type(name: str) -> GameType:
-    """The game called ``name``; raises ValueError listing every known game."""
-    try:
-        return GAMES[name]
-    except KeyError:
+    """The game called ``name``; raises UnknownGame (a ValueError) listing every game."""
+    found = GAMES.get(name) if isinstance(name, str) else None
+    if found is None:
         known = ", ".join(GAMES)
-        raise ValueError(f"unknown game {name!r}; choose one of {known}") from None
+        raise UnknownGame(f"unknown game {validation.shown(name)}; choose one of {known}")
+    return found
 
 
 def new_game(
@@ -47,9 +54,16 @@ def new_game(
     rounds: int = 1,
     setup: Mapping[str, Any] | None = None,
 ) -> Game:
-    """A new game of ``name``; ``rounds`` counts for games played in rounds."""
+    """A new game of ``name``; ``rounds`` counts for games played in rounds (any other
+    game refuses more than one). Bad players, seeds, house rules or setups are refused
+    with a MathableError naming the field, before anything is built."""
     kind = game_type(name)
-    options = {"rounds": rounds} if kind.rounds else {}
+    if kind.rounds:
+        options: dict[str, Any] = {"rounds": rounds}
+    elif rounds != 1 or isinstance(rounds, bool):
+        raise validation.FieldError("rounds", f"{kind.title} is not played in rounds")
+    else:
+        options = {}
     return kind.create(players, seed=seed, house_rules=house_rules, options=options, setup=setup)
 
 
@@ -58,6 +72,42 @@ def from_record(data: dict[str, Any] | str) -> Game:
     return replay_record(data, game_type)
 
 
+def position_grids() -> dict[str, CellNames]:
+    """The cell names of every game on a board, by name (for :meth:`Position.parse`)."""
+    return {name: variant.layout.grid for name, variant in _BOARD_VARIANTS.items()}
+
+
+def parse_position(text: str) -> Position:
+    """A one-line position of a game on a board, checked in full against its game: the
+    text (at most :data:`~mathable.engine.notation.MAX_POSITION_LENGTH` characters),
+    the number of racks, rack sizes, printed squares, and board, racks and bag adding up
+    to the game's pieces. Raises NotationError naming the field."""
+    position = Position.parse(text, position_grids())
+    variant = _BOARD_VARIANTS[position.variant]
+    squares = variant.layout.squares
+    position.check(
+        pieces=variant.tokens,
+        printed={c: sq.start for c, sq in enumerate(squares) if sq.start is not None},
+        grid=variant.layout.grid,
+        rack_size=variant.rack_size,
+        players=(variant.min_players, variant.max_players),
+        piece=variant.piece,
+    )
+    return position
+
+
 def catalog() -> list[dict[str, Any]]:
     """Every game with its capabilities, as JSON-ready data."""
     return [kind.capabilities() for kind in GAMES.values()]
+
+
+__all__ = [
+    "GAMES",
+    "UnknownGame",
+    "catalog",
+    "from_record",
+    "game_type",
+    "new_game",
+    "parse_position",
+    "position_grids",
+]

@@ -57,6 +57,15 @@ def _label(target: Target) -> str:
     return target.label or "·"
 
 
+def _span(labels: list[str]) -> str:
+    """Many printed labels in a few characters: ``1–20`` for numbers (a numbered board
+    prints every one of them), else the first and the last."""
+    if all(label.isdigit() for label in labels):
+        numbers = sorted(int(label) for label in labels)
+        return f"{numbers[0]}–{numbers[-1]}"
+    return f"{labels[0]}…{labels[-1]}"
+
+
 def _split(name: str) -> tuple[str, str]:
     """A cell name's column letters and row number (``G7`` -> ``G``, ``7``)."""
     match = re.fullmatch(r"([A-Za-z]*)(\d*)", name)
@@ -225,7 +234,7 @@ class Surface:
         for meaning, group in meanings.items():
             for kind in group:
                 labels = sorted(kinds[kind], key=_OPERATORS.find)  # + − × ÷ as printed
-                shown = " ".join(labels) if len(labels) <= 6 else kinds[kind][0]
+                shown = " ".join(labels) if len(labels) <= 6 else _span(labels)
                 text.append(f" {shown} ", style=KIND_STYLES[kind])
                 text.append(" ")
             text.append(f"{meaning}  ")

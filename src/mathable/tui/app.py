@@ -2,24 +2,34 @@
 
 The app only draws views and forwards actions: every rule is the engine's, and what to
 draw and offer comes from the view and the game's capabilities (``game.game_type``), never
-from asking which game it holds. A person picks a piece from the rack (key 1-9 or a
-click) and its legal targets light up; a click or Enter on the cursor places it; notation
-typed in the command line (``I8=12``, ``A=32``) works too. With several people at one
-screen a cover hides the rack between their turns.
+from asking which game it holds. A person picks a piece from the rack (keys 1-9 and 0, or
+``,`` ``.`` to step through a long hand, or a click) and its legal targets light up; a
+click or Enter on the cursor places it; notation typed in the command line (``I8=12``,
+``A=32``) works too. With several people at one screen a cover hides the rack between
+their turns. Computers think in a worker thread, so the screen never freezes.
+
+Every text a person typed (names, notation) is drawn as :class:`rich.text.Text`, never
+as markup: ``[bold]Eve`` shows as typed (issue 12).
 """
 
 from __future__ import annotations
 
+import unicodedata
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import ClassVar
 
-from rich.console import Group, RenderableType
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.widget import Widget
 from textual.widgets import Footer, Input, Static
+from textual.worker import Worker, WorkerState
 
 from mathable.ai import Bot, seat_bots
 from mathable.ai.analysis import analysis_report
@@ -34,7 +44,6 @@ from mathable.render.surface import Surface
 
 from .rules import placement_example
 from .screens import (
-    PERSON,
     CoverScreen,
     ExchangeScreen,
     GameChoice,
@@ -43,12 +52,115 @@ from .screens import (
     QuestionScreen,
     ReplayScreen,
     TableScreen,
+    bot_name,
 )
 
 CSS_PATH = Path(__file__).with_name("app.tcss")
 
-KEYWORD_ACTIONS = ("end", "pass", "challenge", "stop", "draw", "penalty", "diago")
+KEYWORD_ACTIONS = (
+    "end",
+    "pass",
+    "challenge",
+    "stop",
+    "accept",
+    "decline",
+    "draw",
+    "penalty",
+    "diago",
+)
 """The actions a key plays at once, by their notation keyword (``act('pass')``)."""
+
+ANSWERS = ("accept", "decline")
+"""Answers to a pending proposal (J4's stop, C12's game-ending turn): their keys are
+offered only while the view makes them available."""
+
+TILE = 5
+"""Characters per rack piece: four for the value, one space."""
+MIN_WIDTH = 80
+"""The narrowest terminal for any game: the key bar needs it."""
+SIDE_MIN = 16
+"""The narrowest side panel (scores, player card, moves), its border included."""
+BELOW_BOARD = 7
+"""Lines under the board at the smallest size: a rack line, the command line, four
+message lines (turns, message, status) and the key bar."""
+
+
+def shown(text: str) -> str:
+    """A typed string as it can be drawn on one line: control characters (which a terminal
+    would obey, not show) written as escapes; everything else, brackets included, as is."""
+    return "".join(
+        ch.encode("unicode_escape").decode("ascii") if unicodedata.category(ch) == "Cc" else ch
+        for ch in text
+    )
+
+
+def fresh_path(stem: str) -> Path:
+    """``stem.json`` in the working folder, or ``stem-2.json``... if that one exists: a
+    first save never overwrites another game's file (later saves go to the same one)."""
+    path, number = Path(f"{stem}.json"), 1
+    while path.exists():
+        number += 1
+        path = Path(f"{stem}-{number}.json")
+    return path
+
+
+def possessive(name: str) -> str:
+    """``Ann's``; ``Your`` for a player called You."""
+    return "Your" if name.strip().casefold() == "you" else f"{shown(name)}'s"
+
+
+def fit(text: str | Text, width: int) -> Text:
+    """``text`` on one line of at most ``width`` cells, cut with an ellipsis if it must."""
+    out = text.copy() if isinstance(text, Text) else Text(shown(text))
+    out.no_wrap = True
+    if out.cell_len > width:
+        out.truncate(max(width, 1), overflow="ellipsis")
+    return out
+
+
+@dataclass(frozen=True)
+class ScoreBoard:
+    """Every player's name and score (and rack size), fitted to the width it is drawn in:
+    one line a player when the names fit, else the name on a line of its own above the
+    numbers, cut with an ellipsis only when even that line is too narrow (the move list,
+    ``m``, and the cover show full names)."""
+
+    players: tuple[str, ...]
+    scores: tuple[int, ...]
+    to_move: int | None
+    rack_sizes: tuple[int, ...]
+    unit: str
+    rack_word: str
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield Text("\n").join(self.lines(options.max_width))
+
+    def lines(self, width: int) -> list[Text]:
+        """The panel as lines of at most ``width`` cells."""
+        scores = [str(s) for s in self.scores]
+        sizes = [str(n) for n in self.rack_sizes]
+        score_w = max(len(self.unit), *map(len, scores))
+        size_w = max(len(self.rack_word), *map(len, sizes))
+        names_w = max(cell_len(shown(p)) for p in self.players)
+        room = width - 2 - 1 - score_w - 1 - size_w
+        marks = ["▶ " if seat == self.to_move else "  " for seat in range(len(self.players))]
+        out: list[Text] = []
+        if room >= min(names_w, 12):
+            name_w = min(names_w, room)
+            head = f"  {'player':<{name_w}} {self.unit:>{score_w}} {self.rack_word:>{size_w}}"
+            out.append(fit(Text(head, style="bold"), width))
+            for seat, name in enumerate(self.players):
+                line = Text(marks[seat])
+                line.append_text(fit(name, name_w))
+                line.pad_right(name_w - line.cell_len + 2)
+                line.append(f" {scores[seat]:>{score_w}} {sizes[seat]:>{size_w}}")
+                out.append(fit(line, width))
+            return out
+        out.append(fit(Text(f"{self.unit} · {self.rack_word}", style="bold"), width))
+        for seat, name in enumerate(self.players):
+            out.append(fit(Text(marks[seat]) + fit(name, max(width - 2, 1)), width))
+            out.append(fit(f"  {scores[seat]} · {sizes[seat]}", width))
+        return out
 
 
 class SurfaceWidget(Static):
@@ -63,12 +175,13 @@ class SurfaceWidget(Static):
 
 
 class RackView(Static):
-    """The rack of the person to move; a click picks a piece."""
+    """The rack of the person at the screen, wrapped over as many lines as it needs; a
+    click picks a piece."""
 
     def on_click(self, event: events.Click) -> None:
         app = self.app
         if isinstance(app, MathableApp):
-            app.rack_clicked(event.x)
+            app.rack_clicked(event.x, event.y)
 
 
 class MathableApp(App[None]):
@@ -76,8 +189,11 @@ class MathableApp(App[None]):
 
     TITLE = "Mathable"
     CSS_PATH = str(CSS_PATH)
+    ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("question_mark", "help", "Help"),
+        Binding("y", "act('accept')", "Accept"),
+        Binding("n", "act('decline')", "Decline"),
         Binding("e", "act('end')", "End turn"),
         Binding("p", "act('pass')", "Pass"),
         Binding("x", "exchange", "Exchange"),
@@ -85,8 +201,10 @@ class MathableApp(App[None]):
         Binding("w", "act('draw')", "Draw"),
         Binding("n", "act('penalty')", "Penalty"),
         Binding("c", "act('challenge')", "Challenge"),
-        Binding("t", "act('stop')", "Stop"),
+        Binding("t", "act('stop')", "Propose stop"),
         Binding("h", "hint", "Hint"),
+        Binding("full_stop", "step_piece(1)", "Next"),
+        Binding("comma", "step_piece(-1)", "Previous", show=False),
         Binding("colon,slash", "command", "Type", show=False),
         Binding("u", "undo", "Undo", show=False),
         Binding("s", "save", "Save"),
@@ -100,6 +218,7 @@ class MathableApp(App[None]):
         Binding("enter", "place_at_cursor", "Place", show=False),
         Binding("q", "quit_game", "Quit"),
         *(Binding(str(k), f"pick({k})", show=False) for k in range(1, 10)),
+        Binding("0", "pick(10)", show=False),
     ]
 
     def __init__(
@@ -117,16 +236,29 @@ class MathableApp(App[None]):
         self.bot_delay = bot_delay
         self.bot_seed = seed
         self.selected: int | None = None
+        """The value of the chosen piece."""
+        self.selected_index: int | None = None
+        """Where the chosen piece lies in the rack (values may repeat)."""
         self.cursor = 0
         self.covered_for: int | None = None
         self.message = Text("")
         self.marks: dict[int, str] = {}
         self.waiting_cover = False
         self.widgets: dict[str, Static] = {}
+        self.parts: list[Widget] = []
+        """What the game screen shows, hidden together when the terminal is too small."""
         self.available: frozenset[str] = frozenset()
         """What the person at the screen may do now (the view's ``available``)."""
         self.notes: tuple[str, ...] = ()
         """The notes drawn under the targets now (they change where clicks land)."""
+        self.thinking: int | None = None
+        """The computer seat whose move is being worked out, if any."""
+        self.bot_actions: list[str] = []
+        """The actions of the computer turn under way, as notation (shown one by one)."""
+        self.asked: tuple[Worker[Action], int, tuple[Action, ...]] | None = None
+        """The computer's move being worked out: its worker, seat and the log it saw."""
+        self.bot_seat: int | None = None
+        """The computer whose turn is under way (its actions so far in ``bot_actions``)."""
 
     @property
     def surface(self) -> Surface:
@@ -138,36 +270,38 @@ class MathableApp(App[None]):
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="main"):
-            with Vertical(id="left"):
-                yield SurfaceWidget(id="board")
-                yield RackView(id="rack")
-                yield Input(placeholder="type a move… (: to type, ? help)", id="command")
-                yield Static(id="message")
+            yield SurfaceWidget(id="board")
             with Vertical(id="side"):
                 yield Static(id="status")
                 yield Static(id="card")
                 yield Static(id="moves")
-        yield Footer()
+        yield RackView(id="rack")
+        yield Input(placeholder="type a move… (: to type, ? help)", id="command")
+        yield Static(id="message")
+        yield Static(id="too-small")
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.widgets = {
             name: self.query_one(f"#{name}", Static)
-            for name in ("board", "rack", "message", "status", "card", "moves")
+            for name in ("board", "rack", "message", "status", "card", "moves", "too-small")
         }
+        self.parts = [self.query_one(f"#{name}") for name in ("main", "rack", "command", "message")]
+        self.parts.append(self.query_one(Footer))
         if self.game is None:
             self.push_screen(NewGameScreen(), self.start_game)
         else:
             self._begin()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.call_after_refresh(self.refresh_all)
 
     def start_game(self, choice: GameChoice | None) -> None:
         """Create the game chosen on the new-game screen."""
         if choice is None:
             self.exit()
             return
-        names = [
-            name if kind == PERSON else f"{name} [bot:{kind}]"
-            for name, kind in zip(choice.names, choice.kinds, strict=True)
-        ]
+        names = [bot_name(n, k) for n, k in zip(choice.names, choice.kinds, strict=True)]
         try:
             game = new_game(
                 choice.variant,
@@ -176,12 +310,12 @@ class MathableApp(App[None]):
                 house_rules=choice.house_rules,
                 rounds=choice.rounds,
             )
-        except ValueError as exc:
-            self.push_screen(NewGameScreen(), self.start_game)
-            self.notify(str(exc), severity="error")
+            bots = seat_bots(game.players, choice.seed)
+        except (ValueError, MathableError) as exc:
+            self.push_screen(NewGameScreen(choice, error=str(exc)), self.start_game)
             return
         self.game = game
-        self.bots = seat_bots(game.players, choice.seed)
+        self.bots = bots
         self._begin()
 
     def _begin(self) -> None:
@@ -224,13 +358,18 @@ class MathableApp(App[None]):
         if game is None:
             return
         if game.is_over:
-            winners = " and ".join(game.players[s] for s in game.winners())
-            self.say(f"Game over: {game.end_reason}. Winner: {winners}. (a: analysis, r: replay)")
+            self.thinking = None
+            winners = " and ".join(shown(game.players[s]) for s in game.winners())
+            over = "Match over" if game.game_type.rounds else "Game over"
+            self.say(f"{over}: {game.end_reason}. Winner: {winners}. (a: analysis, r: replay)")
             self.refresh_all()
             return
         seat = game.to_move
         if seat in self.bots:
-            self.set_timer(max(self.bot_delay, 0.001), self.bot_step)
+            if self.thinking is None:
+                self.thinking = seat
+                self.refresh_all()
+                self.set_timer(max(self.bot_delay, 0.001), self.bot_step)
         elif len(self.people) > 1 and self.covered_for != seat and not self.waiting_cover:
             self.waiting_cover = True
             self.refresh_all()
@@ -243,13 +382,53 @@ class MathableApp(App[None]):
         self.refresh_all()
 
     def bot_step(self) -> None:
+        """Ask the computer to move, in a worker thread (a strong search takes time and
+        must not freeze the screen); :meth:`on_worker_state_changed` plays its answer."""
         game = self.game
         if game is None or game.is_over or game.to_move not in self.bots:
+            self.thinking = None
+            self.refresh_all()
             return
         seat = game.to_move
-        action = self.bots[seat].act(game.view(seat))
-        game.apply(action)
-        self.say(f"{game.players[seat]}: {game.format_action(action)}")
+        self.thinking = seat
+        work = partial(self.bots[seat].act, game.view(seat))
+        worker = self.run_worker(
+            work, name="computer", group="bot", thread=True, exclusive=True, exit_on_error=False
+        )
+        self.asked = (worker, seat, game.log)
+        self.refresh_all()
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A computer's answer: played if the game still stands where it was asked."""
+        worker = event.worker
+        if event.state not in (WorkerState.SUCCESS, WorkerState.ERROR):
+            return
+        if self.asked is None or self.asked[0] is not worker:
+            return
+        _, seat, log = self.asked
+        self.asked = None
+        game = self.game
+        self.thinking = None
+        if game is None or game.is_over or game.log != log:
+            self.next_turn()  # the game moved on meanwhile (an undo, a challenge)
+            return
+        action = worker.result
+        if event.state == WorkerState.ERROR or not isinstance(action, Action):
+            self.say(f"{shown(game.players[seat])} could not move: {worker.error}", error=True)
+            self.refresh_all()
+            return
+        try:
+            game.apply(action)
+        except MathableError as exc:
+            self.say(f"{shown(game.players[seat])} was refused: {exc}", error=True)
+            self.refresh_all()
+            return
+        if self.bot_seat != seat:
+            self.bot_actions = []
+        self.bot_actions.append(game.format_action(action))
+        self.bot_seat = seat
+        if game.to_move != seat or game.is_over:
+            self.bot_seat, self.bot_actions = None, []  # finished: its summary says it all
         self.after_action()
 
     # -- acting ----------------------------------------------------------------------
@@ -295,36 +474,45 @@ class MathableApp(App[None]):
         return True
 
     def after_action(self) -> None:
-        self.selected = None
+        self.selected = self.selected_index = None
         self.marks = {}
         self.refresh_all()
         self.next_turn()
 
-    def say(self, text: str, *, error: bool = False) -> None:
-        """Show a one-line message under the board."""
-        self.message = Text(text, style="bold red" if error else "")
-        if self.widgets:
-            self.widgets["message"].update(self.message)
+    def say(self, text: str | Text, *, error: bool = False) -> None:
+        """Show a message under the board (``text`` is never read as markup)."""
+        message = text.copy() if isinstance(text, Text) else Text(text)
+        if error:
+            message.stylize("bold red")
+        self.message = message
+        if self.widgets and self.game is not None:
+            self.refresh_all()
 
     # -- input events ------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Offer the game's own actions only: hidden when the game has none of them,
-        greyed out while they are not open now (the view's ``available``)."""
+        """Offer the game's own actions only, and only while they are open now (the
+        view's ``available``): the key bar lists what the person may do. Answers to a
+        proposal (accept, decline) appear only while one is pending."""
         game = self.game
         if game is None:  # the new-game screen: nothing to play yet
             return action == "quit_game"
+        if action == "step_piece":  # shown only for a hand too long for the digit keys
+            return len(self._playable()) > 9
         if action == "act" and parameters:
             keyword = str(parameters[0])
         elif action == "exchange":
             keyword = "exchange"
         else:
             return True
-        if not game.game_type.has(keyword):
-            return False
-        return True if keyword in self.available else None
+        if keyword in ANSWERS:
+            return keyword in self.available
+        # hidden unless open now: the key bar lists what may be done (and fits 80 columns)
+        return game.game_type.has(keyword) and keyword in self.available
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id != "command":
+            return
         text = event.value.strip()
         event.input.value = ""
         self.widgets["board"].focus()
@@ -342,20 +530,41 @@ class MathableApp(App[None]):
     def action_pick(self, index: int) -> None:
         self.pick_token(index - 1)
 
-    def rack_clicked(self, x: int) -> None:
-        self.pick_token(x // 5)
+    def action_step_piece(self, delta: int) -> None:
+        """Choose the next (or previous) piece of the rack: every piece of a long hand
+        is reachable from the keyboard."""
+        count = len(self._playable())
+        if not count:
+            return
+        if self.selected_index is None:
+            index = 0 if delta > 0 else count - 1
+        else:
+            index = (self.selected_index + delta) % count
+        self.pick_token(index)
+
+    def _playable(self) -> tuple[int, ...]:
+        seat = self.human_seat()
+        if seat is None or self.game is None:
+            return ()
+        return self.game.view(seat).playable
+
+    def _per_line(self) -> int:
+        """Rack pieces per line at the present width."""
+        return max(1, self.size.width // TILE)
+
+    def rack_clicked(self, x: int, y: int = 0) -> None:
+        column, offset = divmod(x, TILE)
+        if offset < TILE - 1 and column < self._per_line():
+            self.pick_token(y * self._per_line() + column)
 
     def pick_token(self, index: int) -> None:
         """Choose the rack's ``index``-th piece and light up where it may go."""
-        seat = self.human_seat()
+        rack = self._playable()
         game = self.game
-        if seat is None or game is None:
-            return
-        rack = game.view(seat).playable
-        if not 0 <= index < len(rack):
+        if game is None or not 0 <= index < len(rack):
             return
         value = rack[index]
-        self.selected = value
+        self.selected, self.selected_index = value, index
         targets = self._legal_targets(value)
         self.marks = {t: str(value) for t in targets}
         word = self.surface.target_word
@@ -364,7 +573,6 @@ class MathableApp(App[None]):
         if 0 < len(names) <= 4:
             where += ": " + ", ".join(names)
         self.say(f"{value} chosen: {where}. Click a {word}, or move the cursor and press Enter.")
-        self.refresh_all()
 
     def _legal_targets(self, value: int) -> list[int]:
         """The targets a piece ``value`` may be placed on now."""
@@ -394,7 +602,7 @@ class MathableApp(App[None]):
         game = self.game
         if game is None or self.selected is None:
             if game is not None and self.human_seat() is not None:
-                self.say(f"Choose a {game.game_type.piece} first (1-9 or click it).")
+                self.say(f"Choose a {game.game_type.piece} first (1-9, 0, . or click it).")
             return
         place = Place(self.cursor, self.selected)
         if game.game_type.has("extra") and "extra" in self.available:
@@ -432,6 +640,7 @@ class MathableApp(App[None]):
         game = self.game
         if game is None:
             return
+        before = self.viewer()
         try:
             game.undo()
             while game.log and game.to_move in self.bots and not game.is_over:
@@ -440,16 +649,25 @@ class MathableApp(App[None]):
             self.say(str(exc), error=True)
             return
         self.say("Taken back.")
-        self.covered_for = game.to_move
-        self.selected = None
+        self.selected = self.selected_index = None
         self.marks = {}
+        if game.to_move != before:  # another person's turn again: cover their rack first
+            self.covered_for = None
         self.refresh_all()
+        self.next_turn()
 
     def action_hint(self) -> None:
-        """The best turns for the person to move, found from that person's view."""
-        seat = self.human_seat()
+        """The best turns for the person to move, found from that person's view; only
+        when the hints house rule is on (O2)."""
         game = self.game
-        if seat is None or game is None:
+        if game is None:
+            return
+        if not game.house_rules.hints:
+            self.say("Hints are off in this game (house rule, O2).", error=True)
+            return
+        seat = self.human_seat()
+        if seat is None:
+            self.say("Hints are for the player to move, on their turn.", error=True)
             return
         view = game.view(seat)
         found = hints(view)
@@ -458,25 +676,24 @@ class MathableApp(App[None]):
             what = " or ".join(others) if others else "wait"
             self.say(f"Hint: nothing to place; {what}.")
             return
-        self.say(
-            "Hint: "
-            + "; ".join(
-                h.notation if h.points is None else f"{h.notation} ({h.points})" for h in found
-            )
-        )
         marks: dict[int, str] = {}
         for action in found[0].actions:
             match action:
                 case Place(cell=cell, value=value):
                     marks[cell] = str(value)
         self.marks = marks or {cell: "?" for cell in found[0].cells}
-        self.refresh_all()
+        self.say(
+            "Hint: "
+            + "; ".join(
+                h.notation if h.points is None else f"{h.notation} ({h.points})" for h in found
+            )
+        )
 
     def action_save(self) -> None:
         game = self.game
         if game is None:
             return
-        path = self.save_path or Path(f"mathable-{game.name}-{game.seed}.json")
+        path = self.save_path or fresh_path(f"mathable-{game.name}-{game.seed}")
         try:
             path.write_text(records.dumps(game), encoding="utf-8")
         except OSError as exc:
@@ -492,11 +709,29 @@ class MathableApp(App[None]):
     def action_help(self) -> None:
         if self.game is None:
             return
-        self.push_screen(HelpScreen(self.game.game_type))
+        self.push_screen(HelpScreen(self.game.game_type, self.game.house_rules))
 
     def action_moves(self) -> None:
-        if self.game is not None:
-            self.push_screen(TableScreen(self._move_list(self.game.view(None), limit=None)))
+        """The scores with every full name, the racks left at the end, and every turn."""
+        game = self.game
+        if game is None:
+            return
+        view = game.view(None)
+        kind = game.game_type
+        table = panels.scores_table(
+            tuple(shown(p) for p in view.players),
+            view.scores,
+            None if view.over else view.to_move,
+            view.rack_sizes,
+            kind.score_unit,
+            panels.holder(kind),
+        )
+        left = self._racks_left(view)
+        parts: list[RenderableType] = [table, Text("")]
+        if left:
+            parts += [*left, Text("")]
+        parts.append(self._move_list(view, limit=None))
+        self.push_screen(TableScreen(Group(*parts)))
 
     def action_analysis(self) -> None:
         game = self.game
@@ -515,69 +750,208 @@ class MathableApp(App[None]):
 
     # -- drawing -------------------------------------------------------------------
 
-    def refresh_all(self) -> None:
-        game = self.game
-        if game is None:
-            return
-        seat = self.viewer()
-        view = game.view(seat)
-        self.available = frozenset(view.available)
-        self.notes = view.target_notes
+    def minimum_size(self) -> tuple[int, int]:
+        """The smallest terminal the game in play is whole in: its surface beside the
+        narrowest side panel, and the rack, command, message lines and key bar below."""
+        assert self.game is not None
+        drawing = self._surface_drawing(self.game.view(None))
+        width = max((cell_len(line.plain) for line in drawing.split()), default=0)
+        height = len(drawing.split())
+        return max(width + SIDE_MIN, MIN_WIDTH), height + BELOW_BOARD
+
+    def _surface_drawing(self, view: View) -> Text:
+        """The surface and its legend as one text (the legend only if the game has one)."""
         surface = self.surface
         drawing = surface.draw(
             view.surface,
             recent=view.recent_targets,
             marks=self.marks,
-            cursor=self.cursor if seat is not None else None,
-            notes=self.notes,
+            cursor=self.cursor if self.viewer() is not None else None,
+            notes=view.target_notes,
         )
-        self.widgets["board"].update(Group(drawing, surface.legend()))
-        if seat is None:
-            covered = "the screen is covered" if self.waiting_cover else "watching"
-            self.widgets["rack"].update(Text(f"({covered})", style="dim"))
-        else:
-            tiles = Text()
-            for value in view.playable:
-                style = "bold black on yellow" if value == self.selected else "bold black on white"
-                tiles.append(f"{value:^4}", style=style)
-                tiles.append(" ")
-            owner = "your rack" if seat == game.to_move else f"{game.players[seat]}'s rack"
-            tiles.append(f" {owner}", style="dim")
-            self.widgets["rack"].update(tiles)
-        self.widgets["message"].update(self.message)
+        legend = surface.legend()
+        if legend.plain:
+            drawing = drawing.copy()
+            drawing.append_text(legend)
+        drawing.rstrip()
+        return drawing
+
+    def _fit(self) -> bool:
+        """Show the game, or a request to enlarge the terminal below its minimum size."""
+        need_w, need_h = self.minimum_size()
+        width, height = self.size
+        small = width < need_w or height < need_h
+        for part in self.parts:
+            part.display = not small
+        notice = self.widgets["too-small"]
+        notice.display = small
+        if small:
+            notice.update(
+                Text(
+                    f"enlarge the terminal to at least {need_w}×{need_h}\n"
+                    f"(it is {width}×{height}; q quits)",
+                    justify="center",
+                )
+            )
+        return not small
+
+    def refresh_all(self) -> None:
+        game = self.game
+        if game is None or not self.widgets or not self.widgets["board"].is_attached:
+            return  # before the screen is built, or after it is gone (a late timer)
+        if not self._fit():
+            return
+        seat = self.viewer()
+        view = game.view(seat)
+        self.available = frozenset(view.available)
+        self.notes = view.target_notes
+        self.widgets["board"].update(self._surface_drawing(view))
+        rack = self._rack(view, seat)
+        self.widgets["rack"].update(rack)
+        board_lines = self.minimum_size()[1] - BELOW_BOARD
+        # what the board, the rack, the command line and the key bar leave to messages
+        room = self.size.height - board_lines - len(rack.split()) - 2
+        self.widgets["message"].update(self._messages(view, room))
         self.widgets["status"].update(self._status(view))
         self.widgets["card"].update(panels.player_card(view.unseen))
-        self.widgets["moves"].update(self._move_list(view, limit=12))
+        room = self.widgets["moves"].size.height
+        self.widgets["moves"].update(self._move_list(view, limit=room - 1 if room else 12))
         self.refresh_bindings()
 
-    def _status(self, view: View) -> RenderableType:
-        """Scores and rack sizes, the bag, and the view's own status line."""
+    def _rack(self, view: View, seat: int | None) -> Text:
+        """The pieces of the person at the screen, wrapped; the racks left once the game
+        is over; else a word on why none is shown."""
         assert self.game is not None
         kind = self.game.game_type
-        table = panels.scores_table(
-            view.players, view.scores, None if view.over else view.to_move, view.rack_sizes
-        )
-        extra = Text(f"bag: {view.bag_size}")
-        if kind.score_unit != "points":
-            extra.append(f"   (scores: {kind.score_unit} won)")
+        if view.over:
+            left = self._racks_left(view)
+            return Text("\n").join(left) if left else Text("")
+        if seat is None:
+            covered = "the screen is covered" if self.waiting_cover else "watching"
+            return Text(f"({covered})", style="dim")
+        per_line = self._per_line()
+        tiles = Text()
+        for index, value in enumerate(view.playable):
+            if index and index % per_line == 0:
+                tiles.append("\n")
+            chosen = index == self.selected_index
+            tiles.append(
+                f"{value:^{TILE - 1}}",
+                style="bold black on yellow" if chosen else "bold black on white",
+            )
+            tiles.append(" ")
+        owner = f"{possessive(view.players[seat])} {panels.holder(kind)}"
+        if len(view.playable) > 9:
+            owner += " (1-9, 0, then . and ,)"
+        last = tiles.plain.rsplit("\n", 1)[-1]
+        room = self.size.width - cell_len(last) - 1
+        if cell_len(owner) > room:
+            tiles.append("\n")
+            room = self.size.width
+        tiles.append_text(fit(Text(" " + owner, style="dim"), room))
+        return tiles
+
+    def _racks_left(self, view: View) -> list[Text]:
+        """At the end: each player's pieces left and what they cost (C11), one line each."""
+        assert self.game is not None
+        kind = self.game.game_type
+        if not view.open_racks or not any(view.open_racks):
+            return []
+        deducted = view.to_dict().get("deductions")
+        lines = []
+        for seat, rack in enumerate(view.open_racks):
+            line = Text()
+            line.append_text(fit(view.players[seat], 24))
+            line.append(f": {' '.join(map(str, rack)) if rack else 'nothing'} left")
+            if isinstance(deducted, list) and seat < len(deducted) and kind.deducts_rack:
+                line.append(f", −{deducted[seat]}", style="bold")
+            lines.append(fit(line, max(self.size.width, 20)))
+        return lines
+
+    def _messages(self, view: View, lines: int) -> Text:
+        """The message block, at most ``lines`` lines: the other players' turns since
+        the person at the screen last played (every computer action), the last message,
+        and the game's status with a thinking mark while a computer plays."""
+        assert self.game is not None
+        width = max(self.size.width, 20)
+        status = Text()
         if view.status:
-            extra.append(f"\n{view.status}", style="bold")
-        return Group(table, extra)
+            status.append(view.status, style="bold")
+        if self.thinking is not None:
+            if status.plain:
+                status.append("   ")
+            status.append(f"{shown(view.players[self.thinking])} is thinking…", style="italic")
+        message = self.message.copy()
+        message_lines = len(message.wrap(Console(width=width), width)) if message.plain else 0
+        kept: list[Text] = []
+        if status.plain:
+            kept.append(fit(status, width))
+        room = max(lines - len(kept), 0)
+        if message.plain and message_lines <= room:
+            room -= message_lines
+        elif message.plain:
+            message = fit(message, width)
+            room -= 1
+        turns = self._recent_turns(view)[-room:] if room > 0 else []
+        block = [*turns, *([message] if message.plain else []), *kept]
+        return Text("\n").join(block)
+
+    def _recent_turns(self, view: View) -> list[Text]:
+        """The turns played since the person at the screen last played, as the game
+        writes them, and the actions of a computer turn under way."""
+        assert self.game is not None
+        kind = self.game.game_type
+        width = max(self.size.width, 20)
+        person = self.viewer()
+        if person is None and not view.over and view.to_move not in self.bots:
+            person = view.to_move
+        mine = [i for i, t in enumerate(view.summaries) if t.seat == person]
+        start = mine[-1] + 1 if mine else 0
+        start = max(start, len(view.summaries) - len(view.players) + 1)
+        out = [
+            fit(panels.summary_text(view.players, turn, kind), width)
+            for turn in view.summaries[start:]
+        ]
+        if self.bot_seat is not None and self.bot_actions:
+            line = Text(shown(view.players[self.bot_seat]), style="bold")
+            line.append(" " + " ".join(self.bot_actions) + " …")
+            out.append(fit(line, width))
+        return out
+
+    def _status(self, view: View) -> RenderableType:
+        """Every player's name and score (with rack sizes) and the bag."""
+        assert self.game is not None
+        kind = self.game.game_type
+        board = ScoreBoard(
+            view.players,
+            view.scores,
+            None if view.over else view.to_move,
+            view.rack_sizes,
+            kind.score_unit,
+            panels.holder(kind),
+        )
+        extra = Text(f"{panels.supply(kind)}: {view.bag_size}")
+        return Group(board, extra)
 
     def _move_list(self, view: View, limit: int | None) -> Text:
         """The finished turns as the game writes them (``view.summaries``)."""
         assert self.game is not None
         points = self.game.game_type.score_unit == "points"
-        out = Text("moves\n", style="bold")
+        out = Text("moves", style="bold")
         turns = list(enumerate(view.summaries, start=1))
-        shown = turns if limit is None else turns[-limit:]
-        for number, turn in shown:
-            out.append(f"{number:>3}. {view.players[turn.seat]}: {turn.notation}")
+        shown_turns = turns if limit is None else turns[-limit:] if limit > 0 else []
+        for number, turn in shown_turns:
+            line = Text(f"{number:>3}. ")
+            line.append(shown(view.players[turn.seat]))
+            line.append(f": {turn.notation}")
             if points:
-                out.append(f" ({turn.points})")
+                line.append(f" ({turn.points})")
             if turn.note:
-                out.append(f", {turn.note}", style="italic")
+                line.append(f", {turn.note}", style="italic")
+            if limit is not None:
+                line.no_wrap, line.overflow = True, "ellipsis"
             out.append("\n")
+            out.append_text(line)
         return out
 
 

@@ -1,13 +1,16 @@
 """The help screen: a game's rules page (its ``GameType.rules``, written with the game)
-and the keys of the actions it has."""
+and the keys of the actions it has. Built as :class:`rich.text.Text`, so no text of a
+game is ever read as markup."""
 
 from __future__ import annotations
 
-from rich.markup import escape
+import textwrap
+
+from rich.text import Text
 
 from mathable.engine.actions import Place
 from mathable.engine.notation import format_action
-from mathable.engine.protocol import GameType
+from mathable.engine.protocol import GameType, HouseRules
 from mathable.render.surface import Surface
 
 _ACTION_KEYS = (
@@ -15,25 +18,38 @@ _ACTION_KEYS = (
     ("pass", "p", "pass"),
     ("exchange", "x", "exchange"),
     ("challenge", "c", "challenge"),
-    ("stop", "t", "stop (all agree)"),
+    ("stop", "t", "propose to stop (all must accept)"),
     ("diago", "d", "DIAGO"),
     ("draw", "w", "draw"),
     ("penalty", "n", "penalty"),
 )
 """The keys of the actions a game may have, in the order the help lists them."""
 
-KEYWORDS = ("end", "pass", "exchange", "challenge", "stop", "diago", "draw", "penalty")
+KEYWORDS = (
+    "end",
+    "pass",
+    "exchange",
+    "challenge",
+    "stop",
+    "accept",
+    "decline",
+    "diago",
+    "draw",
+    "penalty",
+)
 """Actions typed as a word (``exchange`` takes the values: ``exchange 3,5``)."""
 
 
-def rules_page(kind: GameType) -> str:
+def rules_page(kind: GameType, house_rules: HouseRules | None = None) -> Text:
     """The help screen of a game: its rules page (or its summary) and the keys."""
-    page = (
-        escape(kind.rules)
-        if kind.rules
-        else f"[b]{escape(kind.title)}[/b]\n\n{escape(kind.summary)}"
-    )
-    return page + "\n\n" + keys_help(kind)
+    if kind.rules:
+        page = Text(kind.rules)
+    else:
+        page = Text(kind.title, style="bold")
+        page.append(f"\n\n{kind.summary}")
+    page.append("\n\n")
+    page.append_text(keys_help(kind, house_rules))
+    return page
 
 
 def placement_example(kind: GameType, *, extra: bool = False) -> str:
@@ -42,25 +58,46 @@ def placement_example(kind: GameType, *, extra: bool = False) -> str:
     return format_action(Place(Surface(kind).start(), 12, extra), kind.target_names)
 
 
-def keys_help(kind: GameType) -> str:
-    """The keys of the terminal game, with only the actions this game has."""
+def answers(kind: GameType) -> bool:
+    """Whether a game may ask its players to accept or decline: a stop proposal (J4) or
+    a game-ending turn left open for a challenge (C12)."""
+    return any(kind.has(k) for k in ("accept", "decline", "stop", "challenge"))
+
+
+def keys_help(kind: GameType, house_rules: HouseRules | None = None) -> Text:
+    """The keys of the terminal game, one a line, with only the actions this game has
+    (and the undo and hint keys only when their house rules are on, if ``house_rules``
+    is given); every line fits 80 columns."""
     surface = Surface(kind)
     piece, target = kind.piece, surface.target_word
+    holder = "hand" if piece == "card" else "rack"
     example = placement_example(kind)
     if kind.has("extra"):
-        example += f", {placement_example(kind, extra=True)} (extra {piece})"
-    typed = ", ".join(k for k in KEYWORDS if kind.has(k))
-    if typed:
-        example += f"; {typed}"
-    keys = "   ".join(f"{key} {what}" for name, key, what in _ACTION_KEYS if kind.has(name))
-    return "\n".join(
-        [
-            "[b]Keys[/b]",
-            f"  1-9 or click a rack {piece:<7} choose it: its legal {target}s light up in green",
-            f"  arrows / click a {target:<10} move the cursor / place the chosen {piece} there",
-            f"  enter                       place the chosen {piece} on the cursor",
-            f"  or type notation below      {example}",
-            *([f"  {keys}"] if keys else []),
-            "  h hint   a analysis   m move list   u undo   s save   r replay   ? help   q quit",
-        ]
-    )
+        example += f", {placement_example(kind, extra=True)} with the extra {piece}"
+    words = [k for k in KEYWORDS if kind.has(k) or (k in ("accept", "decline") and answers(kind))]
+    rows = [
+        ("1-9, 0", f"choose a {piece} of your {holder} (0: the tenth)"),
+        (". ,", f"the next / previous {piece}, for a long {holder}"),
+        ("click", f"a {piece} chooses it; its legal {target}s light up in green"),
+        ("", f"a {target} places the chosen {piece} there"),
+        ("arrows, enter", f"move the cursor; place the chosen {piece} on it"),
+        (":", f"type a move: {example}"),
+        *(("", line) for line in textwrap.wrap("or a word: " + ", ".join(words), 58)),
+        *((key, what) for name, key, what in _ACTION_KEYS if kind.has(name)),
+        *(
+            [("y / n", "accept / decline a pending proposal (shown when asked)")]
+            if answers(kind)
+            else []
+        ),
+    ]
+    if house_rules is None or house_rules.hints:
+        rows.append(("h", "hint: the best turns for you now"))
+    rows += [("a", "analysis, once the game is over"), ("m", "scores (full names) and moves")]
+    if house_rules is None or house_rules.allow_undo:
+        rows.append(("u", "undo"))
+    rows += [("s", "save"), ("r", "replay"), ("?", "help"), ("q", "quit (saves first)")]
+    text = Text("Keys", style="bold")
+    for key, what in rows:
+        text.append(f"\n  {key:<14}", style="bold")
+        text.append(what)
+    return text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rich.console import Group, RenderableType
@@ -12,7 +13,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
-from mathable.ai import BOTS
+from mathable.ai import BOTS, SEAT_BOT
 from mathable.engine.protocol import Game, GameType, HouseRules
 from mathable.games.registry import GAMES
 from mathable.render.surface import Surface
@@ -22,8 +23,20 @@ from .rules import rules_page
 PERSON = "person"
 
 
-HOUSE_RULE_BOXES = {"referee": "table_referee", "undo": "allow_undo", "strict": "strict"}
+HOUSE_RULE_BOXES = {
+    "referee": "table_referee",
+    "undo": "allow_undo",
+    "strict": "strict",
+    "hints": "hints",
+}
 """The new-game screen's checkboxes and the house rules they switch on."""
+
+ON_BY_DEFAULT = frozenset({"hints"})
+"""House rules a game at one screen starts with (O2: hints, as players at one table may
+help each other)."""
+
+NAME_LENGTH = 40
+"""The longest player name."""
 
 
 @dataclass(frozen=True)
@@ -39,51 +52,106 @@ class GameChoice:
     rounds: int
 
 
+def bot_name(name: str, kind: str) -> str:
+    """A seat's name as the game holds it: a computer's names its level (``Bob
+    [bot:greedy]``), which is how records and the app find the computers again."""
+    return name if kind == PERSON else f"{name} [bot:{kind}]"
+
+
+def seat_problem(names: Sequence[str], kinds: Sequence[str]) -> str:
+    """Why these seats cannot start a game ('' when they can): 2-4 players, distinct
+    names, and no person whose name would make a computer of the seat (``bot:``)."""
+    if not 2 <= len(names) <= 4:
+        return "choose 2 to 4 players"
+    for name, kind in zip(names, kinds, strict=True):
+        if kind == PERSON and SEAT_BOT.search(name.lower()):
+            return f"{name!r}: a person's name may not hold 'bot:' (it names a computer)"
+        room = NAME_LENGTH - len(bot_name("", kind))
+        if kind != PERSON and len(name) > room:
+            return f"{name!r}: a computer's name has at most {room} characters"
+    folded = [name.casefold() for name in names]
+    for name, key in zip(names, folded, strict=True):
+        if folded.count(key) > 1:
+            return f"two players are called {name!r}: give each a name of their own"
+    return ""
+
+
 class NewGameScreen(Screen[GameChoice]):
     """Choose the game, the seats (people or computer levels), house rules and a seed;
-    only the house rules and options the chosen game offers can be ticked."""
+    only the house rules and options the chosen game offers can be ticked. Enter moves
+    to the next field (and starts the game on the Start button); it never clears one."""
 
     BINDINGS = [Binding("escape", "app.quit", "Quit")]
+
+    def __init__(self, choice: GameChoice | None = None, *, error: str = "") -> None:
+        super().__init__()
+        self.choice = choice
+        self.error = error
 
     def compose(self) -> ComposeResult:
         games = [(f"{info.title} ({name})", name) for name, info in GAMES.items()]
         kinds = [("person", PERSON), *((f"computer: {b}", b) for b in BOTS)]
+        choice = self.choice
         with VerticalScroll(id="newgame"):
-            yield Static("[b]Mathable[/b]: a new game", id="title")
+            yield Static(Text.assemble(("Mathable", "bold"), ": a new game"), id="title")
             yield Label("Game")
-            yield Select(games, value="classic", allow_blank=False, id="variant")
+            variant = choice.variant if choice and choice.variant in GAMES else "classic"
+            yield Select(games, value=variant, allow_blank=False, id="variant")
             for seat in range(4):
                 with Horizontal(classes="seat"):
+                    name, kind = ["Ann", "Bob", "Cleo", "Dan"][seat], "none"
+                    if choice is None:
+                        kind = PERSON if seat == 0 else ("greedy" if seat == 1 else "none")
+                    elif seat < len(choice.names):
+                        name, kind = choice.names[seat], choice.kinds[seat]
                     yield Input(
-                        value=["Ann", "Bob", "Cleo", "Dan"][seat],
+                        value=name,
                         placeholder=f"player {seat + 1}",
+                        max_length=NAME_LENGTH,
                         id=f"name{seat}",
                     )
-                    default = PERSON if seat == 0 else ("greedy" if seat == 1 else "none")
                     options = kinds if seat < 2 else [("no player", "none"), *kinds]
-                    yield Select(options, value=default, allow_blank=False, id=f"kind{seat}")
-            yield Checkbox("table referee: mistakes stand until challenged (C12)", id="referee")
-            yield Checkbox("allow undo", id="undo")
-            yield Checkbox("strict: scoring squares first (numbered board, K2)", id="strict")
+                    yield Select(options, value=kind, allow_blank=False, id=f"kind{seat}")
+            rules = choice.house_rules.to_dict() if choice else {}
+            for box, label in (
+                ("referee", "table referee: mistakes stand until challenged (C12)"),
+                ("undo", "allow undo"),
+                ("strict", "strict: scoring squares first (numbered board, K2)"),
+                ("hints", "hints: the computer suggests turns on request (O2)"),
+            ):
+                rule = HOUSE_RULE_BOXES[box]
+                value = rules.get(rule, rule in ON_BY_DEFAULT)
+                yield Checkbox(label, value, id=box, compact=True)
             with Horizontal(classes="seat"):
-                yield Input(placeholder="seed (empty: random)", id="seed")
-                yield Input(value="1", placeholder="rounds of a match", id="rounds")
-            yield Static("", id="newgame-error")
+                seed = "" if choice is None or choice.seed is None else str(choice.seed)
+                yield Input(value=seed, placeholder="seed (empty: random)", id="seed")
+                rounds = str(choice.rounds) if choice else "1"
+                yield Input(value=rounds, placeholder="rounds of a match", id="rounds")
+        with Horizontal(id="newgame-bar"):  # always in sight, whatever the terminal's size
             yield Button("Start", variant="primary", id="start")
+            yield Static(Text(self.error, style="red"), id="newgame-error")
         yield Footer()
 
     def on_mount(self) -> None:
-        self._offer(GAMES["classic"])
+        self._offer(GAMES[str(self.query_one("#variant", Select).value)])
 
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "variant" and str(event.value) in GAMES:
             self._offer(GAMES[str(event.value)])
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter in a field moves on to the next one; the field keeps what was typed."""
+        event.stop()
+        self.focus_next()
 
     def _offer(self, kind: GameType) -> None:
         """Enable the house rules and the rounds the game ``kind`` has."""
         for box, rule in HOUSE_RULE_BOXES.items():
             self.query_one(f"#{box}", Checkbox).disabled = rule not in kind.house_rules
         self.query_one("#rounds", Input).disabled = not kind.rounds
+
+    def _refuse(self, why: str) -> None:
+        self.query_one("#newgame-error", Static).update(Text(why, style="red"))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id != "start":
@@ -99,12 +167,15 @@ class NewGameScreen(Screen[GameChoice]):
         seed_text = self.query_one("#seed", Input).value.strip()
         rounds_box = self.query_one("#rounds", Input)
         rounds_text = "1" if rounds_box.disabled else rounds_box.value.strip() or "1"
-        error = self.query_one("#newgame-error", Static)
-        if seed_text and not seed_text.isdigit():
-            error.update("[red]the seed is a whole number[/red]")
+        problem = seat_problem(names, kinds)
+        if problem:
+            self._refuse(problem)
             return
-        if not rounds_text.isdigit() or not 1 <= int(rounds_text) <= 99:
-            error.update("[red]rounds: 1 to 99[/red]")
+        if seed_text and not (seed_text.isascii() and seed_text.isdigit()):
+            self._refuse("the seed is a whole number")
+            return
+        if not (rounds_text.isascii() and rounds_text.isdigit()) or not 1 <= int(rounds_text) <= 99:
+            self._refuse("rounds: 1 to 99")
             return
         rules = {
             rule: self.query_one(f"#{box}", Checkbox).value
@@ -136,8 +207,9 @@ class CoverScreen(ModalScreen[None]):
         with Vertical(id="cover-box"):
             text = Text("Pass the screen to ")
             text.append(self.player, style="bold")
+            text.append(".\nOnly they should look now.")
             yield Static(text, id="cover-text")
-            yield Button(Text(f"I am {self.player}: show my rack"), variant="primary", id="uncover")
+            yield Button(Text("It is me: show my rack (Enter)"), variant="primary", id="uncover")
 
     def action_dismiss_cover(self) -> None:
         self.dismiss(None)
@@ -157,7 +229,7 @@ class QuestionScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="question-box"):
-            yield Static(self.question)
+            yield Static(Text(self.question))
             with Horizontal():
                 yield Button("Yes (y)", variant="primary", id="yes")
                 yield Button("No (n)", id="no")
@@ -187,9 +259,10 @@ class ExchangeScreen(ModalScreen[tuple[int, ...] | None]):
         else:
             what = f"{self.exactly} {self.piece}{'s' if self.exactly != 1 else ''} to give back"
         with Vertical(id="question-box"):
-            yield Static(f"Tick {what}, then Exchange.")
-            for index, value in enumerate(self.rack):
-                yield Checkbox(str(value), id=f"x{index}")
+            yield Static(Text(f"Tick {what}, then Exchange."))
+            with VerticalScroll(id="exchange-pieces"):
+                for index, value in enumerate(self.rack):
+                    yield Checkbox(str(value), id=f"x{index}", compact=True)
             yield Static("", id="exchange-error")
             with Horizontal():
                 yield Button("Exchange", variant="primary", id="go")
@@ -220,13 +293,14 @@ class HelpScreen(ModalScreen[None]):
 
     BINDINGS = [Binding("escape,question_mark,q", "close", "Close")]
 
-    def __init__(self, kind: GameType) -> None:
+    def __init__(self, kind: GameType, house_rules: HouseRules | None = None) -> None:
         super().__init__()
         self.kind = kind
+        self.house_rules = house_rules
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-box"):
-            yield Static(rules_page(self.kind))
+            yield Static(rules_page(self.kind, self.house_rules))
         yield Footer()
 
     def action_close(self) -> None:
@@ -312,4 +386,6 @@ __all__ = [
     "QuestionScreen",
     "ReplayScreen",
     "TableScreen",
+    "bot_name",
+    "seat_problem",
 ]

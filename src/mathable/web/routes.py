@@ -23,6 +23,9 @@ from .schemas import (
     ErrorOut,
     GameSummaryOut,
     HintOut,
+    Join,
+    JoinedOut,
+    Mode,
     NewGame,
     ReplayOut,
     ScoresheetOut,
@@ -90,9 +93,21 @@ async def bots(service: ServiceDep) -> list[dict[str, str]]:
 
 @games.post("", status_code=201, summary="Create a game", response_model=CreatedOut)
 async def create_game(spec: NewGame, service: ServiceDep) -> dict[str, Any]:
-    """Returns the game id and, for every person's seat, its secret token: whoever
-    holds a token plays that seat. Share ``/g/{id}?t={token}`` links."""
+    """Returns the game id and its seats. At one screen (``mode: screen``, or one person
+    against the computer) every person's seat has its secret token: whoever holds a token
+    plays that seat (``/g/{id}?t={token}``). Online, only the creator's own seat has a
+    token; each other person's seat has an ``invite`` link for its player, good once:
+    whoever follows it first gets that seat's token (``POST /api/games/{id}/join``).
+    Online games are dealt by the server; their seed is shown when they end (O1)."""
     return await service.create(spec)
+
+
+@games.post("/{game_id}/join", summary="Claim a seat with its invitation", response_model=JoinedOut)
+async def join(game_id: str, body: Join, service: ServiceDep) -> dict[str, Any]:
+    """Answers the seat's secret token, to this caller only; the invitation then stops
+    working (409), so the seat is held by one person. Every view says which seats are
+    ``claimed``."""
+    return await service.join(game_id, body.invite)
 
 
 @games.get("", summary="Games, newest first", response_model=list[GameSummaryOut])
@@ -127,7 +142,8 @@ async def act(body: Act, seated: PlayerDep, service: ServiceDep) -> dict[str, An
 
 @games.get("/{game_id}/hint", summary="The best turns for the seat to move", response_model=HintOut)
 async def hint(seated: SeatDep, service: ServiceDep) -> dict[str, Any]:
-    """Searched from that seat's own view."""
+    """Searched from that seat's own view; only in games with the house rule ``hints``
+    (O2: in every seat's view; refused 403 otherwise)."""
     return await service.hint(seated)
 
 
@@ -179,17 +195,27 @@ async def replay(
 
 @games.get(
     "/{game_id}/analysis",
-    summary="Per turn: played, best, loss (game over)",
+    summary="Per turn: played, best, loss (game over; a seat's own turns with hints)",
     response_model=AnalysisOut,
 )
-async def analysis(game_id: str, service: ServiceDep) -> dict[str, Any]:
-    return await service.analysis(service.finished(game_id))
+async def analysis(seated: SeatDep, service: ServiceDep) -> dict[str, Any]:
+    """Open to all once the game is over. During the game only with the house rule
+    ``hints`` (O2), for a seat (its token) and of its own turns."""
+    return await service.analysis_for(seated)
 
 
 @after.post("/records", status_code=201, summary="Upload a game record", response_model=CreatedOut)
-async def upload_record(data: Annotated[Any, Body()], service: ServiceDep) -> dict[str, Any]:
-    """Replays the record into a new game; returns tokens to go on playing it."""
-    return await service.import_record(data)
+async def upload_record(
+    data: Annotated[Any, Body()],
+    service: ServiceDep,
+    mode: Annotated[
+        Mode, Query(description="screen; online is refused for a game still to play (O1)")
+    ] = "screen",
+) -> dict[str, Any]:
+    """Replays the record into a new game played at one screen; returns every seat's
+    token to go on playing it. A record fixes the deal, so its uploader knows every rack:
+    an online game is never made from one (O1)."""
+    return await service.import_record(data, mode)
 
 
 @after.post("/transcripts", summary="Score a score sheet", response_model=ScoresheetOut)

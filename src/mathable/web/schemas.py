@@ -9,6 +9,8 @@ and keys the engine adds later pass through unchanged. Keys are only ever added.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from mathable.ai import BOTS
@@ -24,16 +26,38 @@ class Seat(BaseModel):
     bot: str | None = Field(default=None, description=f"A computer level: {', '.join(BOTS)}.")
 
 
+Mode = Literal["online", "screen"]
+"""Where a game is played: ``online`` from several devices (each person's seat on its
+own link), or ``screen``, everyone at one screen (pass and play, or against the computer)."""
+
+
 class NewGame(BaseModel):
     """A game to create."""
 
     variant: str = Field(default="classic", description=", ".join(GAMES))
     players: list[Seat] = Field(min_length=2, max_length=4)
-    seed: int | None = Field(default=None, ge=0, description="Deals the same game again.")
+    mode: Mode | None = Field(
+        default=None,
+        description="online (each person on their own device: the default with two or more "
+        "people) or screen (everyone at one screen; the default with one person).",
+    )
+    seat: int | None = Field(
+        default=None,
+        ge=0,
+        description="Online: the seat the creator plays (0-based; the first person's seat "
+        "by default). The other people's seats get invitation links.",
+    )
+    seed: int | None = Field(
+        default=None,
+        ge=0,
+        description="Deals the same game again: at one screen or against the computer only. "
+        "Online games are dealt by the server and their seed is shown at the end (O1).",
+    )
     house_rules: dict[str, bool] = Field(
         default_factory=dict,
         description="Options the game offers (its capabilities' house_rules): "
-        "table_referee, allow_undo, strict",
+        "table_referee, allow_undo, strict, hints. hints (the computer's best turns "
+        "and analysis during the game, O2) is on by default at one screen, off online.",
     )
     rounds: int = Field(
         default=1, ge=1, le=99, description="Rounds of a match, for games played in rounds."
@@ -48,6 +72,12 @@ class Act(BaseModel):
     seq: int | None = Field(
         default=None, description="The actions seen so far: refused (409) if the game moved on."
     )
+
+
+class Join(BaseModel):
+    """Claim a seat with its invitation (once: the invitation then stops working)."""
+
+    invite: str = Field(max_length=100, description="The code of the invitation link.")
 
 
 class Transcript(BaseModel):
@@ -138,17 +168,33 @@ class BotOut(BaseModel):
 
 
 class SeatTokenOut(BaseModel):
-    """A seat of a new game; ``token`` (people's seats only) opens it: keep it secret."""
+    """A seat of a new game. ``token`` opens it: keep it secret. Online, only the
+    creator's own seat has one; every other person's seat has an ``invite`` link instead,
+    which gives whoever follows it first a fresh token of that seat, once."""
 
     seat: int
     name: str
     bot: str | None
     token: str | None
+    invite: str | None = Field(
+        default=None, description="the invitation link's path, to send to that seat's player"
+    )
+    claimed: bool = Field(default=False, description="whether a person holds this seat")
 
 
 class CreatedOut(BaseModel):
     id: str
+    mode: Mode = "screen"
     seats: list[SeatTokenOut]
+
+
+class JoinedOut(BaseModel):
+    """A claimed invitation: the seat and its token, given once, to this player only."""
+
+    id: str
+    seat: int
+    name: str
+    token: str
 
 
 class GameSummaryOut(BaseModel):
@@ -163,6 +209,7 @@ class GameSummaryOut(BaseModel):
     actions: int
     over: bool
     to_move: str | None
+    mode: Mode = "screen"
 
 
 class TurnSummaryOut(BaseModel):
@@ -204,6 +251,9 @@ class PublicViewOut(Open):
 class SeatInfoOut(BaseModel):
     name: str
     bot: str | None
+    claimed: bool = Field(
+        default=True, description="a person's seat: whether its invitation was taken"
+    )
 
 
 class ViewOut(PublicViewOut):
@@ -214,8 +264,10 @@ class ViewOut(PublicViewOut):
     seq: int = Field(description="actions played so far")
     seats: list[SeatInfoOut]
     title: str
+    mode: Mode = Field(default="screen", description="online or screen (one screen)")
     legal: list[str]
     winners: list[int] | None = None
+    seed: int | None = Field(default=None, description="the deal's seed, once the game is over")
 
 
 class HintTurnOut(BaseModel):

@@ -1,6 +1,6 @@
 """The event store: one row per game event, ordered by sequence number (SQLite).
 
-A game is its creation row (variant, seats, seed, house rules) plus its events; the
+A game is its creation row (variant, seats, seed, house rules, mode) plus its events; the
 state is rebuilt by replaying them, so a restart, even after SIGKILL, loses nothing that
 was acknowledged. The primary key (game, seq) makes two writers racing for the same
 sequence number impossible: the second insert fails and its action is refused.
@@ -78,6 +78,18 @@ class EventStore:
                 "INSERT INTO games (id, created, spec, seats) VALUES (?, ?, ?, ?)",
                 (game_id, time.time(), json.dumps(spec), json.dumps(seats)),
             )
+
+    def update_seats(
+        self, game_id: str, before: list[dict[str, Any]], after: list[dict[str, Any]]
+    ) -> bool:
+        """Replace a game's seats if they are still ``before`` (a claimed invitation);
+        False if another writer changed them first, so an invitation is claimed once."""
+        with self._lock:
+            cursor = self._db.execute(
+                "UPDATE games SET seats = ? WHERE id = ? AND seats = ?",
+                (json.dumps(after), game_id, json.dumps(before)),
+            )
+            return cursor.rowcount == 1
 
     def append(self, game_id: str, seq: int, action: str, seat: int | None) -> None:
         """Store event ``seq`` (0-based); ConflictError if that number is taken."""

@@ -40,7 +40,9 @@ def test_rack_placements_agree_with_the_oracle_on_10000_positions() -> None:
         fast = {
             (p.cell, p.value): game.board.points(p.cell, p.value) for p in game.legal_placements()
         }
-        assert fast == naive_placements(game.board, rack), f"{game!r} rack {rack}"
+        asked = "accept" in game.available(game.to_move)  # J4: only an answer is open
+        expected = {} if asked else naive_placements(game.board, rack)
+        assert fast == expected, f"{game!r} rack {rack}"
         assert game.legal_placements().count() == len(fast)
         checked += 1
     assert checked >= POSITIONS

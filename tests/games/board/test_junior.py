@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from mathable.engine.actions import EndGame, EndTurn, Exchange, Pass, Place
+from mathable.engine.actions import Accept, Decline, EndGame, EndTurn, Exchange, Pass, Place
 from mathable.engine.errors import IllegalMove
 from mathable.engine.protocol import HouseRules
-from mathable.games.board.game import BoardGame
+from mathable.engine.records import replay_record, to_record
+from mathable.games.board.game import BoardGame, game_type_of
 from mathable.games.board.transcript import score_transcript
 from mathable.games.board.turns import Setup
 from mathable.games.board.variants import JUNIOR, JUNIOR_NUMBERS
@@ -95,10 +96,80 @@ def test_junior_stop_by_agreement_without_deduction() -> None:
     """J4: the players may agree to stop; no deduction of tiles left."""
     game = BoardGame("junior", 2, seed=1)
     game.apply(EndGame())
+    assert not game.is_over  # a proposal: the other player answers first
+    game.apply(Accept())
     assert game.is_over and game.scores == (0, 0) and game.deductions == (0, 0)
+    assert game.end_reason == "the players agreed to stop"
     classic = BoardGame("classic", 2, seed=1)
     with pytest.raises(IllegalMove):
         classic.apply(EndGame())
+
+
+def test_j4_stop_is_a_proposal_every_other_player_answers_in_turn() -> None:
+    """J4: ``stop`` proposes; the others answer in seat order from the next one, each as
+    the player to move, with exactly accept and decline open; all must accept."""
+    game = BoardGame(
+        "junior", ["Ann", "Bob", "Cy"], seed=3, house_rules=HouseRules(allow_undo=True)
+    )
+    game.apply("stop")
+    assert not game.is_over and game.to_move == 1
+    bob = game.view(1)
+    assert bob.available == ("accept", "decline")
+    assert bob.status == "Ann proposes to stop the game: Bob, accept or decline?"
+    assert game.view(0).available == () and game.view(2).available == ()
+    assert game.view(None).status == bob.status  # every seat sees the question
+    assert {type(a) for a in game.legal_actions()} == {Accept, Decline}
+    for refused in ("pass", "stop", "challenge", "exchange 1"):
+        with pytest.raises(IllegalMove):
+            game.apply(refused)
+    game.apply("accept")
+    assert not game.is_over and game.to_move == 2
+    assert game.view(2).status == "Ann proposes to stop the game: Cy, accept or decline?"
+    game.apply("accept")
+    assert game.is_over and game.end_reason == "the players agreed to stop"
+    assert [game.format_action(a) for a in game.log] == ["stop", "accept", "accept"]
+    before = game.snapshot()
+    game.undo()  # undo works on answers as on any action
+    assert not game.is_over and game.to_move == 2
+    game.apply("accept")
+    assert game.snapshot() == before
+
+
+def test_j4_a_decline_gives_the_turn_back_to_the_proposer_once() -> None:
+    """J4: any refusal continues the game; the proposer plays on with the same turn and
+    may not propose again that turn (nobody can loop)."""
+    game = BoardGame("junior", ["Ann", "Bob", "Cy"], seed=3)
+    rack = game.rack(0)
+    game.apply("stop")
+    game.apply("accept")
+    game.apply("decline")
+    assert not game.is_over and game.to_move == 0 and game.rack(0) == rack
+    view = game.view(0)
+    assert "stop" not in view.available and "pass" in view.available
+    assert view.status == "Cy declined to stop: Ann plays on"
+    assert not any(isinstance(a, EndGame) for a in game.legal_actions())
+    with pytest.raises(IllegalMove) as info:
+        game.apply("stop")
+    assert info.value.rule == "J4"
+    game.apply("pass")
+    assert game.to_move == 1 and "stop" in game.view(1).available  # a new turn
+    with pytest.raises(IllegalMove):
+        game.apply("accept")  # nothing to answer
+
+
+def test_j4_proposals_round_trip_through_records() -> None:
+    """J4: the proposal and its answers are in the log, so records replay them."""
+    game = BoardGame("junior", ["Ann", "Bob"], seed=8)
+    for text in ("stop", "decline", "pass", "stop", "accept"):
+        game.apply(text)
+    assert game.is_over and game.end_reason == "the players agreed to stop"
+    again = replay_record(to_record(game), lambda _: game_type_of(JUNIOR))
+    assert again.snapshot() == game.snapshot() and again.log == game.log
+    record = {k: v for k, v in to_record(game).items() if k != "result"}
+    halfway = replay_record(
+        {**record, "actions": record["actions"][:4]}, lambda _: game_type_of(JUNIOR)
+    )
+    assert halfway.view(0).available == ("accept", "decline")
 
 
 # -- back side ------------------------------------------------------------------------
@@ -199,6 +270,65 @@ def test_numbered_game_ends_when_every_tile_is_placed() -> None:
     assert game.bag_size == 0 and all(not game.rack(s) for s in range(3))
     assert sum(1 for v in game.board.values if v > 0) == 60
     assert "every tile" in game.end_reason
+
+
+def _refereed(racks: tuple[tuple[int, ...], ...], bag: tuple[int, ...]) -> BoardGame:
+    rules = HouseRules(table_referee=True, allow_undo=True)
+    return BoardGame("junior-numbers", ["Ann", "Bob"], house_rules=rules, setup=Setup(racks, bag))
+
+
+def test_c12_the_table_referee_on_the_numbered_board() -> None:
+    """C12 on the numbered board: the house rule is offered; a tile on a square not
+    printed with its number is a mistake that scores as K2 scores the square (1 when the
+    two tiles next to it in a line make it by + or -, else 0), never value x multiplier;
+    an opponent's challenge cuts the turn at the mistake."""
+    assert "table_referee" in game_type_of(JUNIOR_NUMBERS).house_rules
+    game = _refereed(((4, 2, 6), (1, 1, 1)), (3,) * 10)
+    game.apply("A7=4")
+    game.apply("B7=2")
+    game.apply("C7=6")  # C7 is printed 2: a mistake; 4 + 2 = 6 beside it
+    assert game.scores == (1, 0) and game.to_move == 1
+    assert game.view(1).available[0] == "challenge"
+    game.apply("challenge")
+    assert game.turns[-1].challenged and game.scores == (0, 0)
+    assert game.board.values[game.board.grid.parse("C7")] == -1
+    assert game.board.values[game.board.grid.parse("B7")] == 2
+    assert game.rack(0) == (3, 3, 6) and game.to_move == 1
+    nothing = _refereed(((4, 2, 9), (1, 1, 1)), (3,) * 10)
+    for text in ("A7=4", "B7=2", "C7=9"):  # no + or - of 2 and 4 makes 9
+        nothing.apply(text)
+    assert nothing.scores == (0, 0)
+
+
+def test_c12_the_numbered_board_stays_open_for_a_challenge_at_the_end() -> None:
+    """C12 and K3: the last turn stays open for the next seat (though it sits out) to
+    challenge or accept; after a challenge the player whose tile came back plays on."""
+    game = _refereed(((4, 2, 6), ()), ())
+    for text in ("A7=4", "B7=2", "C7=6"):
+        game.apply(text)
+    assert not game.is_over and game.to_move == 1
+    assert game.view(1).available == ("challenge", "accept")
+    assert game.view(0).available == ()
+    game.apply("challenge")
+    assert not game.is_over and game.to_move == 0 and game.rack(0) == (6,)
+    game.apply("E7=6")  # a square printed 6
+    assert not game.is_over and game.view(1).available == ("challenge", "accept")
+    game.apply("accept")
+    assert game.is_over and "every tile" in game.end_reason and game.scores == (0, 0)
+
+
+def test_c12_others_sitting_out_may_challenge_before_the_player_goes_again() -> None:
+    """C12 and K3: when the others sit out the player who made the turn would move next;
+    the turn first stays open for an opponent to challenge or accept."""
+    game = _refereed(((4, 2, 6), ()), (5,) * 6)
+    for text in ("A7=4", "B7=2", "C7=6"):
+        game.apply(text)
+    assert game.to_move == 1 and game.view(1).available == ("challenge", "accept")
+    assert game.view(1).status == (
+        "Ann's turn may be challenged before Ann plays again: Bob, challenge or accept?"
+    )
+    game.apply("accept")
+    assert game.to_move == 0 and game.scores == (1, 0) and game.rack(0) == (5, 5, 5)
 
 
 def test_numbered_racks_are_face_up() -> None:

@@ -11,6 +11,7 @@ from mathable.engine.actions import Challenge, EndTurn, Exchange, Pass, Place
 from mathable.engine.arithmetic import ALL_OPS, pair_results
 from mathable.engine.errors import IllegalMove
 from mathable.engine.protocol import Game, HouseRules
+from mathable.engine.records import replay_record, to_record
 from mathable.engine.tokens import CLASSIC_TOKENS
 from mathable.games.board.game import BoardGame
 from mathable.games.board.layouts import parse_layout
@@ -255,12 +256,85 @@ def test_c12_failed_challenge_and_window() -> None:
     refused(game2, Challenge(), "C12")
 
 
+def test_c12_only_opponents_may_challenge() -> None:
+    """C12: the player who made the turn may not challenge it; ``by`` names the
+    challenger (None: the player to move)."""
+    game = game_with((12, 16, 1, 2, 8, 5, 6), table_referee=True)
+    game.apply("A1=5")  # a mistake
+    game.apply(EndTurn())
+    assert game.to_move == 1
+    assert "challenge" not in game.view(0).available
+    assert "challenge" in game.view(1).available
+    error = refused(game, Challenge(by=0), "C12")
+    assert "only an opponent" in str(error)
+    refused(game, Challenge(by=7), "C12")
+    game.apply(Challenge(by=1))
+    assert game.turns[-1].challenged and game.to_move == 1
+    assert game.format_action(game.log[-1]) == "challenge"  # the notation is unchanged
+
+
+def three_seats(rack0: tuple[int, ...], bag: tuple[int, ...] = ()) -> Game:
+    return BoardGame(
+        "classic",
+        ["Ann", "Bob", "Cy"],
+        seed=1,
+        house_rules=HouseRules(table_referee=True, allow_undo=True),
+        setup=Setup((rack0, (16, 90, 81), (72, 70, 64)), bag),
+    )
+
+
+def test_c12_a_game_ending_mistake_stays_open_for_a_challenge() -> None:
+    """C12: a placement that would end the game (emptied rack, empty bag) leaves it open
+    until the next player answers: challenge or accept. Any opponent may challenge; the
+    player who made the turn may not."""
+    game = three_seats((12, 5))
+    game.apply("I8=12")
+    game.apply("A1=5")  # a mistake that empties Ann's rack with the bag empty
+    assert not game.is_over and game.to_move == 1
+    bob, ann, cy = game.view(1), game.view(0), game.view(2)
+    assert bob.available == ("challenge", "accept")
+    assert ann.available == () and cy.available == ("challenge",)
+    assert "challenge or accept" in bob.status and "Ann" in bob.status
+    refused(game, "pass", "C12")
+    refused(game, Challenge(by=0), "C12")  # not Ann's own turn
+    game.apply(Challenge(by=2))  # Cy, not to move, challenges
+    assert game.turns[-1].challenged and game.scores[0] == 12
+    assert game.board.values[game.board.grid.parse("A1")] == -1
+    assert game.rack(0) == (5,) and not game.is_over and game.to_move == 1
+    # the record says only ``challenge``: it replays to the same game
+    again = replay_record(to_record(game), lambda _: game.game_type)
+    assert again.snapshot() == game.snapshot()
+
+
+def test_c12_an_unchallenged_game_ending_turn_ends_the_game_on_accept() -> None:
+    """C12: accepting lets the turn stand; the game then ends as usual, racks deducted
+    (C11). A failed challenge leaves the question open."""
+    legal = three_seats((12,))
+    legal.apply("I8=12")  # a legal placement that empties the rack
+    assert not legal.is_over and legal.view(1).available == ("challenge", "accept")
+    refused(legal, Challenge(), "C12")  # every placement was legal: the challenge fails
+    legal.apply("accept")
+    assert legal.is_over and "placed every token" in legal.end_reason
+    assert legal.scores == (12, -(16 + 90 + 81), -(72 + 70 + 64))
+    assert legal.view(1).available == ()
+
+
 def test_c13_player_card() -> None:
     game = game_with((1, 2, 8, 12, 16, 17, 42), rack1=(3, 4, 6, 7, 7, 8, 21))
     card = game.unseen(0)
     assert card[12] == 0 and card[7] == 7 and card[1] == 6
     assert sum(card.values()) == 106 - 7
     assert game.view(1).unseen[7] == 5
+
+
+def test_c13_once_the_game_is_over_every_rack_is_seen() -> None:
+    """C13: the player card counts what the seat has not seen; at the end the racks are
+    shown (C11), so only the bag stays unseen."""
+    game = game_with((90,), rack1=(81,), bag=(72,))
+    game.apply(Pass())
+    assert game.is_over
+    assert game.unseen(0)[81] == CLASSIC_TOKENS[81] - 1  # Bob's 81 lies face up
+    assert sum(game.unseen(0).values()) == sum(game.unseen(None).values())
 
 
 def test_undo_is_a_house_rule() -> None:

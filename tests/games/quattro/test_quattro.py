@@ -171,6 +171,56 @@ def test_q5_the_reserve_is_rebuilt_unshuffled_from_the_piles_and_the_trash() -> 
     assert game.pile_sizes == (1, 1, 1, 1) and game.bag_size == 0
 
 
+def _blocked(hands: tuple[tuple[int, ...], ...], rounds: int = 1) -> QuattroGame:
+    """Piles of one card each, no reserve, no trash: nobody can play, draw or rebuild."""
+    setup = QuattroSetup(hands=hands, piles=(20, 12, 7, 2), reserve=())
+    return QuattroGame(["Ann", "Bob", "Cy"][: len(hands)], setup=setup, rounds=rounds)
+
+
+def test_q5_a_blocked_round_says_so_and_who_won_it_with_the_fewest_cards() -> None:
+    """Q5: a round where nobody can play, draw or rebuild the reserve is blocked; the end
+    reason says so and names who won it by the fewest cards."""
+    game = _blocked(((51, 53), (55, 57, 59)))
+    game.apply(Pass())
+    game.apply(Pass())
+    assert game.is_over and game.scores == (1, 0)
+    assert game.end_reason == (
+        "round 1 blocked: nobody could play, draw or rebuild the reserve; "
+        "Ann won it with the fewest cards (2)"
+    )
+    assert "played every card" not in game.end_reason
+    tie = _blocked(((51, 53), (55, 57), (59, 61, 63)))
+    for _ in range(3):
+        tie.apply(Pass())
+    assert tie.scores == (1, 1, 0)
+    assert tie.end_reason.endswith("Ann and Bob share it with the fewest cards (2)")
+
+
+def test_q5_a_blocked_round_mid_match_is_told_in_the_turns() -> None:
+    """Q5: a blocked round that is not the last is written on the turn that blocked it,
+    and the match goes on to the next round."""
+    game = _blocked(((51, 53, 61), (55, 57)), rounds=2)
+    game.apply(Pass())
+    game.apply(Pass())
+    assert not game.is_over and game.round == 2 and game.scores == (0, 1)
+    assert game.summaries()[-1].note == (
+        "round 1 blocked: nobody could play, draw or rebuild the reserve; "
+        "Bob won it with the fewest cards (2)"
+    )
+
+
+def test_c13_a_card_the_player_drew_is_not_unseen_by_that_player() -> None:
+    """C13: the player card counts only cards the seat has not seen; a card it has drawn
+    (Q3) is seen by it, not by the others."""
+    game = louis(hand=(99, 98, 97, 96, 95, 94, 93))
+    before = game.unseen(0)
+    game.apply(Draw())
+    assert game.drawn == 40
+    assert game.unseen(0)[40] == before[40] - 1
+    assert game.view(0).unseen[40] == before[40] - 1
+    assert game.unseen(1)[40] == game.unseen(None)[40] == before[40]
+
+
 def test_the_match_winner_has_won_the_most_rounds() -> None:
     game = louis(hand=(32, 25))
     game.apply("A=32")
@@ -180,7 +230,13 @@ def test_the_match_winner_has_won_the_most_rounds() -> None:
 
 
 def test_records_replay_quattro_matches() -> None:
-    game = louis(rounds=2)
+    # the reserve holds real cards: a record's deal is drawn from the deck (Q1)
+    setup = QuattroSetup(
+        hands=((32, 25, 1, 1, 1, 1, 1), (3, 3, 3, 3, 3, 3, 3)),
+        piles=(20, 12, 7, 2),
+        reserve=(40, 42, 45, 48, 49, 50, 54, 56, 60, 63),
+    )
+    game = QuattroGame(["Louis", "Zoé"], setup=setup, rounds=2)
     game.apply("A=32")
     data = records.to_record(game)
     assert data["variant"] == "quattro" and data["rounds"] == 2 and data["actions"] == ["A=32"]

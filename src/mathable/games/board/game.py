@@ -19,15 +19,27 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from mathable.engine.actions import Action, Challenge, EndGame, EndTurn, Exchange, Pass, Place
+from mathable.engine.actions import (
+    Accept,
+    Action,
+    Challenge,
+    Decline,
+    EndGame,
+    EndTurn,
+    Exchange,
+    Pass,
+    Place,
+)
 from mathable.engine.errors import IllegalMove
 from mathable.engine.notation import Position, format_turn
 from mathable.engine.protocol import Game, GameType, HouseRules, TurnSummary, seat_names
 from mathable.engine.rng import Rng
 from mathable.engine.tokens import as_list
+from mathable.engine.validation import check_new_game
 
 from .board import EMPTY, Board
 from .geometry import Grid
+from .setup import setup_from_dict
 from .turns import PlacedToken, Setup, TurnRecord
 from .variants import Variant, get_variant, square_target
 from .view import BoardView
@@ -39,10 +51,32 @@ class _Turn:
 
     seat: int
     started_with: int
-    log_start: int
     placements: list[PlacedToken] = field(default_factory=list)
     points: int = 0
     first_mistake: int | None = None
+    """C12: where the turn's first mistake stands in the effective log, if it has one."""
+    declined_by: int | None = None
+    """J4: the seat that declined this turn's proposal to stop (one proposal a turn)."""
+
+
+@dataclass
+class _Question:
+    """A question the player to move answers before play goes on.
+
+    ``stop`` (J4): ``seat`` proposed to stop; ``waiting`` are the seats still to answer,
+    the one to move first. ``challenge`` (C12): ``seat``'s turn may still be challenged
+    before the game ends (``reason``, the end reason if it stands) or, when the others
+    sit out (K3), before ``seat`` plays again (``reason`` empty).
+    """
+
+    kind: str
+    seat: int
+    waiting: list[int] = field(default_factory=list)
+    reason: str = ""
+
+    def key(self) -> tuple[object, ...]:
+        """As comparable data (snapshots)."""
+        return (self.kind, self.seat, tuple(self.waiting), self.reason)
 
 
 class _State:
@@ -66,6 +100,7 @@ class _State:
         self.over = False
         self.end_reason = ""
         self.challengeable: tuple[_Turn, int] | None = None
+        self.question: _Question | None = None
         self.start_draws: list[tuple[int, int]] = []
         self.summaries: list[TurnSummary] = []
         """The finished turns in words, written once each (see BoardGame.summaries)."""
@@ -81,7 +116,7 @@ class _State:
             for k in range(players):
                 self._refill((starter + k) % players)
         self.to_move = starter
-        self.turn = _Turn(starter, len(self.racks[starter]), 0)
+        self.turn = _Turn(starter, len(self.racks[starter]))
 
     def _draw_for_start(self) -> int:
         """C10: everyone draws one token, the highest starts, ties draw again."""
@@ -111,7 +146,15 @@ class _State:
             raise TypeError("challenges are replayed by Game")
         if self.over:
             raise IllegalMove("the game is over", rule="C11")
-        if isinstance(action, Place):
+        if self.question is not None:
+            self._answer(action, self.question)
+        elif isinstance(action, Accept | Decline):
+            raise IllegalMove(
+                f"there is nothing to {'accept' if isinstance(action, Accept) else 'decline'}: "
+                "nobody has proposed to stop the game",
+                rule="J4",
+            )
+        elif isinstance(action, Place):
             self._place(action)
         elif isinstance(action, EndTurn):
             self._end_turn(action)
@@ -120,7 +163,7 @@ class _State:
         elif isinstance(action, Pass):
             self._pass()
         elif isinstance(action, EndGame):
-            self._agree_end()
+            self._propose_stop()
         else:
             raise IllegalMove(f"{self.variant.title} has no action {action!r}")
 
@@ -146,10 +189,10 @@ class _State:
         self.challengeable = None
         if legal:
             points = variant.placement_points(board, cell, value)
-        else:  # C12: accepted provisionally, scored as the player claims it
-            points = value * board.rules.multipliers[cell]
+        else:  # C12: accepted provisionally, scored as the game scores the square
+            points = variant.mistake_points(board, cell, value)
             if self.turn.first_mistake is None:
-                self.turn.first_mistake = len(self.turn.placements)
+                self.turn.first_mistake = len(self.effective)
         rack.remove(value)
         board.place(cell, value)
         if action.extra:
@@ -158,16 +201,20 @@ class _State:
         self.turn.placements.append(PlacedToken(cell, value, points, action.extra))
         self.turn.points += points
         self.effective.append(action)
-        if not rack or (not self.house.table_referee and not variant.can_place(board, rack)):
-            self._finish_placing(challenged=False)  # C8a: the player can go no further
+        # C8a: the player can go no further. Under the table referee a player who may end
+        # the turn early goes on while tokens are left (mistakes stand until challenged).
+        free = self.house.table_referee and variant.partial_turns
+        if not rack or (not free and not variant.can_place(board, rack)):
+            self._finish_placing(challenged=False)
 
     def _end_turn(self, action: EndTurn) -> None:
-        if not self.variant.partial_turns:
+        if not self.variant.partial_turns and not action.challenged:  # C12 cuts any turn
             raise IllegalMove("you cannot end the turn early: place every tile", rule="K2")
         if not self.turn.placements and not action.challenged:
             raise IllegalMove(
                 "place a token before ending the turn, or pass or exchange", rule="C8"
             )
+        self.challengeable = None
         self.effective.append(action)
         self._finish_placing(action.challenged)
 
@@ -183,7 +230,7 @@ class _State:
         if self.house.table_referee and turn.placements and not challenged:
             self.challengeable = (turn, len(self.turns))
         self._next_turn(record, placed=bool(turn.placements))
-        if emptied and self.variant.ends_on_empty_rack and not self.over:
+        if emptied and self.variant.ends_on_empty_rack and not self.over and self.question is None:
             self._end_game("the bag is empty and a player has placed every token")
 
     def _exchange(self, action: Exchange) -> None:
@@ -221,13 +268,64 @@ class _State:
         self.effective.append(Pass())
         self._next_turn(TurnRecord(self.to_move, "pass"), placed=False)
 
-    def _agree_end(self) -> None:
+    def _propose_stop(self) -> None:
+        """J4: propose to stop; every other player answers in turn, from the next seat."""
         if not self.variant.agreed_end:
             raise IllegalMove(f"{self.variant.title} does not end by agreement", rule="C11")
-        self._check_turn_start("stop the game")
+        self._check_turn_start("propose to stop the game")
+        if self.turn.declined_by is not None:
+            raise IllegalMove(
+                "your proposal to stop was declined this turn: play on (one proposal a turn)",
+                rule="J4",
+            )
         self.challengeable = None
         self.effective.append(EndGame())
-        self._end_game("the players agreed to stop")
+        seat = self.to_move
+        others = [(seat + k) % self.n for k in range(1, self.n)]
+        self.question = _Question("stop", seat, others)
+        self.to_move = others[0]
+
+    def _answer(self, action: Action, question: _Question) -> None:
+        """The player to move answers the question (J4 proposal, C12 open turn)."""
+        if question.kind == "stop":
+            if isinstance(action, Accept):
+                self.effective.append(action)
+                question.waiting.pop(0)
+                if question.waiting:
+                    self.to_move = question.waiting[0]
+                    return
+                self.question, self.to_move = None, question.seat
+                self._end_game("the players agreed to stop")
+            elif isinstance(action, Decline):
+                self.effective.append(action)
+                self.turn.declined_by = self.to_move
+                self.question, self.to_move = None, question.seat  # the proposer plays on
+            else:
+                raise IllegalMove(
+                    "a proposal to stop is waiting for your answer: accept or decline", rule="J4"
+                )
+            return
+        if not isinstance(action, Accept):
+            raise IllegalMove(
+                "the last turn may still be challenged: challenge it or accept it", rule="C12"
+            )
+        self.effective.append(action)
+        self.question, self.challengeable = None, None
+        if question.reason:
+            self._end_game(question.reason)
+        else:  # K3: the others sit out; the player who made the turn plays again
+            self.to_move = question.seat
+            self.turn = _Turn(question.seat, len(self.racks[question.seat]))
+
+    def _open_for_challenge(self, reason: str) -> None:
+        """C12: the turn just ended stays open for a challenge until the next player (in
+        seat order, even one who sits out) answers: the game ends (``reason``) or its
+        maker plays again only then."""
+        assert self.challengeable is not None
+        maker = self.challengeable[0].seat
+        self.question = _Question("challenge", maker, reason=reason)
+        self.to_move = (maker + 1) % self.n
+        self.turn = _Turn(self.to_move, len(self.racks[self.to_move]))
 
     def _check_pass_and_exchange(self, what: str) -> None:
         if not self.variant.pass_and_exchange:
@@ -244,18 +342,24 @@ class _State:
         if self.variant.empty_racks_sit_out:  # K3
             following = [s for s in following if self.racks[s]]
             if not following:
-                self.turn = _Turn(self.to_move, 0, len(self.effective))
+                self.turn = _Turn(self.to_move, 0)
                 self._end_game("the pot is empty and every tile has been placed")
                 return
         self.to_move = following[0]
-        self.turn = _Turn(self.to_move, len(self.racks[self.to_move]), len(self.effective))
+        self.turn = _Turn(self.to_move, len(self.racks[self.to_move]))
         if self.idle_turns >= 2 * self.n:
             self._end_game("two full rounds went by without a placement")
         elif not self.variant.can_place(self.board, set(self.bag).union(*self.racks)):
             self._end_game("no token in play can be placed anywhere")
+        elif self.challengeable is not None and self.to_move == self.challengeable[0].seat:
+            self._open_for_challenge("")  # K3: the others sit out; they may challenge first
 
     def _end_game(self, reason: str) -> None:
-        """C11: the game ends; each player loses what is left on the rack."""
+        """C11: the game ends; each player loses what is left on the rack. A turn that may
+        still be challenged (C12) first leaves the game open for the challenge."""
+        if self.challengeable is not None and self.question is None:
+            self._open_for_challenge(reason)
+            return
         self.over = True
         self.end_reason = reason
         if self.variant.deduct_rack_at_end:
@@ -279,16 +383,6 @@ def _turn_status(points: int) -> str:
     return f"this turn: {points} point{'' if points == 1 else 's'}"
 
 
-def setup_from_dict(data: Mapping[str, Any]) -> Setup:
-    """An explicit start from a record's ``setup``: racks, bag and to_move."""
-    try:
-        racks = tuple(tuple(int(v) for v in r) for r in data["racks"])
-        bag = tuple(int(v) for v in data["bag"])
-        return Setup(racks, bag, int(data.get("to_move", 0)))
-    except (KeyError, TypeError, ValueError) as exc:
-        raise ValueError(f"bad setup: {exc}") from None
-
-
 def game_type_of(variant: Variant) -> GameType:
     """The variant's metadata and capabilities (built once per variant)."""
     found = _GAME_TYPES.get(id(variant))
@@ -296,15 +390,15 @@ def game_type_of(variant: Variant) -> GameType:
         return found[1]
     layout = variant.layout
     grid = layout.grid
-    actions = {"place"}
+    actions = {"place", "challenge", "accept"}  # C12 on every board: challenge or accept
     if variant.extra_draw:
         actions.add("extra")
     if variant.partial_turns:
-        actions |= {"end", "challenge"}
+        actions.add("end")
     if variant.pass_and_exchange:
         actions |= {"pass", "exchange"}
     if variant.agreed_end:
-        actions.add("stop")
+        actions |= {"stop", "decline"}  # J4: a proposal, accepted or declined
 
     def create(
         players: Sequence[str] | int,
@@ -314,7 +408,9 @@ def game_type_of(variant: Variant) -> GameType:
         options: Mapping[str, Any] | None = None,
         setup: Mapping[str, Any] | None = None,
     ) -> BoardGame:
-        start = None if setup is None else setup_from_dict(setup)
+        check_new_game(built, players, seed_value=seed, house_rules=house_rules, options=options)
+        seats = len(seat_names(players))
+        start = None if setup is None else setup_from_dict(setup, variant, seats)
         return BoardGame(variant, players, seed=seed, house_rules=house_rules, setup=start)
 
     built = GameType(
@@ -382,29 +478,40 @@ class BoardGame(Game):
         """
         action = self._parsed(action)
         if isinstance(action, Challenge):
-            self._state = self._challenged_state()
+            self._state = self._challenged_state(action)
         elif isinstance(action, EndTurn) and action.challenged:
             raise IllegalMove("a turn is cut short only by a challenge", rule="C12")
         else:
             self._state.step(action)
         self._log.append(action)
 
-    def _challenged_state(self) -> _State:
-        """C12: replay the game with the challenged turn cut at its first mistake."""
+    def _challenged_state(self, challenge: Challenge) -> _State:
+        """C12: replay the game with the challenged turn cut at its first mistake. Only
+        an opponent of the player who made the turn may challenge it."""
         state = self._state
         if not self.house_rules.table_referee:
             raise IllegalMove("challenges need the table-referee house rule", rule="C12")
+        if state.over:
+            raise IllegalMove("the game is over", rule="C11")
         if state.challengeable is None:
             raise IllegalMove(
                 "only the turn just ended can be challenged, before the next player moves",
                 rule="C12",
             )
         turn, _ = state.challengeable
+        by = state.to_move if challenge.by is None else challenge.by
+        if not 0 <= by < len(self.players):
+            raise IllegalMove(f"there is no seat {by} in this game to challenge", rule="C12")
+        if by == turn.seat:
+            raise IllegalMove(
+                f"{self.players[by]} made that turn: only an opponent may challenge it",
+                rule="C12",
+            )
         if turn.first_mistake is None:
             raise IllegalMove(
                 "every placement of the last turn was legal: the challenge fails", rule="C12"
             )
-        keep = state.effective[: turn.log_start + turn.first_mistake]
+        keep = state.effective[: turn.first_mistake]
         fresh = self._fresh_state()
         for past in [*keep, EndTurn(challenged=True)]:
             fresh.step(past)
@@ -449,11 +556,14 @@ class BoardGame(Game):
     def legal_actions(self) -> list[Action]:
         """Every action that would be accepted now (placements first)."""
         state = self._state
+        if state.over:
+            return []
         actions: list[Action] = []
         if state.challengeable is not None and state.challengeable[0].first_mistake is not None:
-            actions.append(Challenge())
-        if state.over:
-            return actions
+            actions.append(Challenge())  # by the player to move, an opponent (C12)
+        question = state.question
+        if question is not None:  # J4: answer the proposal; C12: challenge or let it stand
+            return [Decline(), Accept()] if question.kind == "stop" else [*actions, Accept()]
         actions.extend(self.legal_placements().with_extras())
         if state.turn.placements:
             if self.variant.partial_turns:
@@ -462,7 +572,7 @@ class BoardGame(Game):
         if not self.variant.pass_and_exchange:
             return actions
         actions.append(Pass())
-        if self.variant.agreed_end:
+        if self.variant.agreed_end and state.turn.declined_by is None:
             actions.append(EndGame())
         rack = sorted(self.rack(self.to_move))
         for k in range(1, min(len(rack), len(state.bag)) + 1):
@@ -567,15 +677,17 @@ class BoardGame(Game):
             state.over,
             state.rng.state,
             state.challengeable is not None,
+            None if state.question is None else state.question.key(),
+            state.turn.declined_by,
         )
 
     def unseen(self, seat: int | None) -> dict[int, int]:
         """C13, the player card: tokens of each value not seen by ``seat`` (bag plus the
-        other racks, unless they lie face up; for a spectator, everything not on the
-        board or face up)."""
+        other racks, unless they lie face up, as every rack does once the game is over;
+        for a spectator, everything not on the board or face up)."""
         counts = Counter(self.variant.tokens)
         counts.subtract(self._state.placed_tokens())
-        if self.variant.open_racks:  # face-up tiles are seen by everyone
+        if self.variant.open_racks or self.is_over:  # face-up tiles are seen by everyone
             for rack in self._state.racks:
                 counts.subtract(rack)
         elif seat is not None:
@@ -620,7 +732,7 @@ class BoardGame(Game):
             playable=self.rack(seat) if seat is not None else (),
             available=self.available(seat),
             summaries=self.summaries(),
-            status=_turn_status(self.turn_points) if self.turn_placements else "",
+            status=self.status(),
             turn_placements=self.turn_placements,
             turn_points=self.turn_points,
             turns=self.turns,
@@ -629,18 +741,43 @@ class BoardGame(Game):
             deductions=self.deductions,
         )
 
+    def status(self) -> str:
+        """One line on the state: the question the player to move must answer (J4, C12),
+        a declined proposal, or the points of the turn under way."""
+        state, names = self._state, self.players
+        question = state.question
+        if question is not None:
+            asker, asked = names[question.seat], names[state.to_move]
+            if question.kind == "stop":
+                return f"{asker} proposes to stop the game: {asked}, accept or decline?"
+            until = "the game ends" if question.reason else f"{asker} plays again"
+            return f"{asker}'s turn may be challenged before {until}: {asked}, challenge or accept?"
+        if state.over:
+            return ""
+        if state.turn.declined_by is not None and not state.turn.placements:
+            return (
+                f"{names[state.turn.declined_by]} declined to stop: {names[state.to_move]} plays on"
+            )
+        return _turn_status(self.turn_points) if self.turn_placements else ""
+
     def available(self, seat: int | None) -> tuple[str, ...]:
         """The action keywords ``seat`` may use now, cheaply (no move generation)."""
         state, variant = self._state, self.variant
+        if state.over:
+            return ()
         kinds: list[str] = []
-        if (
+        if (  # C12: only an opponent of the player who made the turn may challenge it
             seat is not None
             and state.challengeable is not None
-            and self.turns
-            and self.turns[-1].seat != seat
+            and state.challengeable[0].seat != seat
         ):
             kinds.append("challenge")
-        if state.over or seat != state.to_move:
+        question = state.question
+        if question is not None:
+            if seat != state.to_move:
+                return tuple(kinds) if question.kind == "challenge" else ()
+            return ("accept", "decline") if question.kind == "stop" else (*kinds, "accept")
+        if seat != state.to_move:
             return tuple(kinds)
         if state.racks[seat] and (self.house_rules.table_referee or self.legal_placements()):
             kinds.append("place")
@@ -653,7 +790,7 @@ class BoardGame(Game):
             kinds.append("pass")
             if state.bag:
                 kinds.append("exchange")
-        if variant.agreed_end and not state.turn.placements:
+        if variant.agreed_end and not state.turn.placements and state.turn.declined_by is None:
             kinds.append("stop")
         return tuple(kinds)
 
@@ -690,7 +827,9 @@ class LegalPlacements:
 
     def _rack_values(self) -> list[int]:
         state = self._game._state
-        return [] if state.over else sorted(set(state.racks[state.to_move]))
+        if state.over or state.question is not None:
+            return []
+        return sorted(set(state.racks[state.to_move]))
 
     def __iter__(self) -> Iterator[Place]:
         game = self._game

@@ -16,6 +16,7 @@ the square's operation (C3-C5), and the token supply (C2).
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,6 +26,9 @@ from mathable.engine.notation import parse_placement
 from mathable.engine.protocol import Game
 
 from .variants import CLASSIC, Variant
+
+_DIGITS = re.compile(r"\d{1,3}", re.ASCII)
+"""A number on a score sheet: ASCII digits, at most 3 (no token is worth more)."""
 
 
 class TranscriptError(MathableError):
@@ -121,14 +125,14 @@ def score_transcript(text: str, variant: Variant = CLASSIC) -> Scoresheet:
         elif keyword == "exchange":
             if (
                 len(words) != 2
-                or not words[1].isdigit()
+                or not _DIGITS.fullmatch(words[1])
                 or not 1 <= int(words[1]) <= variant.rack_size
             ):
                 raise fail(f"write 'exchange N' with N from 1 to {variant.rack_size} (rule C8)")
             turn = ScoredTurn(number, player, "exchange", (), 0, 0, total, exchanged=int(words[1]))
         elif keyword == "left":
             values = [w for w in " ".join(words[1:]).replace(",", " ").split()]
-            if not all(v.isdigit() for v in values):
+            if not all(_DIGITS.fullmatch(v) for v in values):
                 raise fail("write 'left' then the values left on the rack, like 'left 3 5'")
             left = [int(v) for v in values]
             _check_supply(used, Counter(left), variant, fail)

@@ -100,11 +100,15 @@ class Variant:
         """Points of a legal placement (C6)."""
         return board.points(cell, value)
 
+    def mistake_points(self, board: Board, cell: Cell, value: int) -> int:
+        """C12: what an unchallenged mistake scores, as the player claims it: one
+        equation, times the square's award (C6)."""
+        return value * board.rules.multipliers[cell]
+
     def house_rules_offered(self) -> tuple[str, ...]:
-        """The house rules this variant offers: undo, and the table referee (C12) where a
-        turn may end early."""
-        offered = ("allow_undo", "hints")
-        return (*offered, "table_referee") if self.partial_turns else offered
+        """The house rules this variant offers: undo, hints, and the table referee (C12:
+        every game with a board)."""
+        return ("allow_undo", "hints", "table_referee")
 
     @cached_property
     def restriction_cells(self) -> frozenset[Cell]:
@@ -176,6 +180,12 @@ class NumberedVariant(Variant):
     def placement_points(self, board: Board, cell: Cell, value: int) -> int:
         return 1 if board.accepts[cell].get(value) else 0
 
+    def mistake_points(self, board: Board, cell: Cell, value: int) -> int:
+        """C12 on the numbered board: a tile on a square not printed with its number
+        scores as this game scores the square (K2: 1 when the two tiles next to it in a
+        line make the tile by + or -, else 0), never value x multiplier."""
+        return self.placement_points(board, cell, value)
+
 
 def square_target(name: str, square: Square) -> Target:
     """How a front end draws a square: its kind and printed label."""
@@ -222,6 +232,7 @@ def explain_refusal(board: Board, cell: Cell, value: int) -> str:
 
 CLASSIC = Variant(
     name="classic",
+    version=2,  # C12: a game-ending turn stays open for a challenge, by opponents only
     title="Mathable",
     layout_name="classic",
     tokens=CLASSIC_TOKENS,
@@ -249,6 +260,7 @@ The player card lists the tokens you have not seen yet [C13].""",
 
 JUNIOR = Variant(
     name="junior",
+    version=2,  # J4: stop proposes, every other player answers; C12 as classic
     title="Mathable Junior",
     layout_name="junior",
     tokens=JUNIOR_TOKENS,
@@ -267,12 +279,15 @@ Like Mathable on a 10x10 board with + and - only: a tile is the sum or differenc
 two tiles next to it in a line. Racks of 5. 2X squares double the tile's points. After a
 + or - square you may draw a tile and go on. Place all 5 in one turn: 25 points bonus.
 Exchange any number of tiles as your turn. The game ends when the pot is empty and a
-player has placed all tiles, when nobody can play, or when all agree to stop.
+player has placed all tiles, when nobody can play, or when all agree to stop: at the
+start of your turn you may propose it, and every other player accepts or declines; one
+refusal and you play on [J4].
 (The board layout is provisional: the rulebook does not print it.)""",
 )
 
 JUNIOR_NUMBERS = NumberedVariant(
     name="junior-numbers",
+    version=2,  # C12: the table referee on the numbered board
     title="Mathable Junior, numbered board",
     layout_name="junior-numbers",
     tokens=JUNIOR_TOKENS,

@@ -49,7 +49,9 @@ from mathable.engine.protocol import (
 )
 from mathable.engine.rng import Rng
 from mathable.engine.tokens import CLASSIC_TOKENS, as_list
+from mathable.engine.validation import check_new_game
 
+from .setup import read_deal
 from .view import PILES, PilesView, QuattroTurn
 
 __all__ = [
@@ -106,6 +108,9 @@ class _QState:
         self.wins = [0] * n
         self.round = 1
         self.round_winners: list[tuple[int, ...]] = []
+        self.blocked: list[tuple[int, int, tuple[int, ...], int]] = []
+        """Q5, blocked rounds: (index of the turn that blocked it, round, winners, their
+        cards in hand)."""
         self.diago_used: set[int] = set()
         self.diago_now = False
         self.phase = "play"
@@ -324,9 +329,11 @@ class _QState:
         self._record(kind, exchanged=exchanged)
         self.idle = self.idle + 1 if kind == "pass" else 0
         self._start_turn((self.to_move + 1) % self.n)
-        if self.idle >= self.n:  # nobody can play nor draw: the round is blocked
+        if self.idle >= self.n:  # Q5: nobody can play nor draw: the round is blocked
             fewest = min(len(h) for h in self.hands)
-            self._end_round(tuple(s for s in range(self.n) if len(self.hands[s]) == fewest))
+            winners = tuple(s for s in range(self.n) if len(self.hands[s]) == fewest)
+            self.blocked.append((len(self.turns) - 1, self.round, winners, fewest))
+            self._end_round(winners)
 
     def _start_turn(self, seat: int) -> None:
         self.to_move = seat
@@ -371,20 +378,19 @@ def _create(
     options: Mapping[str, Any] | None = None,
     setup: Mapping[str, Any] | None = None,
 ) -> QuattroGame:
-    rounds = (options or {}).get("rounds", 1)
-    deal = None if setup is None else setup_from_dict(setup)
+    options = check_new_game(
+        QUATTRO, players, seed_value=seed, house_rules=house_rules, options=options
+    )
+    rounds = options.get("rounds", 1)
+    seats = len(seat_names(players))
+    deal = None if setup is None else setup_from_dict(setup, seats)
     return QuattroGame(players, seed=seed, rounds=rounds, house_rules=house_rules, setup=deal)
 
 
-def setup_from_dict(data: Mapping[str, Any]) -> QuattroSetup:
-    """A chosen deal from a record's ``setup``: hands, piles, reserve and to_move."""
-    try:
-        hands = tuple(tuple(int(v) for v in h) for h in data["hands"])
-        a, b, c, d = (int(v) for v in data["piles"])
-        reserve = tuple(int(v) for v in data["reserve"])
-        return QuattroSetup(hands, (a, b, c, d), reserve, int(data.get("to_move", 0)))
-    except (KeyError, TypeError, ValueError) as exc:
-        raise ValueError(f"bad setup: {exc}") from None
+def setup_from_dict(data: Mapping[str, Any], players: int) -> QuattroSetup:
+    """A chosen deal from a record's ``setup`` for ``players`` seats: hands, piles,
+    reserve and to_move, checked in full (see :mod:`.setup`); raises FieldError."""
+    return QuattroSetup(*read_deal(data, players))
 
 
 QUATTRO = GameType(
@@ -530,7 +536,25 @@ class QuattroGame(Game):
 
     @property
     def end_reason(self) -> str:
-        return self._state.end_reason
+        """Why the match ended: the rounds played, an emptied hand, or a blocked last
+        round and who won it with the fewest cards (Q5)."""
+        state = self._state
+        if state.over and state.blocked and state.blocked[-1][1] == state.round:
+            text = self._blocked_text(state.blocked[-1])
+            return f"{text}; {self.rounds} rounds played" if self.rounds > 1 else text
+        return state.end_reason
+
+    def _blocked_text(self, blocked: tuple[int, int, tuple[int, ...], int]) -> str:
+        """Q5: a blocked round in words, e.g. "round 2 blocked: nobody could play, draw or
+        rebuild the reserve; Ann won it with the fewest cards (3)"."""
+        _, round_number, winners, cards = blocked
+        names = [self.players[s] for s in winners]
+        who = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+        verb = "won" if len(names) == 1 else "share"
+        return (
+            f"round {round_number} blocked: nobody could play, draw or rebuild the reserve; "
+            f"{who} {verb} it with the fewest cards ({cards})"
+        )
 
     @property
     def bag_size(self) -> int:
@@ -619,16 +643,24 @@ class QuattroGame(Game):
             tuple(s.turns),
             s.idle,
             s.over,
+            tuple(s.blocked),
         )
 
     def unseen(self, seat: int | None) -> dict[int, int]:
-        """The player card (C13) for cards: the deck minus the cards every pile has shown
-        and minus the seat's own hand."""
+        """The player card (C13) for cards: the deck minus what ``seat`` sees: the cards
+        the piles hold, its own hand and a card it has drawn (Q3), or every hand once the
+        match is over (they are shown)."""
+        state = self._state
         counts = Counter(CLASSIC_TOKENS)
-        for pile in self._state.piles:
+        for pile in state.piles:
             counts.subtract(pile)
-        if seat is not None:
-            counts.subtract(self._state.hands[seat])
+        if state.over:
+            for hand in state.hands:
+                counts.subtract(hand)
+        elif seat is not None:
+            counts.subtract(state.hands[seat])
+            if seat == state.to_move and state.drawn is not None:
+                counts[state.drawn] -= 1
         return {v: max(counts[v], 0) for v in sorted(CLASSIC_TOKENS)}
 
     def view(self, seat: int | None) -> PilesView:
@@ -684,9 +716,11 @@ class QuattroGame(Game):
         return tuple(k for k in ACTION_KINDS if k in kinds)
 
     def summaries(self) -> tuple[TurnSummary, ...]:
-        """Every finished turn in words: the cards played, or the stuck turn's draw."""
+        """Every finished turn in words: the cards played, or the stuck turn's draw; the
+        turn that blocked a round says so (Q5)."""
         out = []
-        for turn in self._state.turns:
+        blocked = {b[0]: self._blocked_text(b) for b in self._state.blocked}
+        for index, turn in enumerate(self._state.turns):
             plays = format_turn([Place(p, v) for p, v in turn.plays], PILE_NAMES)
             if turn.drawn_to is not None:
                 pile, value = turn.drawn_to
@@ -697,6 +731,8 @@ class QuattroGame(Game):
             notes = [
                 n for n, on in (("DIAGO", turn.diago), ("won the round", turn.won_round)) if on
             ]
+            if index in blocked:
+                notes.append(blocked[index])
             out.append(TurnSummary(turn.seat, text, 0, ", ".join(notes)))
         return tuple(out)
 

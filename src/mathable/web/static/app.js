@@ -7,12 +7,15 @@
 
 const app = document.getElementById("app");
 const state = { variants: [], bots: [], view: null, tokens: {}, picked: null, cursor: null,
-  exchange: null, hinted: [], socket: null, socketToken: null, covered: null, passAndPlay: false };
+  exchange: null, hinted: [], socket: null, socketToken: null, covered: null, passAndPlay: false, note: "" };
 
-// What each action keyword's button says, and its key. Placing is done on the surface.
+// What each action keyword's button says, and its key, in the order they are offered.
+// Placing is done on the surface. A stop is a proposal (J4) and a game-ending turn waits
+// for a challenge (C12): the players asked answer with accept or decline.
 const BUTTONS = {
-  end: ["End turn", "e"], pass: ["Pass", "p"], exchange: ["Exchange", "x"], draw: ["Draw", "d"],
-  penalty: ["Penalty", null], diago: ["DIAGO", null], stop: ["Stop the game", null], challenge: ["Challenge", null],
+  end: ["End turn", "e"], pass: ["Pass", "p"], exchange: ["Exchange", "x"], challenge: ["Challenge", null],
+  stop: ["Propose to stop", null], accept: ["Accept", null], decline: ["Decline", null],
+  draw: ["Draw", "d"], penalty: ["Penalty", null], diago: ["DIAGO", null],
 };
 const SYMBOLS = { x: "×", "/": "÷", "-": "−" };
 
@@ -80,7 +83,7 @@ async function home() {
     if (i === 1) kind.value = "greedy";
     return h("div", { class: "row seat", id: "seat" + i }, h("input", { id: "name" + i, value: ["Ann", "Bob", "Cleo", "Dan", "Eve", "Finn"][i] || "Player " + (i + 1), "aria-label": "name " + (i + 1) }), kind);
   });
-  const mode = h("select", { id: "mode" }, h("option", { value: "screen" }, "everyone at this screen (pass and play)"),
+  const mode = h("select", { id: "mode", onchange: fitMode }, h("option", { value: "screen" }, "everyone at this screen (pass and play)"),
     h("option", { value: "online" }, "online: a private link for each person"));
   const houseRules = [...new Set(state.variants.flatMap(v => v.capabilities.house_rules))];
   const rules = houseRules.map(r => h("label", { id: "rule-" + r }, h("input", { type: "checkbox", id: r, "data-rule": r }), " " + r.replaceAll("_", " ")));
@@ -88,7 +91,7 @@ async function home() {
     h("div", { class: "row" }, "Game ", variant), h("p", { id: "about", class: "about" }), ...seats,
     h("div", { class: "row" }, "Play ", mode),
     h("div", { class: "row", id: "rules" }, ...rules),
-    h("div", { class: "row" }, h("input", { id: "seed", placeholder: "seed (optional)", inputmode: "numeric" }),
+    h("div", { class: "row" }, h("input", { id: "seed", placeholder: "seed (optional)", inputmode: "numeric", "aria-label": "seed" }),
       h("span", { id: "rounds-row" }, h("input", { id: "rounds", value: "1", size: 3, inputmode: "numeric", "aria-label": "rounds" }), " rounds")),
     h("button", { class: "primary", id: "create", onclick: createGame }, "Start"));
   const list = h("div", { id: "games" }, "…");
@@ -101,13 +104,14 @@ async function home() {
   app.replaceChildren(h("div", { class: "layout" }, h("div", {}, form, upload), h("div", { class: "side" }, h("h3", {}, "Games"), list)),
     h("div", { id: "message" }));
   fitForm();
+  document.querySelectorAll("[id^=kind]").forEach(select => select.addEventListener("change", fitMode));
   try {
     const games = await api("/api/games");
     const title = name => (state.variants.find(v => v.name === name) || { title: name }).title;
     list.replaceChildren(games.length ? h("table", {}, games.map(g => h("tr", {},
       h("td", {}, h("a", { href: "/g/" + g.id }, title(g.variant))),
       h("td", {}, g.players.join(" · ")), h("td", {}, g.scores.join(" – ")),
-      h("td", {}, g.over ? "finished" : "playing")))) : "No games yet.");
+      h("td", {}, g.over ? "finished" : "playing"), h("td", {}, g.mode === "online" ? "online" : "one screen")))) : "No games yet.");
   } catch (e) { list.textContent = e.message; }
 }
 
@@ -122,6 +126,23 @@ function fitForm() {
     if (!offered) box.checked = false;
   });
   document.getElementById("rounds-row").hidden = !c.rounds;
+  fitMode();
+}
+
+// O1, O2: an online game (two people or more, each on a device) is dealt by the server,
+// so it takes no seed, and hints are off unless chosen; at one screen they are on.
+function onlineChosen() {
+  const people = [...document.querySelectorAll(".seat")].filter((row, i) => !row.hidden && document.getElementById("kind" + i).value === "").length;
+  return document.getElementById("mode").value === "online" && people > 1;
+}
+function fitMode() {
+  const online = onlineChosen();
+  const seed = document.getElementById("seed");
+  seed.disabled = online;
+  seed.placeholder = online ? "online: the server deals" : "seed (optional)";
+  if (online) seed.value = "";
+  const hints = document.getElementById("hints");
+  if (hints) hints.checked = !online;
 }
 
 async function createGame() {
@@ -133,7 +154,8 @@ async function createGame() {
     players.push({ name: document.getElementById("name" + i).value, bot: kind || null });
   });
   const seedText = document.getElementById("seed").value.trim();
-  const spec = { variant: c.name, players,
+  const mode = document.getElementById("mode").value;
+  const spec = { variant: c.name, players, mode,
     house_rules: Object.fromEntries(c.house_rules.map(r => [r, document.getElementById(r).checked])) };
   if (c.rounds) spec.rounds = Number(document.getElementById("rounds").value || 1);
   if (seedText) spec.seed = Number(seedText);
@@ -141,7 +163,7 @@ async function createGame() {
     const made = await api("/api/games", { method: "POST", body: JSON.stringify(spec) });
     const tokens = {};
     made.seats.forEach(s => { if (s.token) tokens[s.seat] = s.token; });
-    if (document.getElementById("mode").value === "screen") {
+    if (made.mode === "screen") {
       localStorage.setItem("mathable:" + made.id, JSON.stringify(tokens));
       location.href = "/g/" + made.id + "?screen=1";
     } else {
@@ -150,12 +172,17 @@ async function createGame() {
   } catch (e) { say(e.message, true); }
 }
 
+// Online: the creator's own private link, and one invitation per other person. An
+// invitation works once: whoever follows it first gets that seat, and the page shows it.
 function showLinks(made) {
   const base = location.origin + "/g/" + made.id;
-  app.replaceChildren(h("h2", {}, "Send each person their private link"),
-    h("div", { class: "links" }, made.seats.filter(s => s.token).map(s =>
-      h("p", {}, h("b", {}, s.name), h("input", { readonly: true, value: base + "?t=" + s.token, class: "seat-link", "data-seat": s.seat })))),
-    h("p", {}, "Whoever holds a link plays that seat. Spectators: ", h("a", { href: base }, base)));
+  const mine = made.seats.find(s => s.token);
+  app.replaceChildren(h("h2", {}, "Send each person their invitation"),
+    h("div", { class: "links" }, made.seats.filter(s => s.invite).map(s =>
+      h("p", {}, h("b", {}, s.name), h("input", { readonly: true, value: location.origin + s.invite, class: "invite-link", "data-seat": s.seat })))),
+    h("p", {}, "Each invitation opens its seat once, for the first person who follows it; every player sees which seats are taken."),
+    mine ? h("p", {}, h("b", {}, "Your own seat (" + mine.name + "): "), h("a", { href: base + "?t=" + mine.token, id: "my-link", class: "seat-link", "data-seat": mine.seat }, "play"), " — keep this link private.") : "",
+    h("p", {}, "Spectators: ", h("a", { href: base }, base)));
 }
 
 async function uploadRecord(event) {
@@ -189,12 +216,27 @@ async function gamePage(id) {
   const params = new URLSearchParams(location.search);
   state.passAndPlay = params.has("screen");
   state.tokens = JSON.parse(localStorage.getItem("mathable:" + id) || "{}");
+  const invite = params.get("invite");
+  if (invite) return join(id, invite);
   const token = params.get("t");
   if (token) state.tokens = { link: token };
   state.variants = await api("/api/variants");
   if (params.has("replay")) return replayPage(id);
   connect(id);
   document.addEventListener("keydown", onKey);
+}
+
+// Follow an invitation: claim the seat (once), then play it from its private link.
+async function join(id, invite) {
+  try {
+    const joined = await api("/api/games/" + id + "/join", { method: "POST", body: JSON.stringify({ invite }) });
+    localStorage.setItem("mathable:" + id, JSON.stringify({ [joined.seat]: joined.token }));
+    history.replaceState(null, "", "/g/" + id + "?t=" + encodeURIComponent(joined.token));
+    state.note = "You play " + joined.name + ". This page's address is your private link: keep it to come back.";
+    await gamePage(id);
+  } catch (e) {
+    app.replaceChildren(h("p", { id: "message", class: "error" }, e.message));
+  }
 }
 
 function tokenFor(view) {
@@ -236,6 +278,8 @@ function receive(view) {
   render();
 }
 
+function hintsOn(v) { return Boolean(v.house_rules && v.house_rules.hints); }
+
 function myTurn() { const v = state.view; return v.seat !== null && v.seat === v.to_move && !v.over; }
 function can(action) { return state.view.available.includes(action); }
 function people() { return state.view.seats.filter(s => !s.bot).length; }
@@ -260,7 +304,7 @@ function render() {
     h("div", { class: "main" }, drawSurface(v), h("p", { id: "status" }, v.status),
       v.seat !== null ? rack : h("p", {}, "Watching: the " + pieces() + " in hand are private."), controls,
       h("div", { id: "message" }, v.notice)),
-    h("div", { class: "side" }, scores(v), card(v), moves(v))));
+    h("div", { class: "side" }, scores(v), table(v), card(v), moves(v))));
   if (v.over) app.prepend(summary(v));
   const list = document.querySelector("#moves ol");
   list.scrollTop = list.scrollHeight;  // the latest turn in sight
@@ -305,14 +349,14 @@ function actionButtons(v) {
     else if (key) text += " (" + key + ")";
     return h("button", { id: action, onclick: () => (action === "exchange" ? exchange() : send(action)) }, text);
   };
-  const offered = c.actions.filter(a => BUTTONS[a] && v.available.includes(a));
+  const offered = Object.keys(BUTTONS).filter(a => v.available.includes(a));
   if (!myTurn()) {
     const out = offered.map(button);
     if (!v.over) out.push(h("span", {}, v.seat === null ? "" : "Waiting for " + v.players[v.to_move] + "…"));
     return out;
   }
   return [...offered.map(button),
-    h("button", { id: "hint", onclick: hint }, "Hint (h)"),
+    hintsOn(v) ? h("button", { id: "hint", onclick: hint }, "Hint (h)") : "",
     h("input", { id: "notation", placeholder: "or type " + (v.legal.find(a => a.includes("=")) || c.targets[0].name + "=…"), size: 10,
       "aria-label": "an action in notation", onkeydown: e => { if (e.key === "Enter") { send(e.target.value); e.target.value = ""; } } })];
 }
@@ -381,7 +425,7 @@ function onKey(e) {
   if (/^[1-9]$/.test(e.key)) { pick(Number(e.key) - 1); return; }
   const keyed = Object.keys(BUTTONS).find(a => BUTTONS[a][1] === e.key);
   if (keyed && can(keyed)) { keyed === "exchange" ? exchange() : send(keyed); return; }
-  if (e.key === "h" && myTurn()) { hint(); return; }
+  if (e.key === "h" && myTurn() && hintsOn(state.view)) { hint(); return; }
   const c = caps();
   const count = c.targets.length, columns = c.columns, rows = Math.ceil(count / columns);
   const d = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[e.key];
@@ -407,6 +451,20 @@ function scores(v) {
     h("tr", {}, h("td", {}), h("td", { colspan: 3 }, "Left to draw: " + count(v.bag_size, c))));
 }
 
+// What every seat knows about how this game is played: where (online or at one screen),
+// its house rules (O2: "hints allowed" when on), and who has taken their seat.
+function table(v) {
+  const on = Object.entries(v.house_rules || {}).filter(([, value]) => value).map(([rule]) => rule === "hints" ? "hints allowed" : rule.replaceAll("_", " "));
+  const where = v.mode === "online" ? "Online: dealt by the server, its seed shown at the end." : "Played at one screen.";
+  const waiting = v.seats.map((s, i) => s.claimed ? null : v.players[i]).filter(Boolean);
+  return h("div", { class: "table-rules", id: "table" },
+    state.note ? h("p", { id: "joined" }, state.note) : "",
+    h("p", { id: "mode-note" }, where),
+    h("p", { id: "house-rules" }, h("b", {}, "House rules: "), on.length ? on.join(", ") : "none (no hints)"),
+    waiting.length ? h("p", { id: "unclaimed" }, "Invited, not joined yet: " + waiting.join(", ")) : "",
+    hintsOn(v) && v.seat !== null && !v.over ? h("button", { id: "my-analysis", onclick: () => analysis(v.id, state.socketToken) }, "Analysis of my turns") : "");
+}
+
 function card(v) {
   return h("p", { class: "card" }, h("b", {}, "Unseen: "), Object.entries(v.unseen).filter(([, n]) => n).map(([val, n]) => n > 1 ? val + "×" + n : val).join(" "));
 }
@@ -429,6 +487,7 @@ function summary(v) {
   const winners = (v.winners || []).map(i => v.players[i]).join(" and ");
   return h("div", { class: "summary", id: "summary" }, h("h2", {}, "Game over: " + winners + " won"),
     h("p", {}, v.end_reason + ". " + v.players.map((p, i) => p + " " + v.scores[i]).join(", ") + (c.score_unit === "points" ? "" : " (" + c.score_unit + ")")),
+    v.seed !== undefined && v.seed !== null ? h("p", { id: "seed-shown" }, "The deal's seed: " + v.seed) : "",
     h("div", { class: "row" },
       h("a", { href: "/g/" + v.id + "?replay", id: "replay-link" }, "Replay"), " · ",
       h("a", { href: "/api/games/" + v.id + "/record", download: "mathable-" + v.id + ".json" }, "Download the record"),
@@ -436,9 +495,9 @@ function summary(v) {
       h("button", { id: "analysis", onclick: () => analysis(v.id) }, "Analysis")));
 }
 
-async function analysis(id) {
+async function analysis(id, token = null) {
   try {
-    const data = await api("/api/games/" + id + "/analysis");
+    const data = await api("/api/games/" + id + "/analysis" + (token ? "?token=" + encodeURIComponent(token) : ""));
     const cell = x => (x === null || x === undefined ? "" : x);
     modal(h("h3", {}, "Analysis"), h("div", { class: "analysis" }, h("table", {}, h("tr", {}, ["#", "player", "played", "pts", "best", "pts", "loss"].map(c => h("th", {}, c))),
       data.turns.map(t => h("tr", {}, [t.turn, t.player, t.played, cell(t.points), t.best, cell(t.best_points), t.loss || ""].map(c => h("td", {}, c)))))),

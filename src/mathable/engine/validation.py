@@ -1,0 +1,270 @@
+"""Checks of data before it becomes a game: JSON types, players, seeds, house rules,
+options and piece sets. Records, new games and the families' setup readers use them.
+
+Every refusal is a :class:`FieldError` (a MathableError) whose message names the field
+and what is wrong with it, never a KeyError or TypeError from deep inside a game:
+
+>>> integer(5, "setup.to_move", 0, 1)
+Traceback (most recent call last):
+  ...
+mathable.engine.validation.FieldError: field 'setup.to_move': 5 is out of range 0-1
+>>> integer("5", "seed", 0, 9)
+Traceback (most recent call last):
+  ...
+mathable.engine.validation.FieldError: field 'seed': a whole number, not the text '5'
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import fields
+from typing import Any
+
+from .errors import MathableError
+from .protocol import GameType, HouseRules
+
+MAX_NAME_LENGTH = 40
+"""The longest player name, in characters."""
+MAX_SEED = 2**63 - 1
+"""Seeds are 0 to 2**63 - 1: what a new game draws (``secrets.randbits(63)``)."""
+MAX_ROUNDS = 99
+"""The most rounds of a match."""
+HOUSE_RULE_NAMES: tuple[str, ...] = tuple(f.name for f in fields(HouseRules))
+"""Every house rule's name, as records write them."""
+
+
+class FieldError(MathableError):
+    """Input data refused: ``field 'setup.to_move': 5 is out of range 0-1``."""
+
+    def __init__(self, field: str, problem: str) -> None:
+        self.field = field
+        self.problem = problem
+        label = field if len(field) <= 60 else f"{field[:59]}…"
+        super().__init__(f"field {label!r}: {problem}")
+
+
+def shown(value: object, limit: int = 40) -> str:
+    """A value as a message quotes it: its JSON-like form, escaped and cut short (a
+    10,000-character name is not echoed whole)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    text = repr(value) if isinstance(value, str) else str(value)
+    if len(text) > limit:
+        text = f"{text[: limit - 1]}…"
+    return text.encode("ascii", "backslashreplace").decode("ascii")
+
+
+def kind_of(value: object) -> str:
+    """How a JSON value is called in a message: ``the text '5'``, ``a list``..."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return shown(value)
+    if isinstance(value, str):
+        return f"the text {shown(value)}"
+    if isinstance(value, int):
+        return f"the number {shown(value)}"
+    if isinstance(value, float):
+        return f"the number {shown(value)}"
+    if isinstance(value, Mapping):
+        return "an object"
+    if isinstance(value, list | tuple):
+        return "a list"
+    return f"a {type(value).__name__}"
+
+
+def integer(value: object, field: str, low: int, high: int) -> int:
+    """``value`` as a whole number from ``low`` to ``high`` (not a bool, a float or a
+    number written as text)."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise FieldError(field, f"a whole number, not {kind_of(value)}")
+    if not low <= value <= high:
+        raise FieldError(field, f"{shown(value)} is out of range {low}-{high}")
+    return value
+
+
+def boolean(value: object, field: str) -> bool:
+    """``value`` as true or false (not 0, 1 or ``"true"``)."""
+    if not isinstance(value, bool):
+        raise FieldError(field, f"true or false, not {kind_of(value)}")
+    return value
+
+
+def text(value: object, field: str) -> str:
+    """``value`` as a string."""
+    if not isinstance(value, str):
+        raise FieldError(field, f"a text, not {kind_of(value)}")
+    return value
+
+
+def array(value: object, field: str) -> list[Any]:
+    """``value`` as a list."""
+    if not isinstance(value, list | tuple):
+        raise FieldError(field, f"a list, not {kind_of(value)}")
+    return list(value)
+
+
+def mapping(value: object, field: str) -> Mapping[str, Any]:
+    """``value`` as an object with text keys."""
+    if not isinstance(value, Mapping):
+        raise FieldError(field, f"an object, not {kind_of(value)}")
+    for key in value:
+        if not isinstance(key, str):
+            raise FieldError(field, f"its keys are texts, not {kind_of(key)}")
+    return value
+
+
+def only_fields(data: Mapping[str, Any], field: str, known: Iterable[str]) -> None:
+    """Refuse names in ``data`` that are not among ``known`` (a typo would otherwise be
+    ignored silently, and a misspelt setup dealt at random)."""
+    allowed = list(known)
+    for key in data:
+        if key not in allowed:
+            where = f"{field}.{key}" if field else key
+            raise FieldError(where, f"no such field (the fields are {', '.join(allowed)})")
+
+
+def player_names(value: object, low: int, high: int, field: str = "players") -> tuple[str, ...]:
+    """``low`` to ``high`` distinct names (compared exactly), none empty or blank, none
+    longer than :data:`MAX_NAME_LENGTH` characters, none with control characters (a
+    name is printed on every player's screen and score sheet)."""
+    if isinstance(value, str | bytes) or not isinstance(value, Sequence):
+        raise FieldError(field, f"a list of names, not {kind_of(value)}")
+    if not low <= len(value) <= high:
+        raise FieldError(field, f"{_players(len(value))}: the game is for {low} to {high}")
+    names: list[str] = []
+    for seat, name in enumerate(value):
+        where = f"{field}[{seat}]"
+        name = text(name, where)
+        if not name.strip():
+            raise FieldError(where, "a player's name may not be empty")
+        if len(name) > MAX_NAME_LENGTH:
+            raise FieldError(where, f"{len(name)} characters: a name has at most {MAX_NAME_LENGTH}")
+        if any(unicodedata.category(c) == "Cc" for c in name):
+            raise FieldError(where, f"{shown(name)} holds a control character")
+        if name in names:
+            raise FieldError(where, f"{shown(name)} is the name of two players")
+        names.append(name)
+    return tuple(names)
+
+
+def seat_count(value: object, low: int, high: int, field: str = "players") -> int:
+    """A number of players, from ``low`` to ``high``."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise FieldError(field, f"a list of names or a count, not {kind_of(value)}")
+    if not low <= value <= high:
+        raise FieldError(field, f"{_players(value)}: the game is for {low} to {high}")
+    return value
+
+
+def seed(value: object, field: str = "seed") -> int:
+    """A game's seed: 0 to :data:`MAX_SEED`."""
+    return integer(value, field, 0, MAX_SEED)
+
+
+def house_rules_from(data: object, kind: GameType, field: str = "house_rules") -> HouseRules:
+    """House rules written as JSON (``{"allow_undo": true}``): known names only, true or
+    false, and none switched on that ``kind`` does not offer."""
+    rules = mapping(data, field)
+    for name in rules:
+        if name not in HOUSE_RULE_NAMES:
+            known = ", ".join(HOUSE_RULE_NAMES)
+            raise FieldError(f"{field}.{name}", f"unknown house rule (house rules: {known})")
+    values = {name: boolean(on, f"{field}.{name}") for name, on in rules.items()}
+    house = HouseRules(**values)
+    check_house_rules(house, kind, field)
+    return house
+
+
+def check_house_rules(house: HouseRules, kind: GameType, field: str = "house_rules") -> None:
+    """Refuse a house rule switched on that ``kind`` does not offer (Quattro's
+    ``strict``, the classic game's ``strict``)."""
+    for name, on in house.to_dict().items():
+        if on and name not in kind.house_rules:
+            offered = ", ".join(kind.house_rules) or "none"
+            raise FieldError(
+                f"{field}.{name}",
+                f"{kind.title} has no house rule {name!r} (it offers: {offered})",
+            )
+
+
+def options_of(options: Mapping[str, Any] | None, kind: GameType) -> dict[str, Any]:
+    """A new game's options, checked: ``rounds`` (1 to 99) for games played in rounds,
+    nothing else."""
+    found = dict(mapping(options if options is not None else {}, "options"))
+    if "rounds" in found and not kind.rounds:
+        raise FieldError("rounds", f"{kind.title} is not played in rounds")
+    only_fields(found, "", ["rounds"] if kind.rounds else [])
+    if "rounds" in found:
+        found["rounds"] = integer(found["rounds"], "rounds", 1, MAX_ROUNDS)
+    return found
+
+
+def check_new_game(
+    kind: GameType,
+    players: object,
+    *,
+    seed_value: object = None,
+    house_rules: HouseRules | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Everything a new game is given, checked against ``kind`` before anything is built:
+    players (names or a count), seed (None: drawn at random), house rules and options.
+    Returns the options."""
+    if isinstance(players, int) and not isinstance(players, bool):
+        seat_count(players, kind.min_players, kind.max_players)
+    else:
+        player_names(players, kind.min_players, kind.max_players)
+    if seed_value is not None:
+        seed(seed_value)
+    if house_rules is not None:
+        if not isinstance(house_rules, HouseRules):
+            raise FieldError("house_rules", f"house rules, not {kind_of(house_rules)}")
+        check_house_rules(house_rules, kind)
+    return options_of(options, kind)
+
+
+def pieces(
+    value: object,
+    field: str,
+    supply: Mapping[int, int],
+    *,
+    piece: str = "token",
+    most: int | None = None,
+    least: int = 0,
+) -> tuple[int, ...]:
+    """A list of pieces (a rack, a hand, a bag): whole numbers each a value of
+    ``supply``, from ``least`` to ``most`` of them."""
+    items = array(value, field)
+    if most is not None and len(items) > most:
+        raise FieldError(field, f"{len(items)} {piece}s, more than the {most} it holds")
+    if len(items) < least:
+        raise FieldError(field, f"{len(items)} {piece}s, fewer than {least}")
+    out: list[int] = []
+    for index, item in enumerate(items):
+        where = f"{field}[{index}]"
+        if not isinstance(item, int) or isinstance(item, bool):
+            raise FieldError(where, f"a {piece}'s value, not {kind_of(item)}")
+        if item not in supply:
+            raise FieldError(where, f"there is no {piece} {shown(item)} in the game")
+        out.append(item)
+    return tuple(out)
+
+
+def within_supply(
+    used: Iterable[int], supply: Mapping[int, int], field: str, *, piece: str = "token"
+) -> None:
+    """Refuse more pieces of a value than the game holds (two 90s, eight 5s)."""
+    for value, count in sorted(Counter(used).items()):
+        have = supply.get(value, 0)
+        if count > have:
+            holds = f"only {have}" if have else "none"
+            raise FieldError(field, f"{count} {piece}s of {value}, but the game holds {holds}")
+
+
+def _players(count: int) -> str:
+    return f"{count} player{'' if count == 1 else 's'}"
