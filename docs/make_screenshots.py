@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from mathable.engine.protocol import Game
+from mathable.engine.protocol import Game, HouseRules
 from mathable.games.board.game import BoardGame
 from mathable.games.quattro.game import QuattroGame
 from mathable.tui.app import MathableApp
@@ -41,7 +41,9 @@ async def _shoot(
 
 def main() -> None:
     def vs_bot() -> Game:
-        game = BoardGame("classic", ["Ann", "Bob [bot:strong]"], seed=21)
+        game = BoardGame(
+            "classic", ["Ann", "Bob [bot:strong]"], seed=21, house_rules=HouseRules(hints=True)
+        )
         bots = MathableApp(game).bots
         while len(game.turns) < 6:  # a few turns in, so the board has a game on it
             seat = game.to_move
@@ -57,6 +59,7 @@ def main() -> None:
     game = vs_bot()
     index = next((i for i, v in enumerate(game.rack(0)) if game.board.cells_accepting(v)), 0)
     asyncio.run(_shoot(MathableApp(game, bot_delay=0), "game", [str(index + 1)]))
+    asyncio.run(_shoot(MathableApp(vs_bot(), bot_delay=0), "80x24", ["1"], size=(80, 24)))
     asyncio.run(_shoot(MathableApp(vs_bot(), bot_delay=0), "hint", ["h"]))
     cover = BoardGame("classic", ["Ann", "Bob"], seed=3)
     asyncio.run(_shoot(MathableApp(cover), "cover", [], wait_person=False))
