@@ -65,7 +65,7 @@ json_values = st.recursive(
 def record_texts(draw: st.DrawFn) -> str:
     """A real record with a few fields (or actions) replaced by hostile values."""
     data = json.loads(json.dumps(draw(st.sampled_from(BASE_RECORDS))))
-    for _ in range(draw(st.integers(1, 3))):
+    for _ in range(draw(st.integers(0, 3))):
         key = draw(st.sampled_from([*sorted(data), "actions", "setup", "extra"]))
         if key == "actions" and data.get("actions") and draw(st.booleans()):
             actions = list(data["actions"])
@@ -151,7 +151,14 @@ FILE_COMMANDS = [
     ["play", "--plain", "--resume"],
 ]
 POSITION_COMMANDS = [["show"], ["moves"], ["moves", "--json", "--limit", "3"], ["hint"]]
-FAST = settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+ports = st.one_of(
+    st.just("0"),
+    st.integers(max_value=-1).map(str),
+    st.integers(min_value=65536).map(str),
+    hostile,
+)
+"""Port values, none of them a port a server might be using."""
+FAST = settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 
 
 @FAST
@@ -178,36 +185,59 @@ def test_positions_survive_hostile_fields(position: str, command: list[str]) -> 
     _run([*command, position])
 
 
+printable = st.characters(exclude_categories=["Cc", "Cs"], exclude_characters=",")
+names = st.sampled_from([*MARKUP, "Ann", "Bob", "\u202eEve", "bot:gentle"]) | st.text(
+    printable, min_size=1, max_size=12
+)
+"""Player names: mostly ones a game takes, markup and right-to-left marks included."""
+
+
 @FAST
 @given(
-    names=st.lists(hostile, min_size=1, max_size=3),
+    players=st.lists(names, min_size=2, max_size=4, unique=True),
+    variant=st.sampled_from(list(GAMES)),
+    lines=st.lists(hostile | st.sampled_from(WORDS), max_size=10),
+)
+def test_the_plain_game_survives_hostile_names_and_typed_lines(
+    players: list[str], variant: str, lines: list[str]
+) -> None:
+    argv = ["play", "--plain", "--players", ",".join(players), "--variant", variant]
+    with _folder():
+        _run([*argv, "--seed", "3"], stdin="\n".join(["", *lines]) + "\n")
+
+
+@FAST
+@given(
+    players=st.lists(names | hostile, max_size=4),
     variant=st.sampled_from([*GAMES, "[/]"]),
     flags=st.lists(st.sampled_from(["--referee", "--undo", "--strict", "--no-hints"])),
     vs=st.none() | st.sampled_from(["gentle", "[bold]x"]),
-    lines=st.lists(hostile | st.sampled_from(WORDS), max_size=8),
+    rounds=st.integers().map(str) | hostile,
 )
-def test_the_plain_game_survives_hostile_names_and_typed_lines(
-    names: list[str], variant: str, flags: list[str], vs: str | None, lines: list[str]
+def test_the_plain_game_survives_hostile_flags(
+    players: list[str], variant: str, flags: list[str], vs: str | None, rounds: str
 ) -> None:
-    argv = ["play", "--plain", "--players", ",".join(names), "--variant", variant, *flags]
-    argv += ["--seed", "3", *(["--vs", vs] if vs else [])]
+    argv = ["play", "--plain", "--players", ",".join(players), "--variant", variant, *flags]
+    argv += ["--rounds", rounds, *(["--vs", vs] if vs else [])]
     with _folder():
-        _run(argv, stdin="\n".join(["", *lines]) + "\n")
+        _run(argv, stdin="\nquit\n\n")
 
 
 @FAST
 @given(
     argv=st.one_of(
-        st.tuples(st.just("serve"), st.just("--host"), hostile),
-        st.tuples(st.just("serve"), st.just("--port"), st.integers().map(str) | hostile),
+        st.tuples(st.just("serve"), st.just("--host"), hostile, st.just("--port"), st.just("0")),
+        st.tuples(st.just("serve"), st.just("--port"), ports),
         st.tuples(st.just("arena"), hostile, hostile),
-        st.tuples(st.just("arena"), st.just("gentle"), st.just("greedy"), st.just("--jobs"), hostile),
+        st.tuples(
+            st.just("arena"), st.just("gentle"), st.just("greedy"), st.just("--jobs"), hostile
+        ),
         st.tuples(st.just("variants"), st.sampled_from(["--json", "-h", "x"])),
         st.tuples(st.just("bots"), hostile),
         st.tuples(hostile),
         st.tuples(st.just("--version")),
     ),
-    database=hostile.filter(lambda url: "\x00" not in url),
+    database=(hostile | hostile.map("sqlite:///{}".format)).filter(lambda url: "\x00" not in url),
 )
 def test_flags_and_commands_survive_hostile_values(argv: tuple[str, ...], database: str) -> None:
     with _folder(), _no_serving():
@@ -229,7 +259,7 @@ def _no_serving() -> Iterator[None]:
 
 
 @pytest.mark.slow
-@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=1000, deadline=None, suppress_health_check=list(HealthCheck))
 @given(
     command=st.sampled_from([*FILE_COMMANDS, *POSITION_COMMANDS]),
     content=file_contents,

@@ -158,6 +158,9 @@ def test_serve_refuses_bad_ports_hosts_and_database_urls(
     for url in ("postgres://nobody", f"sqlite:///{tmp_path}", "sqlite:////proc/none/x.db"):
         monkeypatch.setenv("DATABASE_URL", url)
         _refused(runner.invoke(app, ["serve", "--port", "0"]))
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path}/games.db")
+    monkeypatch.setenv("MATHABLE_WORKERS", "many")
+    _refused(runner.invoke(app, ["serve", "--port", "0"]))
 
 
 # -- 5: the plain game ---------------------------------------------------------------

@@ -115,15 +115,10 @@ VariantOpt = Annotated[
 ]
 
 
-def _shown(path: Path | str) -> str:
-    """A file name for a message."""
-    return str(path)
-
-
 def _read(path: Path) -> str:
     """A text file's content; a missing, unreadable, non-regular, huge or non-UTF-8 file
     is refused in one line."""
-    where = _shown(path)
+    where = str(path)
     try:
         info = path.stat()
         if stat.S_ISDIR(info.st_mode):
@@ -191,7 +186,7 @@ def score(
     try:
         sheet = score_transcript(_read(file), rules)
     except MathableError as exc:
-        raise fail(f"{_shown(file)}: {exc}") from None
+        raise fail(f"{file}: {exc}") from None
     if json_out:
         _print_json(sheet.to_dict())
         return
@@ -227,9 +222,9 @@ def _load_game(path: Path) -> Game:
     try:
         return registry.from_record(text)
     except MathableError as exc:
-        raise fail(f"{_shown(path)}: {exc}") from None
+        raise fail(f"{path}: {exc}") from None
     except RecursionError:
-        raise fail(f"{_shown(path)}: not a game record (nested too deeply)") from None
+        raise fail(f"{path}: not a game record (nested too deeply)") from None
 
 
 def _position_of(game: Game) -> Position:
@@ -623,11 +618,11 @@ def _writable_folder(folder: Path) -> None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
         if not os.access(folder, os.W_OK):
-            raise fail(f"cannot write to {_shown(folder)}")
+            raise fail(f"cannot write to {folder}")
     except OSError as exc:
-        raise fail(f"cannot make the folder {_shown(folder)}: {exc.strerror or exc}") from None
+        raise fail(f"cannot make the folder {folder}: {exc.strerror or exc}") from None
     except ValueError:
-        raise fail(f"cannot make the folder {_shown(folder)}: the name holds a NUL") from None
+        raise fail(f"cannot make the folder {folder}: the name holds a NUL") from None
 
 
 @app.command()
@@ -682,7 +677,7 @@ def arena(
             for number, result in enumerate(results):
                 match.save_record(result, records_dir, number)
         except OSError as exc:
-            raise fail(f"cannot write to {_shown(records_dir)}: {exc.strerror or exc}") from None
+            raise fail(f"cannot write to {records_dir}: {exc.strerror or exc}") from None
     summary = match.tally(results, names)
     if json_out:
         _print_json({"variant": variant, "games": games, "seed": seed, "bots": summary})
@@ -785,27 +780,32 @@ def serve(
         int, typer.Option(min=0, max=65535, help="Port to listen on (0: any free port).")
     ] = 8000,
 ) -> None:
-    """Serve the web app (games kept in the SQLite file of DATABASE_URL)."""
+    """Serve the web app (games kept in the database of DATABASE_URL: a SQLite file, or
+    PostgreSQL for several server processes)."""
     import sqlite3
 
     import uvicorn
 
     from mathable.web.api import Settings, create_app
 
-    url = Settings().database_url
+    try:
+        settings = Settings()  # a bad DATABASE_URL is refused here, in one line
+    except ValueError as exc:  # and a bad MATHABLE_* setting
+        raise fail(str(exc)) from None
+    url, shown_url = settings.database_url, settings.shown_database_url  # no password shown
     sock = _listen(host, port)
     try:
         web = create_app(url)
     except (OSError, ValueError, sqlite3.Error) as exc:
         sock.close()
-        raise fail(f"DATABASE_URL={url}: {exc}") from None
+        raise fail(f"DATABASE_URL={shown_url}: {exc}") from None
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     console.print(
         Text.assemble(
             "Mathable is served at ",
             (f"http://{shown}:{bound}/", "bold"),
-            f" (games in {_clean(url)}; Ctrl-C stops)",
+            f" (games in {_clean(shown_url)}; Ctrl-C stops)",
         )
     )
     server = uvicorn.Server(uvicorn.Config(web, log_level="warning"))
