@@ -126,3 +126,18 @@ def test_a_played_game_exported_as_a_sheet_scores_the_same(variant: str) -> None
         sheet = score_transcript(format_transcript(game), game.variant)
         names = [sheet_name(p) for p in game.players]
         assert [sheet.totals[n] for n in names] == list(game.scores)
+
+
+@pytest.mark.parametrize("name", [":smile:", "Ann: the 2nd", "Eve#2", "[bold]Eve", "[/]"])
+def test_names_go_to_a_sheet_and_back_as_typed(name: str) -> None:
+    """Issue 12: a name with ':' or '#' inside (or markup) reads back exactly as typed."""
+    from mathable.games.board.transcript import format_transcript, sheet_name
+    from mathable.games.registry import new_game
+
+    game = new_game("classic", [name, "Bob"], seed=2)
+    for _ in range(2):  # both players place, whoever starts
+        game.apply(next(iter(game.legal_placements())))
+        game.apply("end")
+    sheet = score_transcript(format_transcript(game))
+    assert sheet_name(name) == name
+    assert sheet.totals == {name: game.scores[0], "Bob": game.scores[1]}

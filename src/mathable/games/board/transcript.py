@@ -28,6 +28,8 @@ from mathable.engine.protocol import Game
 from .variants import CLASSIC, Variant
 
 _DIGITS = re.compile(r"\d{1,3}", re.ASCII)
+_COMMENT = re.compile(r"(?:^|\s)#")
+"""A comment starts with ``#`` at the start of a line or after a space (``Ann#2`` is a name)."""
 """A number on a score sheet: ASCII digits, at most 3 (no token is worth more)."""
 
 
@@ -100,14 +102,14 @@ def score_transcript(text: str, variant: Variant = CLASSIC) -> Scoresheet:
     sheet = Scoresheet()
     finished: set[str] = set()
     for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.split("#", 1)[0].strip()
+        line = _COMMENT.split(raw, 1)[0].strip()
         if not line:
             continue
 
         def fail(message: str, *, _number: int = number) -> TranscriptError:
             return TranscriptError(f"line {_number}: {message}")
 
-        player, sep, body = line.partition(":")
+        player, sep, body = line.rpartition(":")  # a name may hold ':' (moves never do)
         player, body = player.strip(), body.strip()
         if not sep or not player:
             raise fail(
@@ -213,8 +215,8 @@ def format_transcript(game: Game) -> str:
     back to the same totals: one line per turn, then the tokens left (C11). Only games
     whose type has ``score_sheets`` have one (ValueError otherwise).
 
-    Names lose any ':' and '#' (the sheet's separator and comment sign): see
-    :func:`sheet_name`."""
+    Names are kept as typed, ':' included (a line splits at its last ':'), but for a '#'
+    that would start a comment: see :func:`sheet_name`."""
     kind = game.game_type
     if not kind.score_sheets:
         raise ValueError(f"{kind.title} has no score sheets")
@@ -230,5 +232,6 @@ def format_transcript(game: Game) -> str:
 
 
 def sheet_name(name: str) -> str:
-    """A player's name as a score sheet can hold it."""
-    return name.replace(":", "").replace("#", "").strip() or "?"
+    """A player's name as a score sheet can hold it: as typed, but for a '#' at its start
+    or after a space (it would start a comment) and spaces at its ends."""
+    return _COMMENT.sub(lambda m: m.group(0)[:-1], name).strip() or "?"
