@@ -176,6 +176,21 @@ def test_hints_are_on_from_the_new_game_screen_and_refused_when_off() -> None:
     run(off, refused)
 
 
+def test_the_command_line_choices_reach_the_new_game_screen() -> None:
+    """``mathable play --variant junior --referee --no-hints`` opens the new-game screen
+    on that game with those house rules (they were ignored)."""
+    house = HouseRules(table_referee=True, hints=False)
+    app = MathableApp(None, bot_delay=0, variant="junior", house_rules=house)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await start(pilot, app)
+        assert app.game is not None
+        assert app.game.game_type.name == "junior"
+        assert app.game.house_rules.table_referee and not app.game.house_rules.hints
+
+    run(app, script)
+
+
 def test_a_player_called_you_reads_your_rack_even_while_the_computer_thinks() -> None:
     game = registry.new_game("classic", ["You", "Bob [bot:greedy]"], seed=1)
     app = MathableApp(game, bot_delay=0)

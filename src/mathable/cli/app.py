@@ -587,7 +587,7 @@ def play(
     if not plain and sys.stdin.isatty() and sys.stdout.isatty():
         from mathable.tui.app import run_app
 
-        run_app(game, save_path=resume, seed=seed)
+        run_app(game, save_path=resume, seed=seed, variant=kind.name, house_rules=house)
         return
     reconfigure = getattr(sys.stdin, "reconfigure", None)
     if reconfigure is not None:  # a typed line that is not UTF-8 is read, not fatal
@@ -785,6 +785,7 @@ def serve(
     import sqlite3
 
     import uvicorn
+    from sqlalchemy.exc import SQLAlchemyError
 
     from mathable.web.api import Settings, create_app
 
@@ -796,7 +797,7 @@ def serve(
     sock = _listen(host, port)
     try:
         web = create_app(url)
-    except (OSError, ValueError, sqlite3.Error) as exc:
+    except (OSError, ValueError, sqlite3.Error, SQLAlchemyError) as exc:
         sock.close()
         raise fail(f"DATABASE_URL={shown_url}: {exc}") from None
     bound = sock.getsockname()[1]
@@ -808,5 +809,7 @@ def serve(
             f" (games in {_clean(shown_url)}; Ctrl-C stops)",
         )
     )
-    server = uvicorn.Server(uvicorn.Config(web, log_level="warning"))
+    # frames over the app's own limit are refused by uvicorn before they are even read
+    config = uvicorn.Config(web, log_level="warning", ws_max_size=settings.sockets.max_frame)
+    server = uvicorn.Server(config)
     server.run(sockets=[sock])

@@ -37,7 +37,7 @@ from mathable.ai.hints import hints
 from mathable.engine import records
 from mathable.engine.actions import Action, Exchange, Place, action_kind
 from mathable.engine.errors import MathableError
-from mathable.engine.protocol import Game, View
+from mathable.engine.protocol import Game, HouseRules, View
 from mathable.games.registry import new_game
 from mathable.render import panels
 from mathable.render.surface import Surface
@@ -228,9 +228,13 @@ class MathableApp(App[None]):
         save_path: Path | None = None,
         bot_delay: float = 0.3,
         seed: int | None = None,
+        variant: str | None = None,
+        house_rules: HouseRules | None = None,
     ) -> None:
         super().__init__()
         self.game: Game | None = game
+        self.first_choice = (variant, house_rules)
+        """The game and house rules the new-game screen first shows (from the CLI)."""
         self.bots: dict[int, Bot] = seat_bots(game.players, seed) if game else {}
         self.save_path = save_path
         self.bot_delay = bot_delay
@@ -289,7 +293,9 @@ class MathableApp(App[None]):
         self.parts = [self.query_one(f"#{name}") for name in ("main", "rack", "command", "message")]
         self.parts.append(self.query_one(Footer))
         if self.game is None:
-            self.push_screen(NewGameScreen(), self.start_game)
+            variant, house_rules = self.first_choice
+            screen = NewGameScreen(variant=variant, house_rules=house_rules)
+            self.push_screen(screen, self.start_game)
         else:
             self._begin()
 
@@ -956,7 +962,15 @@ class MathableApp(App[None]):
 
 
 def run_app(
-    game: Game | None = None, *, save_path: Path | None = None, seed: int | None = None
+    game: Game | None = None,
+    *,
+    save_path: Path | None = None,
+    seed: int | None = None,
+    variant: str | None = None,
+    house_rules: HouseRules | None = None,
 ) -> None:
-    """Open the terminal game (a new-game screen when ``game`` is None)."""
-    MathableApp(game, save_path=save_path, seed=seed).run()
+    """Open the terminal game (a new-game screen when ``game`` is None, showing
+    ``variant`` and ``house_rules`` first)."""
+    MathableApp(
+        game, save_path=save_path, seed=seed, variant=variant, house_rules=house_rules
+    ).run()

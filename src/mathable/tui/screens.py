@@ -83,10 +83,21 @@ class NewGameScreen(Screen[GameChoice]):
 
     BINDINGS = [Binding("escape", "app.quit", "Quit")]
 
-    def __init__(self, choice: GameChoice | None = None, *, error: str = "") -> None:
+    def __init__(
+        self,
+        choice: GameChoice | None = None,
+        *,
+        error: str = "",
+        variant: str | None = None,
+        house_rules: HouseRules | None = None,
+    ) -> None:
         super().__init__()
         self.choice = choice
         self.error = error
+        self.variant = variant
+        """The game first shown (``mathable play --variant``) when there is no choice."""
+        self.house_rules = house_rules
+        """The house rules first ticked (``mathable play --referee --no-hints``)."""
 
     def compose(self) -> ComposeResult:
         games = [(f"{info.title} ({name})", name) for name, info in GAMES.items()]
@@ -95,7 +106,8 @@ class NewGameScreen(Screen[GameChoice]):
         with VerticalScroll(id="newgame"):
             yield Static(Text.assemble(("Mathable", "bold"), ": a new game"), id="title")
             yield Label("Game")
-            variant = choice.variant if choice and choice.variant in GAMES else "classic"
+            variant = choice.variant if choice else (self.variant or "classic")
+            variant = variant if variant in GAMES else "classic"
             yield Select(games, value=variant, allow_blank=False, id="variant")
             for seat in range(4):
                 with Horizontal(classes="seat"):
@@ -112,7 +124,8 @@ class NewGameScreen(Screen[GameChoice]):
                     )
                     options = kinds if seat < 2 else [("no player", "none"), *kinds]
                     yield Select(options, value=kind, allow_blank=False, id=f"kind{seat}")
-            rules = choice.house_rules.to_dict() if choice else {}
+            chosen = choice.house_rules if choice else self.house_rules
+            rules = chosen.to_dict() if chosen else {}
             for box, label in (
                 ("referee", "table referee: mistakes stand until challenged (C12)"),
                 ("undo", "allow undo"),
