@@ -6,8 +6,11 @@ STAMP := $(VENV)/.installed
 # Browser tests drive Debian's chromium (Playwright's own browser download cannot work here).
 CHROMIUM := /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# Database tests start a throw-away PostgreSQL cluster with Debian's postgresql (initdb and
+# pg_ctl live in /usr/lib/postgresql/*/bin, off the PATH).
+INITDB = $(firstword $(wildcard /usr/lib/postgresql/*/bin/initdb))
 
-.PHONY: run play test lint typecheck pytest bench golden clean
+.PHONY: run play test lint typecheck pytest bench golden clean postgresql
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Python 3.11 is needed ($(PYTHON) not found)"; exit 1; }
@@ -21,13 +24,20 @@ $(CHROMIUM):
 	$(SUDO) apt-get update -qq
 	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
 
+postgresql:
+	@if [ -z "$(INITDB)" ]; then \
+		echo "Installing Debian's postgresql for the database tests"; \
+		$(SUDO) apt-get update -qq && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql; \
+	fi
+
 run: $(STAMP)
 	$(BIN)/mathable serve
 
 play: $(STAMP)
 	$(BIN)/mathable play
 
-test: $(STAMP) $(CHROMIUM) lint typecheck pytest
+test: $(STAMP) $(CHROMIUM) postgresql lint typecheck pytest
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks docs examples
@@ -36,7 +46,7 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-pytest: $(STAMP) $(CHROMIUM)
+pytest: $(STAMP) $(CHROMIUM) postgresql
 	$(BIN)/pytest
 
 bench: $(STAMP)

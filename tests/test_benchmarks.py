@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -24,3 +26,36 @@ def test_quick_benchmarks_print_json_figures(capsys: pytest.CaptureFixture[str])
     assert report["legal"]["positions"] == 50
     assert report["legal"]["speedup_median"] > 0
     assert report["playouts"]["game_api_games_per_s_median"] > 0
+
+
+LOAD = SCRIPT.with_name("load.py")
+
+
+def test_quick_load_benchmark_reports_every_figure_and_no_error() -> None:
+    """A tiny run of benchmarks/load.py against a real server: the JSON it prints has
+    every figure it claims, no request failed, and the check after the run found every
+    acknowledged action in its game and no game stuck with a computer to move."""
+    done = subprocess.run(
+        [sys.executable, str(LOAD), "--quick"], capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    report = json.loads(done.stdout)
+    assert set(report) >= {
+        "config",
+        "actions",
+        "actions_per_s",
+        "latency_ms",
+        "get_ms",
+        "errors",
+        "server",
+        "check",
+    }
+    assert report["errors"] == {"total": 0, "by_kind": {}}
+    assert report["actions"] > 0 and report["watcher"]["updates"] > 0
+    assert set(report["latency_ms"]) == {"count", "p50", "p95", "p99", "max"}
+    assert report["get_ms"]["count"] > 0
+    assert report["server"]["rss_mb_peak"][0] > 0
+    check = report["check"]
+    assert check["acknowledged"] >= report["actions"] > 0
+    assert check["lost"] == 0 and check["stuck"] == 0
+    assert report["seq_regressions"] == 0

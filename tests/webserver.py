@@ -1,4 +1,5 @@
-"""A real ``mathable serve`` process on a free port, for fault and browser tests."""
+"""A real ``mathable serve`` process on a free port, for fault, browser and
+multi-process tests."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
+import weakref
 from pathlib import Path
 
 import httpx
@@ -20,31 +23,49 @@ def free_port() -> int:
 
 
 class Server:
-    """Start, kill and restart the server on one SQLite file."""
+    """Start, kill and restart the server on one database: a SQLite file (a path) or
+    any ``DATABASE_URL`` (a text such as ``postgresql://…``), which several servers may
+    share. ``env`` adds to the server's environment; :meth:`output` is what it wrote on
+    stderr."""
 
-    def __init__(self, database: Path, port: int | None = None) -> None:
+    def __init__(
+        self, database: Path | str, port: int | None = None, env: dict[str, str] | None = None
+    ) -> None:
         self.database = database
+        self.database_url = database if isinstance(database, str) else f"sqlite:///{database}"
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        self.env = env or {}
         self.process: subprocess.Popen[bytes] | None = None
+        handle, name = tempfile.mkstemp(prefix="mathable-server-", suffix=".log")
+        os.close(handle)
+        self._log = Path(name)  # not a pipe: a chatty server never blocks
+        weakref.finalize(self, self._log.unlink, missing_ok=True)
 
     def start(self) -> Server:
-        env = {**os.environ, "DATABASE_URL": f"sqlite:///{self.database}"}
+        env = {**os.environ, "DATABASE_URL": self.database_url, **self.env}
         code = "from mathable.cli.app import main; main()"
-        self.process = subprocess.Popen(
-            [sys.executable, "-c", code, "serve", "--port", str(self.port)],
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-        )
+        with self._log.open("ab") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-c", code, "serve", "--port", str(self.port)],
+                env=env,
+                stdout=log,
+                stderr=log,
+            )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                break
             try:
                 if httpx.get(self.url + "/api/bots", timeout=1).status_code == 200:
                     return self
             except httpx.HTTPError:
                 time.sleep(0.1)
-        raise RuntimeError("the server did not start")
+        raise RuntimeError(f"the server did not start: {self.output()[-2000:]}")
+
+    def output(self) -> str:
+        """What the server printed so far (stdout and stderr)."""
+        return self._log.read_bytes().decode(errors="replace")
 
     def kill(self) -> None:
         """SIGKILL: no shutdown code runs."""

@@ -11,6 +11,8 @@ client sends can cause a 500.
 from __future__ import annotations
 
 import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -21,15 +23,49 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from mathable.games.registry import GAMES
 
 from . import routes
+from .connections import Admissions, SocketLimits
+from .db import shown_database_url
+from .limits import Limits
+from .limits import install as install_limits
 from .service import GameService, ServiceError
 from .store import EventStore
+from .workers import Workers, default_size
+
+
+def _whole(name: str, default: int, low: int) -> int:
+    """A whole-number setting from the environment, at least ``low``."""
+    text = os.environ.get(name, "").strip()
+    if not text:
+        return default
+    try:
+        value = int(text)
+    except ValueError:
+        raise ValueError(f"{name}={text!r}: a whole number") from None
+    if value < low:
+        raise ValueError(f"{name}={value}: at least {low}")
+    return value
 
 
 class Settings:
-    """Settings from the environment: ``DATABASE_URL`` (default ``sqlite:///mathable.db``)."""
+    """Settings from the environment: ``DATABASE_URL`` (default ``sqlite:///mathable.db``, a
+    SQLite file; ``postgresql://user:password@host:5432/db`` for PostgreSQL, shared by any
+    number of server processes; a bad URL is refused in one line, never with its password);
+    ``MATHABLE_WORKERS``, the worker processes for computer players, hints and analysis
+    (default one per core but one; 0 runs them on a thread); ``MATHABLE_LIVE_GAMES``, the
+    idle games kept in memory (default 500; the others are reloaded on demand).
+    What one client may ask: :class:`~.limits.Limits` (``MATHABLE_RATE_*`` per address,
+    ``MATHABLE_MAX_BODY``, ``MATHABLE_MAX_RECORD_BODY``) and the live connections:
+    :class:`~.connections.SocketLimits` (``MATHABLE_WS_*``, ``MATHABLE_SPECTATORS_PER_GAME``,
+    ``MATHABLE_SOCKETS_PER_ADDRESS``)."""
 
     def __init__(self) -> None:
         self.database_url = os.environ.get("DATABASE_URL", "sqlite:///mathable.db")
+        self.shown_database_url = shown_database_url(self.database_url)
+        """The database URL as it may be printed: its password hidden."""
+        self.workers = _whole("MATHABLE_WORKERS", default_size(), 0)
+        self.live_games = _whole("MATHABLE_LIVE_GAMES", 500, 1)
+        self.limits = Limits.from_env()
+        self.sockets = SocketLimits.from_env()
 
 
 def _answer_refusals(app: FastAPI) -> None:
@@ -62,9 +98,22 @@ def _answer_refusals(app: FastAPI) -> None:
 
 def create_app(database_url: str | None = None) -> FastAPI:
     """The application, on the event store at ``database_url`` (or the settings')."""
-    store = EventStore(database_url or Settings().database_url)
+    settings = Settings()
+    store = EventStore(database_url or settings.database_url)
+    service = GameService(store, Workers(settings.workers), settings.live_games)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        """Start the worker pool and resume computer players; stop both at shutdown."""
+        await service.start()
+        try:
+            yield
+        finally:
+            await service.close()
+
     titles = ", ".join(kind.title for kind in GAMES.values())
     app = FastAPI(
+        lifespan=lifespan,
         title="Mathable",
         version="1",
         description=(
@@ -74,8 +123,10 @@ def create_app(database_url: str | None = None) -> FastAPI:
             "(`/api/variants`) say what to draw and which actions to offer."
         ),
     )
-    app.state.service = GameService(store)
+    app.state.service = service
+    app.state.admissions = Admissions(settings.sockets)
     _answer_refusals(app)
+    install_limits(app, settings.limits)
     app.include_router(routes.pages)
     app.mount("/static", StaticFiles(directory=routes.STATIC), name="static")
     for router in (routes.catalog, routes.games, routes.after, routes.live):

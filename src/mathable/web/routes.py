@@ -9,12 +9,14 @@ import json
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Query, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Body, Depends, Query, WebSocket
 from fastapi.responses import FileResponse, Response
 
 from mathable.engine import records
 
+from .connections import POLICY, Admissions, Connection, refuse
 from .deps import PlayerDep, SeatDep, ServiceDep
+from .limits import rate_limited
 from .schemas import (
     Act,
     AnalysisOut,
@@ -44,7 +46,9 @@ REFUSALS: dict[int | str, dict[str, Any]] = {
         (403, "A wrong token"),
         (404, "No such game"),
         (409, "Not now: not your turn, the game moved on, or not over yet"),
+        (413, "A request body over the limit (256 KB; a record 1 MB)"),
         (422, "Invalid input, or an illegal action (with the rule and the cell or pile)"),
+        (429, "Too many requests of this kind from one address (see Retry-After)"),
     ]
 }
 
@@ -91,7 +95,13 @@ async def bots(service: ServiceDep) -> list[dict[str, str]]:
 # -- playing -------------------------------------------------------------------------
 
 
-@games.post("", status_code=201, summary="Create a game", response_model=CreatedOut)
+@games.post(
+    "",
+    status_code=201,
+    summary="Create a game",
+    response_model=CreatedOut,
+    dependencies=[Depends(rate_limited("create"))],
+)
 async def create_game(spec: NewGame, service: ServiceDep) -> dict[str, Any]:
     """Returns the game id and its seats. At one screen (``mode: screen``, or one person
     against the computer) every person's seat has its secret token: whoever holds a token
@@ -114,7 +124,7 @@ async def join(game_id: str, body: Join, service: ServiceDep) -> dict[str, Any]:
 async def list_games(
     service: ServiceDep, limit: Annotated[int, Query(ge=1, le=500)] = 100
 ) -> list[dict[str, Any]]:
-    return service.games(limit)
+    return await service.games(limit)
 
 
 @games.get(
@@ -132,6 +142,7 @@ async def get_game(seated: SeatDep, service: ServiceDep) -> dict[str, Any]:
     summary="Play an action for a seat",
     response_model=ViewOut,
     response_model_exclude_unset=True,
+    dependencies=[Depends(rate_limited("action"))],
 )
 async def act(body: Act, seated: PlayerDep, service: ServiceDep) -> dict[str, Any]:
     """Answers the seat's view after the action. Refusals: 403 wrong token, 404 unknown
@@ -140,7 +151,12 @@ async def act(body: Act, seated: PlayerDep, service: ServiceDep) -> dict[str, An
     return await service.act(seated, body.action, body.seq)
 
 
-@games.get("/{game_id}/hint", summary="The best turns for the seat to move", response_model=HintOut)
+@games.get(
+    "/{game_id}/hint",
+    summary="The best turns for the seat to move",
+    response_model=HintOut,
+    dependencies=[Depends(rate_limited("analysis"))],
+)
 async def hint(seated: SeatDep, service: ServiceDep) -> dict[str, Any]:
     """Searched from that seat's own view; only in games with the house rule ``hints``
     (O2: in every seat's view; refused 403 otherwise)."""
@@ -197,6 +213,7 @@ async def replay(
     "/{game_id}/analysis",
     summary="Per turn: played, best, loss (game over; a seat's own turns with hints)",
     response_model=AnalysisOut,
+    dependencies=[Depends(rate_limited("analysis"))],
 )
 async def analysis(seated: SeatDep, service: ServiceDep) -> dict[str, Any]:
     """Open to all once the game is over. During the game only with the house rule
@@ -204,7 +221,13 @@ async def analysis(seated: SeatDep, service: ServiceDep) -> dict[str, Any]:
     return await service.analysis_for(seated)
 
 
-@after.post("/records", status_code=201, summary="Upload a game record", response_model=CreatedOut)
+@after.post(
+    "/records",
+    status_code=201,
+    summary="Upload a game record",
+    response_model=CreatedOut,
+    dependencies=[Depends(rate_limited("import"))],
+)
 async def upload_record(
     data: Annotated[Any, Body()],
     service: ServiceDep,
@@ -232,35 +255,46 @@ async def updates(
 ) -> None:
     """Sends ``{"type": "view", "view": …}`` now and after every action; accepts
     ``{"action": "I8=12", "seq": n}`` and answers a refusal with
-    ``{"type": "error", "status": …, "error": …}``."""
+    ``{"type": "error", "status": …, "error": …}``. Sends are queued per connection
+    (a watcher gets the newest view; one that does not read is dropped with 1008);
+    frames are JSON text within the size and rate limits, else the socket is closed
+    (1003 binary, 1009 too big, 1008 too many); spectators per game and sockets per
+    address are capped (:mod:`.connections`)."""
     await websocket.accept()
     try:
         seated = service.seated(game_id, token)  # after accept: refusals go in a message
     except ServiceError as exc:
-        await websocket.send_json({"type": "error", "status": exc.status, "error": exc.message})
-        await websocket.close(code=4000 + exc.status)
+        await refuse(websocket, exc.status, exc.message, 4000 + exc.status)
         return
-    key = service.listen(seated, websocket.send_json)
+    admissions: Admissions = websocket.app.state.admissions
+    address = websocket.client.host if websocket.client else ""
+    spectator = seated.seat is None
+    refused = admissions.enter(game_id, address, spectator)
+    if refused is not None:
+        code, reason = refused
+        await refuse(websocket, 429 if code == POLICY else 503, reason, code)
+        return
+    connection = Connection(websocket, admissions.limits)
+    connection.send({"type": "view", "view": service.view(seated.live, seated.seat)})
+    key = service.listen(seated, connection.send)
     try:
-        await websocket.send_json({"type": "view", "view": service.view(seated.live, seated.seat)})
-        while True:
-            text = await websocket.receive_text()
+        async for text in connection.frames():
             try:
                 message = json.loads(text)
                 if not isinstance(message, dict):
                     raise ValueError("not an object")
             except ValueError:
-                await websocket.send_json(
+                connection.send(
                     {"type": "error", "status": 400, "error": 'send JSON like {"action": "I8=12"}'}
                 )
                 continue
             try:
                 await service.act(seated, message.get("action"), message.get("seq"))
             except ServiceError as exc:
-                await websocket.send_json(
+                connection.send(
                     {"type": "error", "status": exc.status, "error": exc.message, **exc.extra}
                 )
-    except WebSocketDisconnect:
-        pass
     finally:
         service.unlisten(game_id, key)
+        admissions.leave(game_id, address, spectator)
+        await connection.close()

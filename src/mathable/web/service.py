@@ -11,16 +11,20 @@ into a 4xx answer.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
+import logging
 import secrets
+import threading
+import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from mathable.ai import BOTS, Bot, get_bot
-from mathable.ai.analysis import analysis_report
-from mathable.ai.hints import hints
-from mathable.engine.actions import Challenge, action_kind
+from mathable.ai import BOTS
+from mathable.engine import records
+from mathable.engine.actions import Action, Challenge, action_kind
 from mathable.engine.errors import IllegalMove, MathableError, NotationError
 from mathable.engine.protocol import Game, GameType, HouseRules, View
 from mathable.games import registry
@@ -30,6 +34,17 @@ from mathable.games.registry import GAMES, new_game
 
 from .schemas import NewGame
 from .store import ConflictError, EventStore, StoredGame
+from .workers import (
+    Workers,
+    analyse_record,
+    bot_move,
+    hint_turns,
+    summarise,
+    summary_data,
+)
+from .workers import replay as replay_game
+
+log = logging.getLogger(__name__)
 
 
 class ServiceError(Exception):
@@ -61,7 +76,8 @@ class LiveGame:
     """``online`` (from several devices: seed secret, invitations) or ``screen``."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: dict[int, tuple[int | None, Listener]] = field(default_factory=dict)
-    bots: dict[int, Bot] = field(default_factory=dict)
+    bots: dict[int, str] = field(default_factory=dict)
+    """The computer players' seats and levels (they move in the worker pool)."""
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat a token opens; None for no token. A wrong token is refused."""
@@ -117,10 +133,75 @@ def sheet_games() -> list[str]:
 class GameService:
     """Every game the server knows, backed by the event store."""
 
-    def __init__(self, store: EventStore) -> None:
+    def __init__(
+        self, store: EventStore, workers: Workers | None = None, live_games: int = 500
+    ) -> None:
         self.store = store
-        self.live: dict[str, LiveGame] = {}
+        self.workers = workers or Workers()
+        self.live: OrderedDict[str, LiveGame] = OrderedDict()
+        """Games in memory, least recently used first; at most ``live_games`` idle ones."""
+        self.live_games = max(1, live_games)
         self._listener_ids = 0
+        self._started = False
+        self._bot_tasks: dict[str, asyncio.Task[None]] = {}
+        self._resuming: asyncio.Task[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None  # the change feed's target
+        self._refreshes: set[asyncio.Task[None]] = set()
+        self._memory = threading.RLock()
+        """Guards :attr:`live` and the summaries (sync dependencies run on threads)."""
+        self._summaries: OrderedDict[str, tuple[int, dict[str, Any]]] = OrderedDict()
+        """The list of games' summaries by game, with the number of actions they are of."""
+        self._analyses: OrderedDict[tuple[str, int], asyncio.Future[dict[str, Any]]]
+        self._analyses = OrderedDict()
+        """Finished games' analyses by (game, actions), being computed or done."""
+
+    # -- start and stop (the app's lifespan) --------------------------------------------
+
+    async def start(self) -> None:
+        """Open the worker pool; from now on computer players move in the background,
+        and every stored game whose computer player is to move is resumed."""
+        self.workers.start()
+        self._started = True
+        self._loop = asyncio.get_running_loop()
+        self.store.watch(self.on_store_change)  # other processes' changes (issue 13)
+        self._resuming = asyncio.create_task(self.resume())
+
+    async def close(self) -> None:
+        """Stop the background work (computer players, the resume) and the pool."""
+        self._started = False
+        self.store.unwatch()
+        self._loop = None
+        tasks = [t for t in (self._resuming, *self._bot_tasks.values()) if t is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.to_thread(self.workers.shutdown)
+
+    async def resume(self, page: int = 200) -> None:
+        """Find the stored games whose computer player is to move (after a crash or a
+        restart) and set their bots going, a page of games at a time: games without a
+        computer player are skipped unread, the others are replayed in the worker pool,
+        and only those with a bot to move are kept in memory."""
+        offset = 0
+        while True:
+            rows = self.store.games_page(offset, page)
+            waiting = [
+                game_id
+                for game_id, seats in rows
+                if any(s.get("bot") for s in seats) and game_id not in self._bot_tasks
+            ]
+            summaries = await asyncio.gather(*(self._stored_summary(i) for i in waiting))
+            for found in summaries:
+                if found is None or found["over"]:
+                    continue
+                if found["bots"][found["players"].index(found["to_move"])] is not None:
+                    try:
+                        self.get(found["id"])  # loaded: its bot set going
+                    except ServiceError:
+                        continue
+            if len(rows) < page:
+                return
+            offset += page
 
     # -- the catalogue ------------------------------------------------------------------
 
@@ -244,8 +325,8 @@ class GameService:
             "mode": mode,
         }
         self.store.create(game_id, stored_spec, seats)
-        live = self._live_from(StoredGame(game_id, 0.0, stored_spec, seats, []))
-        self.live[game_id] = live
+        live = self._live_from(StoredGame(game_id, time.time(), stored_spec, seats, []))
+        self._remember(live)
         await self._run_bots(live)
         for entry in answer:
             if entry["invite"]:
@@ -258,7 +339,7 @@ class GameService:
         live = self.get(game_id)
         digest = _hash(invite)
         async with live.lock:
-            live = self.get(game_id)
+            live, _ = self._catch_up(self.get(game_id), seats=True)
             seat = next(
                 (
                     i
@@ -283,7 +364,7 @@ class GameService:
                 self.reload(live)
                 raise ServiceError(409, "this invitation was claimed at the same moment")
             live.seats = after
-            await self._broadcast(live)
+        await self._broadcast(live)  # views built outside the lock
         return {"id": game_id, "seat": seat, "name": info["name"], "token": token}
 
     async def import_record(self, data: Any, mode: str = "screen") -> dict[str, Any]:
@@ -320,9 +401,7 @@ class GameService:
         if fields.get("setup") is not None:  # a chosen deal: kept server-side only
             spec["setup"] = fields["setup"]
         game_id = secrets.token_urlsafe(8)
-        self.store.create(game_id, spec, seats)
-        for seq, action in enumerate(game.log):
-            self.store.append(game_id, seq, game.format_action(action), None)
+        self.store.create(game_id, spec, seats, [game.format_action(a) for a in game.log])
         return {
             "id": game_id,
             "mode": "screen",
@@ -334,46 +413,64 @@ class GameService:
 
     def _live_from(self, stored: StoredGame) -> LiveGame:
         spec = stored.spec
-        game = new_game(
-            spec["variant"],
-            [s["name"] for s in stored.seats],
-            seed=spec["seed"],
-            house_rules=HouseRules.from_dict(spec.get("house_rules") or {}),
-            rounds=spec.get("rounds", 1),
-            setup=spec.get("setup"),
-        )
-        for text in stored.actions:
-            game.apply(game.parse_action(text))
-        bots = {
-            seat: get_bot(info["bot"], spec["seed"] * 8 + seat)
-            for seat, info in enumerate(stored.seats)
-            if info.get("bot")
-        }
+        game = replay_game(spec, [s["name"] for s in stored.seats], stored.actions)
+        bots = {seat: str(info["bot"]) for seat, info in enumerate(stored.seats) if info.get("bot")}
         mode = spec.get("mode", "screen")
         return LiveGame(stored.id, game, stored.seats, stored.created, mode, bots=bots)
 
     def get(self, game_id: str) -> LiveGame:
-        """The live game, rebuilt from the store after a restart."""
-        live = self.live.get(game_id)
+        """The live game, rebuilt from the store after a restart or an eviction (its
+        computer player set going if it is to move). Called from the event loop and
+        from the threads of sync dependencies alike."""
+        with self._memory:
+            live = self.live.get(game_id)
+            if live is not None:
+                self.live.move_to_end(game_id)
         if live is None:
             stored = self.store.load(game_id)
             if stored is None:
                 raise ServiceError(404, f"there is no game {game_id!r}")
-            live = self._live_from(stored)
-            self.live[game_id] = live
+            live = self._remember(self._live_from(stored))
+        self._wake_bots(live)
+        return live
+
+    def _remember(self, live: LiveGame) -> LiveGame:
+        """Keep ``live`` in memory (most recently used; the copy already there if another
+        thread loaded it first) and evict the least recently used idle games beyond
+        ``live_games``: their summary is kept, the rest is reloaded on demand."""
+        with self._memory:
+            live = self.live.setdefault(live.id, live)
+            self.live.move_to_end(live.id)
+            if len(self.live) > self.live_games:
+                for game_id in list(self.live):
+                    if len(self.live) <= self.live_games:
+                        break
+                    old = self.live[game_id]
+                    if old.listeners or game_id in self._bot_tasks or old.lock.locked():
+                        continue  # watched, a bot thinking, or an action under way: kept
+                    self._keep_summary(old)
+                    del self.live[game_id]
         return live
 
     def seated(self, game_id: str, token: str | None) -> Seated:
         """The game and the seat ``token`` opens (no token: a spectator; 403 a wrong one)."""
         live = self.get(game_id)
-        return Seated(live, live.seat_of(token))
+        try:
+            return Seated(live, live.seat_of(token))
+        except ServiceError:
+            stored = self.store.seats(game_id)  # a seat claimed through another process?
+            if stored is None or stored == live.seats:
+                raise
+            live.seats = stored
+            return Seated(live, live.seat_of(token))
 
     def reload(self, live: LiveGame) -> LiveGame:
         """Forget the memory copy and replay the store (after a lost race)."""
-        self.live.pop(live.id, None)
-        fresh = self.get(live.id)
-        fresh.listeners = live.listeners
-        fresh.lock = live.lock
+        with self._memory:
+            self.live.pop(live.id, None)
+            fresh = self.get(live.id)
+            fresh.listeners = live.listeners
+            fresh.lock = live.lock
         return fresh
 
     # -- acting -----------------------------------------------------------------------
@@ -391,7 +488,9 @@ class GameService:
             raise ServiceError(400, "seq: the number of actions you have seen")
         live = self.get(game_id)
         async with live.lock:
-            live = self.get(game_id)
+            live, moved = self._catch_up(self.get(game_id))  # another process's actions
+            if moved:
+                await self._broadcast(live)
             game = live.game
             if expected_seq is not None and expected_seq != len(game.log):
                 raise ServiceError(
@@ -421,12 +520,15 @@ class GameService:
                 ) from None
             try:
                 self.store.append(game_id, seq, game.format_action(action), seat)
-            except ConflictError:
-                self.reload(live)
-                raise ServiceError(409, "another action came first: look again") from None
-            await self._broadcast(live)
-            await self._run_bots(live)
-        return self.view(live, seat)
+            except ConflictError:  # another process stored an action first
+                live = self.reload(live)
+                await self._broadcast(live)
+                raise ServiceError(
+                    409, "another action came first: look again", seq=len(live.game.log)
+                ) from None
+        await self._broadcast(live)  # views built outside the lock
+        await self._run_bots(live)
+        return self.view(self.get(game_id), seat)  # reloaded if a bot's move raced
 
     @staticmethod
     def _challenge(game: Game, seat: int) -> Challenge:
@@ -445,22 +547,113 @@ class GameService:
         return Challenge(by=seat)
 
     async def _run_bots(self, live: LiveGame) -> None:
-        """Let computer players move until a person is to move (or the game ends)."""
-        game = live.game
-        while not game.is_over and game.to_move in live.bots:
-            seat = game.to_move
-            action = await asyncio.to_thread(live.bots[seat].act, game.view(seat))
-            seq = len(game.log)
+        """Let computer players move until a person is to move (or the game ends), on
+        the game's bot task. A game with a person waits for their reply, as a player at
+        the table would (the thinking is in the worker pool, the loop stays free); a
+        game of computer players only is played in the background: the request answers
+        at once and watchers see it move. Without the lifespan (an app whose event loop
+        may not outlive the request) they move here."""
+        if not self._started:
+            await self._play_bots(live.id)
+            return
+        self._wake_bots(live)
+        task = self._bot_tasks.get(live.id)
+        if task is not None and len(live.bots) < len(live.seats):
+            await asyncio.shield(task)  # a closed request leaves the bots playing
+
+    @staticmethod
+    def _bot_to_move(live: LiveGame) -> bool:
+        return not live.game.is_over and live.game.to_move in live.bots
+
+    def _wake_bots(self, live: LiveGame) -> None:
+        """Start the game's bot task if a computer player is to move (one per game), on
+        the service's event loop (asked from another thread: handed over to it)."""
+        loop = self._loop
+        if not self._started or loop is None or not self._bot_to_move(live):
+            return
+        try:
+            running: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is not loop:
+            with contextlib.suppress(RuntimeError):  # a loop closing: the next start resumes
+                loop.call_soon_threadsafe(self._wake_bots, live)
+            return
+        if live.id in self._bot_tasks:
+            return
+        task = asyncio.create_task(self._play_bots(live.id))
+        self._bot_tasks[live.id] = task
+
+        def done(finished: asyncio.Task[None], game_id: str = live.id) -> None:
+            if self._bot_tasks.get(game_id) is finished:
+                del self._bot_tasks[game_id]
+
+        task.add_done_callback(done)
+
+    @staticmethod
+    def _bot_seed(game: Game, seat: int) -> int:
+        """A computer player's seed for this move: from the deal, the seat and the move
+        number, so a resumed game plays as it would have without the restart."""
+        return ((game.seed or 0) * 8 + seat) * 1_000_003 + len(game.log)
+
+    async def _play_bots(self, game_id: str) -> None:
+        """Computer players' moves, decided in the worker pool from their seat's view
+        outside the lock, then stored under it if the game has not moved meanwhile (a
+        challenge, another process): else decided again. A conflict in the store means
+        another process stored that move: reload and decide again. Never raises."""
+        failures = 0
+        while failures < 5:
             try:
-                game.apply(action)
-            except IllegalMove:  # a computer player that cannot answer: the engine's first
-                choices = game.legal_actions()  # legal action, so the server never stalls
-                if not choices:
+                live = self.get(game_id)
+                if not self._bot_to_move(live):
                     return
-                action = choices[0]
-                game.apply(action)
-            self.store.append(live.id, seq, game.format_action(action), seat)
-            await self._broadcast(live)
+                game = live.game
+                seat, seq = game.to_move, len(game.log)
+                action = await self._decide(live.bots[seat], self._bot_seed(game, seat), game, seat)
+                async with live.lock:
+                    if self.live.get(game_id) is not live or len(game.log) != seq:
+                        continue  # the game moved (or was reloaded) meanwhile: decide again
+                    try:
+                        game.apply(action)
+                    except IllegalMove:  # a computer player that cannot answer: the engine's
+                        choices = game.legal_actions()  # first legal action, never a stall
+                        if not choices:
+                            return
+                        action = choices[0]
+                        game.apply(action)
+                    try:
+                        self.store.append(game_id, seq, game.format_action(action), seat)
+                    except ConflictError:  # another process came first: its move stands
+                        self.reload(live)
+                        continue
+                await self._broadcast(live)
+            except asyncio.CancelledError:
+                raise
+            except ServiceError:  # the game is not in the store
+                return
+            except Exception:  # never a crashed task: note it, start again from the store
+                failures += 1
+                log.exception("computer player of game %s", game_id)
+                await asyncio.sleep(0.1 * failures)
+                held = self.live.get(game_id)
+                if held is not None:
+                    with contextlib.suppress(Exception):
+                        self.reload(held)
+        log.error("game %s: computer player gave up after %d failures", game_id, failures)
+
+    async def _decide(self, level: str, seed: int, game: Game, seat: int) -> Action:
+        """A computer player's action from its seat's view, in the worker pool; if the
+        pool cannot answer, the engine's first legal action."""
+        try:
+            return await self.workers.run(bot_move, level, seed, game.view(seat))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("computer player %s failed: playing the first legal action", level)
+            choices = game.legal_actions()
+            if not choices:
+                raise
+            return choices[0]
 
     # -- seeing -------------------------------------------------------------------------
 
@@ -497,7 +690,7 @@ class GameService:
         if seat is None or seat != game.to_move or game.is_over:
             raise ServiceError(409, "a hint is for the player to move, with their own link")
         name = game.cell_names.name
-        found = await asyncio.to_thread(hints, game.view(seat))
+        found = await self.workers.run(hint_turns, game.view(seat))
         return {
             "turns": [
                 {"turn": h.notation, "points": h.points, "cells": [name(c) for c in h.cells]}
@@ -505,26 +698,56 @@ class GameService:
             ]
         }
 
-    def summary(self, game_id: str, created: float) -> dict[str, Any]:
+    @staticmethod
+    def _summary_of(live: LiveGame) -> dict[str, Any]:
         """A game in the list of games: who plays, the scores, whether it is over."""
-        live = self.get(game_id)
-        game = live.game
-        return {
-            "id": game_id,
-            "created": created,
-            "variant": game.name,
-            "players": [s["name"] for s in live.seats],
-            "bots": [s["bot"] for s in live.seats],
-            "scores": list(game.scores),
-            "actions": len(game.log),
-            "over": game.is_over,
-            "to_move": None if game.is_over else game.players[game.to_move],
-            "mode": live.mode,
-        }
+        return summary_data(live.id, live.created, live.game, live.seats, live.mode)
 
-    def games(self, limit: int) -> list[dict[str, Any]]:
-        """The newest games first."""
-        return [self.summary(i, created) for i, created in self.store.list_ids(limit)]
+    SUMMARIES = 20_000
+    """The most summaries kept for the list of games (a few hundred bytes each)."""
+
+    def _keep_summary(self, live: LiveGame) -> dict[str, Any]:
+        """Note the game's summary, so listing it needs no replay."""
+        return self._keep(self._summary_of(live))
+
+    def _keep(self, summary: dict[str, Any]) -> dict[str, Any]:
+        with self._memory:
+            self._summaries[summary["id"]] = (summary["actions"], summary)
+            self._summaries.move_to_end(summary["id"])
+            while len(self._summaries) > self.SUMMARIES:
+                self._summaries.popitem(last=False)
+        return summary
+
+    async def _stored_summary(self, game_id: str, head: int | None = None) -> dict[str, Any] | None:
+        """A game's summary at ``head`` actions (None: as stored now): from memory if
+        current, else replayed in the worker pool (not kept in memory as a live game)."""
+        live = self.live.get(game_id)
+        if live is not None and (head is None or len(live.game.log) == head):
+            return self._keep_summary(live)
+        known = self._summaries.get(game_id)
+        if known is not None and head is not None and known[0] == head:
+            return known[1]
+        stored = self.store.load(game_id)
+        if stored is None:
+            return None
+        summary = await self.workers.run(
+            summarise, stored.id, stored.created, stored.spec, stored.seats, stored.actions
+        )
+        return self._keep(summary)
+
+    async def games(self, limit: int) -> list[dict[str, Any]]:
+        """The newest games first, from memory and the kept summaries: a game is
+        replayed (in the worker pool) only when nothing current is known of it."""
+        listed = self.store.list_ids(limit)
+        heads = self.store.heads([game_id for game_id, _ in listed])
+        found = await asyncio.gather(
+            *(self._stored_summary(game_id, heads.get(game_id, 0)) for game_id, _ in listed)
+        )
+        return [
+            {**summary, "created": created}  # the store's clock, not a live copy's
+            for (_, created), summary in zip(listed, found, strict=True)
+            if summary is not None
+        ]
 
     # -- after the game ---------------------------------------------------------------
 
@@ -561,10 +784,31 @@ class GameService:
             "view": view_data(past, past.view(None)),
         }
 
-    @staticmethod
-    async def analysis(game: Game) -> dict[str, Any]:
-        """Per turn, what was played against the best turn available (off the loop)."""
-        return await asyncio.to_thread(analysis_report, game)
+    async def analysis(self, game: Game) -> dict[str, Any]:
+        """Per turn, what was played against the best turn available (in the worker
+        pool, from the game's record)."""
+        return await self.workers.run(analyse_record, records.dumps(game))
+
+    ANALYSES = 64
+    """The most finished games' analyses kept in memory (tens of KB each)."""
+
+    async def finished_analysis(self, game_id: str, game: Game) -> dict[str, Any]:
+        """A finished game's analysis, computed once and kept (in memory, by game and
+        number of actions, the newest :data:`ANALYSES`): requests that arrive while it
+        is being computed wait for that one computation."""
+        key = (game_id, len(game.log))
+        pending = self._analyses.get(key)
+        if (
+            pending is None
+            or (pending.done() and (pending.cancelled() or pending.exception() is not None))
+            or (not pending.done() and pending.get_loop() is not asyncio.get_running_loop())
+        ):
+            pending = asyncio.ensure_future(self.analysis(game))
+            self._analyses[key] = pending
+            while len(self._analyses) > self.ANALYSES:
+                self._analyses.popitem(last=False)
+        self._analyses.move_to_end(key)
+        return await asyncio.shield(pending)
 
     async def analysis_for(self, seated: Seated) -> dict[str, Any]:
         """The analysis: of the whole game for everyone once it is over; during the game
@@ -572,7 +816,7 @@ class GameService:
         would show their racks)."""
         game, seat = seated.live.game, seated.seat
         if game.is_over:
-            return await self.analysis(game)
+            return await self.finished_analysis(seated.live.id, game)
         if not game.house_rules.hints:
             raise ServiceError(
                 409,
@@ -601,10 +845,61 @@ class GameService:
         except MathableError as exc:
             raise ServiceError(422, str(exc)) from None
 
+    # -- other processes: the database is the authority (issue 13) ---------------------
+
+    def _catch_up(self, live: LiveGame, seats: bool = False) -> tuple[LiveGame, bool]:
+        """Bring a game in memory level with the store: apply the actions other processes
+        stored since (and with ``seats``, take the seats as stored: one claimed there).
+        Returns the game (replayed afresh if those actions would not apply) and whether
+        it changed. Called under the game's lock."""
+        later = self.store.events_after(live.id, len(live.game.log))
+        changed = False
+        if later:
+            try:
+                for text in later:
+                    live.game.apply(live.game.parse_action(text))
+            except MathableError:
+                return self.reload(live), True
+            changed = True
+        if seats:
+            stored = self.store.seats(live.id)
+            if stored is not None and stored != live.seats:
+                live.seats = stored
+                changed = True
+        return live, changed
+
+    def on_store_change(self, game_id: str, seq: int) -> None:
+        """The store's change feed, from its thread: another process changed ``game_id``
+        (it has ``seq`` actions now). A game held here is brought level on the event
+        loop and its watchers told; one not held is read afresh when next asked for."""
+        loop = self._loop
+        if loop is not None and game_id in self.live:
+            loop.call_soon_threadsafe(self._start_refresh, game_id, seq)
+
+    def _start_refresh(self, game_id: str, seq: int) -> None:
+        task = asyncio.ensure_future(self._refresh(game_id, seq))
+        self._refreshes.add(task)
+        task.add_done_callback(self._refreshes.discard)
+
+    async def _refresh(self, game_id: str, seq: int) -> None:
+        live = self.live.get(game_id)
+        if live is None:
+            return
+        async with live.lock:
+            current = self.live.get(game_id)
+            if current is None:
+                return
+            # no new action: then it is a seat that changed
+            live, changed = self._catch_up(current, seats=seq <= len(current.game.log))
+        if changed:
+            await self._broadcast(live)
+
     # -- live updates -----------------------------------------------------------------
 
     def listen(self, seated: Seated, listener: Listener) -> int:
-        """Call ``listener`` with the seat's view after every action; returns its key."""
+        """Call ``listener`` with the seat's view after every action; returns its key.
+        It must only queue the message (as a :class:`~.connections.Connection` does),
+        never wait on a client: one reader that stops reading must hold up nobody."""
         self._listener_ids += 1
         self.get(seated.live.id).listeners[self._listener_ids] = (seated.seat, listener)
         return self._listener_ids
@@ -615,10 +910,14 @@ class GameService:
             live.listeners.pop(key, None)
 
     async def _broadcast(self, live: LiveGame) -> None:
+        """Offer every listener its seat's view, each seat's view built once however
+        many watch it. Listeners only queue: nothing here awaits a send, so a client
+        that stops reading cannot hold the game's lock (issue 13, the freeze)."""
+        views: dict[int | None, dict[str, Any]] = {}
         for key, (seat, listener) in list(live.listeners.items()):
+            if seat not in views:
+                views[seat] = {"type": "view", "view": self.view(live, seat)}
             try:
-                result = listener({"type": "view", "view": self.view(live, seat)})
-                if asyncio.iscoroutine(result):
-                    await result
-            except Exception:  # a closed socket: forget it
+                listener(views[seat])
+            except Exception:  # a listener that fails: forget it
                 live.listeners.pop(key, None)

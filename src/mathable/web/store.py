@@ -1,37 +1,45 @@
-"""The event store: one row per game event, ordered by sequence number (SQLite).
+"""The event store: one row per game event, ordered by sequence number, in SQLite or
+PostgreSQL (:mod:`.db`).
 
 A game is its creation row (variant, seats, seed, house rules, mode) plus its events; the
 state is rebuilt by replaying them, so a restart, even after SIGKILL, loses nothing that
-was acknowledged. The primary key (game, seq) makes two writers racing for the same
-sequence number impossible: the second insert fails and its action is refused.
+was acknowledged. The database is the authority: any number of server processes may
+share it. The primary key (game, seq) makes two writers racing for the same sequence
+number impossible, whichever process they run in: the second insert fails
+(:class:`ConflictError`) and its action is refused. :meth:`EventStore.watch` follows the
+changes other processes make (:mod:`.feed`).
 """
 
 from __future__ import annotations
 
 import json
-import sqlite3
+import secrets
 import threading
 import time
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-    id TEXT PRIMARY KEY,
-    created REAL NOT NULL,
-    spec TEXT NOT NULL,
-    seats TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS events (
-    game_id TEXT NOT NULL REFERENCES games(id),
-    seq INTEGER NOT NULL,
-    action TEXT NOT NULL,
-    seat INTEGER,
-    created REAL NOT NULL,
-    PRIMARY KEY (game_id, seq)
-);
-"""
+from sqlalchemy import Connection, func, insert, select, update
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+
+from .db import (
+    CHANNEL,
+    DatabaseError,
+    events,
+    games,
+    in_memory,
+    is_sqlite,
+    is_unique_violation,
+    make_engine,
+    migrate,
+    parse_url,
+    psycopg_arguments,
+    reason,
+    shown,
+)
+from .feed import Feed, OnChange, PostgresListener, SqlitePoller
 
 
 class ConflictError(Exception):
@@ -51,82 +59,239 @@ class StoredGame:
 
 def sqlite_path(database_url: str) -> str:
     """The file of a ``sqlite:///path`` URL (``sqlite://`` alone: in memory)."""
-    if not database_url.startswith("sqlite://"):
-        raise ValueError(f"only sqlite:/// URLs are supported, not {database_url!r}")
-    path = database_url[len("sqlite://") :]
-    if path.startswith("/"):  # sqlite:///rel.db -> rel.db, sqlite:////abs.db -> /abs.db
-        path = path[1:]
-    return path or ":memory:"
+    url = parse_url(database_url)
+    if not is_sqlite(url):
+        raise DatabaseError(f"DATABASE_URL={shown(url)} is not a SQLite URL")
+    return ":memory:" if in_memory(url) else str(url.database)
 
 
 class EventStore:
-    """SQLite event store; one connection guarded by a lock (SQLite serialises writes)."""
+    """The event store on the database of ``database_url`` (``sqlite:///file`` or
+    ``postgresql://user:password@host/db``), migrated to the newest schema on opening.
 
-    def __init__(self, database_url: str) -> None:
-        path = sqlite_path(database_url)
-        if path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.executescript(SCHEMA)
-        self._lock = threading.Lock()
+    Each method is one transaction. ``poll_interval`` is how often the SQLite change
+    feed looks for other processes' changes (seconds)."""
 
-    def create(self, game_id: str, spec: dict[str, Any], seats: list[dict[str, Any]]) -> None:
-        with self._lock:
-            self._db.execute(
-                "INSERT INTO games (id, created, spec, seats) VALUES (?, ?, ?, ?)",
-                (game_id, time.time(), json.dumps(spec), json.dumps(seats)),
+    def __init__(self, database_url: str, *, poll_interval: float = 0.25) -> None:
+        self.url = parse_url(database_url)
+        self.shown_url = shown(self.url)
+        """The URL as it may be printed (password hidden)."""
+        self.poll_interval = poll_interval
+        self._origin = secrets.token_hex(6)  # this store's writes, in NOTIFY payloads
+        self._mine: dict[str, int] = {}  # game -> seq this store wrote (not news to it)
+        self._mine_lock = threading.Lock()
+        self._feed: Feed | None = None
+        # one shared connection in memory: one caller at a time
+        self._lock: AbstractContextManager[Any] = (
+            threading.RLock() if in_memory(self.url) else nullcontext()
+        )
+        try:
+            self.engine = make_engine(self.url)
+            migrate(self.engine)
+        except (SQLAlchemyError, OSError, ImportError) as exc:
+            raise DatabaseError(f"cannot open the database: {reason(exc, self.url)}") from None
+
+    @property
+    def postgresql(self) -> bool:
+        return not is_sqlite(self.url)
+
+    @contextmanager
+    def _write(self) -> Iterator[Connection]:
+        with self._lock, self.engine.begin() as connection:
+            yield connection
+
+    @contextmanager
+    def _read(self) -> Iterator[Connection]:
+        with self._lock, self.engine.connect() as connection:
+            yield connection
+
+    def _notify(self, connection: Connection, game_id: str, seq: int) -> None:
+        """On PostgreSQL, tell every listening process (sent when the transaction commits)."""
+        if self.postgresql:
+            payload = f"{game_id} {seq} {self._origin}"
+            connection.execute(select(func.pg_notify(CHANNEL, payload)))
+
+    # -- writing ------------------------------------------------------------------------
+
+    def create(
+        self,
+        game_id: str,
+        spec: dict[str, Any],
+        seats: list[dict[str, Any]],
+        actions: Sequence[str] = (),
+    ) -> None:
+        """Store a new game, with ``actions`` already played (an imported record), at once."""
+        now = time.time()
+        with self._write() as connection:
+            connection.execute(
+                insert(games).values(
+                    id=game_id, created=now, spec=json.dumps(spec), seats=json.dumps(seats)
+                )
             )
+            if actions:
+                connection.execute(
+                    insert(events),
+                    [
+                        {"game_id": game_id, "seq": seq, "action": a, "seat": None, "created": now}
+                        for seq, a in enumerate(actions)
+                    ],
+                )
 
     def update_seats(
         self, game_id: str, before: list[dict[str, Any]], after: list[dict[str, Any]]
     ) -> bool:
         """Replace a game's seats if they are still ``before`` (a claimed invitation);
         False if another writer changed them first, so an invitation is claimed once."""
-        with self._lock:
-            cursor = self._db.execute(
-                "UPDATE games SET seats = ? WHERE id = ? AND seats = ?",
-                (json.dumps(after), game_id, json.dumps(before)),
-            )
-            return cursor.rowcount == 1
+        later = games.alias("later")
+        stamp = select(func.coalesce(func.max(later.c.stamp), 0) + 1).scalar_subquery()
+        with self._write() as connection:
+            changed = connection.execute(
+                update(games)
+                .where(games.c.id == game_id, games.c.seats == json.dumps(before))
+                .values(seats=json.dumps(after), stamp=stamp)
+            ).rowcount
+            if changed == 1:
+                self._notify(connection, game_id, self._head(connection, game_id))
+        return changed == 1
 
     def append(self, game_id: str, seq: int, action: str, seat: int | None) -> None:
-        """Store event ``seq`` (0-based); ConflictError if that number is taken."""
-        with self._lock:
-            try:
-                self._db.execute(
-                    "INSERT INTO events (game_id, seq, action, seat, created) "
-                    "VALUES (?, ?, ?, ?, ?)",
-                    (game_id, seq, action, seat, time.time()),
+        """Store event ``seq`` (0-based); ConflictError if that number is taken, by this
+        process or another."""
+        with self._mine_lock:  # before the row exists, so the feed never reports it here
+            before = self._mine.get(game_id)
+            self._mine[game_id] = max(before or 0, seq + 1)
+        try:
+            with self._write() as connection:
+                connection.execute(
+                    insert(events).values(
+                        game_id=game_id, seq=seq, action=action, seat=seat, created=time.time()
+                    )
                 )
-            except sqlite3.IntegrityError:
+                self._notify(connection, game_id, seq + 1)
+        except Exception as exc:
+            with self._mine_lock:  # the row that exists is another's: news after all
+                if before is None:
+                    self._mine.pop(game_id, None)
+                else:
+                    self._mine[game_id] = before
+            if isinstance(exc, IntegrityError) and is_unique_violation(exc):
                 raise ConflictError(f"event {seq} of game {game_id} exists") from None
+            raise
+
+    # -- reading ------------------------------------------------------------------------
 
     def load(self, game_id: str) -> StoredGame | None:
-        with self._lock:
-            row = self._db.execute(
-                "SELECT id, created, spec, seats FROM games WHERE id = ?", (game_id,)
-            ).fetchone()
+        with self._read() as connection:
+            row = connection.execute(
+                select(games.c.id, games.c.created, games.c.spec, games.c.seats).where(
+                    games.c.id == game_id
+                )
+            ).one_or_none()
             if row is None:
                 return None
-            actions = [
-                a
-                for (a,) in self._db.execute(
-                    "SELECT action FROM events WHERE game_id = ? ORDER BY seq", (game_id,)
-                )
-            ]
-        return StoredGame(row[0], row[1], json.loads(row[2]), json.loads(row[3]), actions)
+            actions = list(
+                connection.execute(
+                    select(events.c.action)
+                    .where(events.c.game_id == game_id)
+                    .order_by(events.c.seq)
+                ).scalars()
+            )
+        return StoredGame(row.id, row.created, json.loads(row.spec), json.loads(row.seats), actions)
+
+    @staticmethod
+    def _head(connection: Connection, game_id: str) -> int:
+        last = connection.execute(
+            select(func.max(events.c.seq)).where(events.c.game_id == game_id)
+        ).scalar()
+        return 0 if last is None else int(last) + 1
+
+    def head(self, game_id: str) -> int:
+        """The game's number of stored actions: the seq its next event takes (the
+        service's ``seq``); 0 for none, or no such game."""
+        with self._read() as connection:
+            return self._head(connection, game_id)
+
+    def heads(self, game_ids: Sequence[str]) -> dict[str, int]:
+        """:meth:`head` of several games in one query (a game with no events: absent)."""
+        if not game_ids:
+            return {}
+        with self._read() as connection:
+            rows = connection.execute(
+                select(events.c.game_id, func.max(events.c.seq))
+                .where(events.c.game_id.in_(list(game_ids)))
+                .group_by(events.c.game_id)
+            ).all()
+        return {str(game_id): int(last) + 1 for game_id, last in rows}
+
+    def games_page(self, offset: int, limit: int) -> list[tuple[str, list[dict[str, Any]]]]:
+        """A page of games, newest first, with their seats (to page through every game
+        without loading their events)."""
+        with self._read() as connection:
+            rows = connection.execute(
+                select(games.c.id, games.c.seats)
+                .order_by(games.c.created.desc(), games.c.id)
+                .offset(offset)
+                .limit(limit)
+            ).all()
+        return [(row.id, json.loads(row.seats)) for row in rows]
+
+    def events_after(self, game_id: str, seq: int) -> list[str]:
+        """The actions stored after the first ``seq`` (those another process added to a
+        game this one holds at ``seq``), in order."""
+        with self._read() as connection:
+            return list(
+                connection.execute(
+                    select(events.c.action)
+                    .where(events.c.game_id == game_id, events.c.seq >= seq)
+                    .order_by(events.c.seq)
+                ).scalars()
+            )
+
+    def seats(self, game_id: str) -> list[dict[str, Any]] | None:
+        """The game's seats as stored now (None: no such game)."""
+        with self._read() as connection:
+            found = connection.execute(select(games.c.seats).where(games.c.id == game_id)).scalar()
+        return None if found is None else list(json.loads(found))
 
     def list_ids(self, limit: int = 200) -> list[tuple[str, float]]:
-        with self._lock:
-            return [
-                (r[0], r[1])
-                for r in self._db.execute(
-                    "SELECT id, created FROM games ORDER BY created DESC LIMIT ?", (limit,)
-                )
-            ]
+        """The newest games' ids and creation times, newest first."""
+        with self._read() as connection:
+            rows = connection.execute(
+                select(games.c.id, games.c.created).order_by(games.c.created.desc()).limit(limit)
+            ).all()
+        return [(row.id, row.created) for row in rows]
+
+    # -- other processes ------------------------------------------------------------------
+
+    def _is_mine(self, game_id: str, seq: int) -> bool:
+        """Whether this store wrote that change itself (then it is no news here)."""
+        with self._mine_lock:
+            written = self._mine.get(game_id, 0)
+            if written <= seq:
+                self._mine.pop(game_id, None)
+            return written >= seq
+
+    def watch(self, on_change: OnChange) -> None:
+        """Call ``on_change(game_id, seq)`` from a thread of the feed's for each change
+        another process makes (an action, a claimed seat), until :meth:`close`. An
+        in-memory database has no other process: nothing to follow."""
+        if self._feed is not None or in_memory(self.url):
+            return
+        feed: Feed
+        if self.postgresql:
+            feed = PostgresListener(psycopg_arguments(self.url), on_change, self._origin)
+        else:
+            feed = SqlitePoller(self.engine, on_change, self.poll_interval, self._is_mine)
+        self._feed = feed
+        feed.start()
+
+    def unwatch(self) -> None:
+        """Stop the change feed (the store stays open)."""
+        if self._feed is not None:
+            self._feed.stop()
+            self._feed = None
 
     def close(self) -> None:
-        with self._lock:
-            self._db.close()
+        """Stop the change feed and close the connections."""
+        self.unwatch()
+        self.engine.dispose()

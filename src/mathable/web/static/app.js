@@ -23,6 +23,7 @@ function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
     if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (k === "style") el.style.cssText = v;  // through the CSSOM: the CSP forbids inline style attributes
     else if (v === true) el.setAttribute(k, "");
     else if (v !== false && v !== null && v !== undefined) el.setAttribute(k, v);
   }

@@ -1,0 +1,833 @@
+"""Load benchmark: N concurrent games against real server processes, printed as JSON.
+
+Usage::
+
+    python benchmarks/load.py [--games N] [--processes 1|2] [--database sqlite|postgresql]
+                              [--duration S | --actions N] [--fault] [--quick]
+
+Every game slot creates a game over HTTP (scripted people and computer seats, at one
+screen with a chosen seed), opens one WebSocket per person and one watcher socket, and
+plays it to the end, then starts another, until the time or the action budget runs out.
+People pick from the legal actions their view offers and send most actions on their
+WebSocket and some as ``POST …/actions`` (``--http-share``). A prober times a cheap GET
+(``/api/bots``) all along, and the server processes' memory (RSS, children included) is
+read from ``/proc``.
+
+Latency is from sending an action to receiving the seat's own view that includes it (the
+WebSocket update, or the POST's answer). Only actions sent inside the measuring window
+count (it opens once every slot has its first game and sockets). Several processes share
+one database, behind no proxy: game ``i`` and its sockets go to process ``i mod P``
+(``--spread seat`` sends the second person and the watcher to the next process).
+
+Afterwards every game is checked against what the clients were told: every acknowledged
+action present (its sequence number reached, its placement on the board, and for a finished
+game the exact action in the record), and no game left with a computer to move
+(``stuck``). ``--fault`` SIGKILLs process 0 halfway, restarts it on its port, and the
+clients reconnect and play on; the check then reports ``{"acknowledged", "lost", "stuck"}``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import multiprocessing
+import os
+import platform
+import random
+import re
+import resource
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import InvalidHandshake, WebSocketException
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from pgtemp import ThrowawayPostgres  # noqa: E402
+
+GENEROUS_LIMITS: dict[str, str] = {
+    "MATHABLE_RATE_CREATE": "off",
+    "MATHABLE_RATE_ACTION": "off",
+    "MATHABLE_RATE_IMPORT": "off",
+    "MATHABLE_RATE_ANALYSIS": "off",
+    "MATHABLE_SOCKETS_PER_ADDRESS": "1000000",
+    "MATHABLE_WS_FRAMES_PER_SECOND": "1000",
+}
+"""Environment for the benchmark's servers: every client of the benchmark comes from one
+address, so the per-address limits are lifted, and a scripted player answers each view at
+once, faster than any person, so the frame rate is too (names from
+``mathable.web.api.Settings``; a name an older server does not read is harmless).
+``--env`` overrides them."""
+
+PLACEMENT = re.compile(r"^([A-Za-z]+\d+)=(\d+)")
+CONNECTION_ERRORS = (OSError, WebSocketException, httpx.TransportError, TimeoutError)
+
+
+# -- the servers -----------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _children(pid: int) -> list[int]:
+    """Every live descendant of ``pid`` (a worker pool's processes), from /proc."""
+    parents: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        ppid = int(stat[stat.rindex(")") + 2 :].split()[1])
+        parents.setdefault(ppid, []).append(int(entry))
+    found, todo = [], [pid]
+    while todo:
+        for child in parents.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def rss_kb(pid: int) -> int:
+    """Resident memory of a process and its descendants, in KB (0 once gone)."""
+    total = 0
+    for each in [pid, *_children(pid)]:
+        try:
+            for line in Path(f"/proc/{each}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+        except OSError:
+            pass
+    return total
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time of a process and its live descendants."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for each in [pid, *_children(pid)]:
+        try:
+            stat = Path(f"/proc/{each}/stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2 :].split()
+        total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
+
+
+class ServerProcess:
+    """One ``mathable serve`` process on its own port; killed and restarted on that port."""
+
+    def __init__(self, index: int, env: dict[str, str], folder: Path) -> None:
+        self.index = index
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.env = env
+        self.log = folder / f"server-{index}.log"
+        self.process: subprocess.Popen[bytes] | None = None
+        self.cpu_before_kill = 0.0
+
+    def start(self, timeout: float = 60) -> ServerProcess:
+        code = "from mathable.cli.app import main; main()"
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-c", code, "serve", "--port", str(self.port)],
+                env=self.env,
+                stdout=log,
+                stderr=log,
+                start_new_session=True,
+            )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                break
+            try:
+                if httpx.get(self.url + "/api/bots", timeout=2).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        tail = self.log.read_text(errors="replace")[-3000:]
+        self.stop()
+        raise RuntimeError(f"server {self.index} did not start:\n{tail}")
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid if self.process else 0
+
+    def rss_kb(self) -> int:
+        return rss_kb(self.pid) if self.process else 0
+
+    def cpu_s(self) -> float:
+        return self.cpu_before_kill + (cpu_seconds(self.pid) if self.process else 0.0)
+
+    def kill(self) -> None:
+        """SIGKILL the process and its children: no shutdown code runs."""
+        if self.process is None:
+            return
+        self.cpu_before_kill += cpu_seconds(self.pid)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(10)
+        self.process = None
+
+    def stop(self) -> None:
+        if self.process is None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(15)
+        except subprocess.TimeoutExpired:
+            self.kill()
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)  # a worker pool left behind
+        self.process = None
+
+
+# -- what the clients saw ----------------------------------------------------------------
+
+
+def quantiles(values: list[float]) -> dict[str, float | int]:
+    """p50/p95/p99/max in milliseconds of durations in seconds."""
+    if not values:
+        return {"count": 0}
+    ordered = sorted(values)
+
+    def at(q: float) -> float:
+        return round(1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))], 2)
+
+    return {
+        "count": len(ordered),
+        "p50": at(0.50),
+        "p95": at(0.95),
+        "p99": at(0.99),
+        "max": round(1000 * ordered[-1], 2),
+    }
+
+
+@dataclass
+class GameRecord:
+    """A game as its clients know it: where it lives, its tokens, what was acknowledged."""
+
+    id: str
+    port_index: int
+    seats: list[dict[str, Any]]
+    acked: dict[int, str] = field(default_factory=dict)
+    """Sequence number -> action, for every action whose effect its sender was shown."""
+    known_seq: int = 0
+    over: bool = False
+
+
+@dataclass
+class Run:
+    """Shared state of a run: settings, the clock, and every figure collected."""
+
+    args: argparse.Namespace
+    urls: list[str]
+    http: list[httpx.AsyncClient]
+    started: float | None = None
+    deadline: float = float("inf")
+    stopping: bool = False
+    in_fault: bool = False
+    fault_window: tuple[float, float] = (float("inf"), float("inf"))
+    """Monotonic times from the kill until the clients are back."""
+    latency: dict[str, list[float]] = field(default_factory=lambda: {"ws": [], "http": []})
+    create: list[float] = field(default_factory=list)
+    gets: list[float] = field(default_factory=list)
+    errors: Counter[str] = field(default_factory=Counter)
+    disconnects: Counter[str] = field(default_factory=Counter)
+    games: list[GameRecord] = field(default_factory=list)
+    window_actions: int = 0
+    unconfirmed: int = 0
+    seq_regressions: int = 0
+    watcher_updates: int = 0
+    watcher_regressions: int = 0
+    stalled: int = 0
+    finished: int = 0
+
+    def measuring(self, sent: float) -> bool:
+        return self.started is not None and self.started <= sent < self.deadline
+
+    def error(self, kind: str, exc: BaseException | None = None) -> None:
+        """Count a failure; a lost connection during a fault run is a disconnect."""
+        if exc is not None and self.in_fault and isinstance(exc, CONNECTION_ERRORS):
+            self.disconnects[kind] += 1
+        else:
+            self.errors[kind] += 1
+
+    def acknowledge(self, game: GameRecord, seq: int, action: str, sent: float, how: str) -> None:
+        now = time.monotonic()
+        game.acked[seq] = action
+        if self.measuring(sent):
+            self.latency[how].append(now - sent)
+            self.window_actions += 1
+            if self.args.actions and self.window_actions >= self.args.actions:
+                self.deadline = min(self.deadline, now)
+
+
+def ws_url(base: str, game_id: str, token: str | None) -> str:
+    url = base.replace("http://", "ws://") + f"/api/games/{game_id}/ws"
+    return url + (f"?token={token}" if token else "")
+
+
+def choose(view: dict[str, Any], rng: random.Random) -> str:
+    """A scripted player's action: mostly a placement, sometimes ending the turn."""
+    legal: list[str] = view["legal"]
+    if "end" in legal and rng.random() < 0.3:
+        return "end"
+    places = [a for a in legal if "=" in a and "+" not in a]
+    if places:
+        return rng.choice(places)
+    plain = [a for a in legal if a in ("end", "pass", "accept")]
+    return plain[0] if plain else legal[-1]
+
+
+def my_turn(view: dict[str, Any]) -> bool:
+    if view.get("over") or not view.get("legal"):
+        return False
+    return view.get("to_move") == view.get("seat") or "accept" in view["legal"]
+
+
+class Player:
+    """A scripted person at one seat: reads views on its socket, acts on its turn."""
+
+    def __init__(
+        self, run: Run, game: GameRecord, seat: int, token: str, base: int, seed: float
+    ) -> None:
+        self.run = run
+        self.game = game
+        self.seat = seat
+        self.token = token
+        self.base = base
+        self.rng = random.Random(seed)
+        self.inflight: tuple[int, str, float] | None = None
+        self.max_acked = -1
+
+    async def play(self) -> None:
+        """Play until the game ends or the run stops; reconnect when the server goes."""
+        while not self.run.stopping and not self.game.over:
+            url = ws_url(self.run.urls[self.base], self.game.id, self.token)
+            try:
+                async with connect(url, max_size=None, ping_interval=None, open_timeout=30) as ws:
+                    await self._on(ws)
+            except (*CONNECTION_ERRORS, InvalidHandshake) as exc:
+                self.run.error(f"ws {type(exc).__name__}", exc)
+                if self.inflight is not None:
+                    self.run.unconfirmed += 1  # its outcome is unknown: not acknowledged
+                    self.inflight = None
+                await asyncio.sleep(0.25)
+
+    async def _on(self, ws: ClientConnection) -> None:
+        idle = 0.0
+        fresh = True  # the first view of a connection must hold every acknowledged action
+        while True:
+            if self.run.stopping and self.inflight is None:
+                return
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
+            except TimeoutError:
+                idle += 0.5
+                if idle >= self.run.args.stall_after and not self.run.stopping:
+                    self.run.stalled += 1
+                    self.game.over = True  # give up on it: the slot starts another
+                    return
+                if self.run.stopping and idle >= 10:
+                    return
+                continue
+            idle = 0.0
+            message = json.loads(raw)
+            if message.get("type") == "error":
+                self.run.error(f"ws {message.get('status')}")
+                self.inflight = None
+                view = await self._fetch()
+                fresh = True
+            else:
+                view = message["view"]
+            while view is not None:
+                if fresh and view["seq"] <= self.max_acked:
+                    self.run.seq_regressions += 1  # an acknowledged action is missing
+                fresh = False
+                view = await self._see(ws, view)
+                if self.game.over:
+                    return
+
+    async def _fetch(self) -> dict[str, Any] | None:
+        """The seat's view over HTTP (after a refusal, to act on the latest state)."""
+        client = self.run.http[self.base]
+        try:
+            answer = await client.get(f"/api/games/{self.game.id}", params={"token": self.token})
+        except CONNECTION_ERRORS as exc:
+            self.run.error(f"GET view {type(exc).__name__}", exc)
+            return None
+        if answer.status_code != 200:
+            self.run.error(f"GET view {answer.status_code}")
+            return None
+        view: dict[str, Any] = answer.json()
+        return view
+
+    async def _see(self, ws: ClientConnection, view: dict[str, Any]) -> dict[str, Any] | None:
+        """Take in a view; act if it is our turn. Returns a further view to take in (the
+        answer of an action sent over HTTP), or None."""
+        seq = view["seq"]
+        if self.inflight is not None and seq > self.inflight[0]:
+            sent_seq, action, sent = self.inflight
+            self.run.acknowledge(self.game, sent_seq, action, sent, "ws")
+            self.max_acked = max(self.max_acked, sent_seq)
+            self.inflight = None
+        if seq < self.game.known_seq:
+            return None  # an older view still on its way
+        self.game.known_seq = seq
+        if view.get("over"):
+            self.game.over = True
+            return None
+        if self.inflight is not None or self.run.stopping or not my_turn(view):
+            return None
+        action = choose(view, self.rng)
+        sent = time.monotonic()
+        if self.rng.random() >= self.run.args.http_share:
+            self.inflight = (seq, action, sent)
+            await ws.send(json.dumps({"action": action, "seq": seq}))
+            return None
+        client = self.run.http[self.base]
+        body = {"token": self.token, "action": action, "seq": seq}
+        try:
+            answer = await client.post(f"/api/games/{self.game.id}/actions", json=body)
+        except CONNECTION_ERRORS as exc:
+            self.run.error(f"POST action {type(exc).__name__}", exc)
+            self.run.unconfirmed += 1
+            return None
+        if answer.status_code != 200:
+            self.run.error(f"POST action {answer.status_code}")
+            return await self._fetch()
+        self.run.acknowledge(self.game, seq, action, sent, "http")
+        self.max_acked = max(self.max_acked, seq)
+        after: dict[str, Any] = answer.json()
+        return after
+
+
+async def watch(run: Run, game: GameRecord, base: int) -> None:
+    """A spectator's socket on the game: counts updates, checks their order."""
+    last = -1
+    while not run.stopping and not game.over:
+        try:
+            url = ws_url(run.urls[base], game.id, None)
+            async with connect(url, max_size=None, ping_interval=None, open_timeout=30) as ws:
+                async for raw in ws:
+                    message = json.loads(raw)
+                    if message.get("type") != "view":
+                        run.error(f"watcher {message.get('status')}")
+                        continue
+                    seq = message["view"]["seq"]
+                    if seq < last:
+                        run.watcher_regressions += 1
+                    last = seq
+                    run.watcher_updates += 1
+                    if message["view"].get("over"):
+                        return
+        except (*CONNECTION_ERRORS, InvalidHandshake) as exc:
+            run.error(f"watcher {type(exc).__name__}", exc)
+            await asyncio.sleep(0.25)
+
+
+def new_game_body(args: argparse.Namespace, seed: int) -> dict[str, Any]:
+    people = [{"name": f"P{i + 1}"} for i in range(args.people)]
+    bots = [{"bot": args.bot} for _ in range(args.bots)]
+    return {
+        "variant": args.variant,
+        "players": people + bots,
+        "mode": "screen",  # every person's token, and a chosen seed (O1)
+        "seed": seed,
+    }
+
+
+async def slot(run: Run, index: int, ready: asyncio.Event, creating: asyncio.Semaphore) -> None:
+    """One of the N concurrent games: create, play to the end, start another."""
+    processes = len(run.urls)
+    base = index % processes
+    other = (base + 1) % processes if run.args.spread == "seat" else base
+    rng = random.Random(index)
+    first = True
+    while not run.stopping:
+        body = new_game_body(run.args, seed=rng.randrange(2**31))
+        sent = time.monotonic()
+        try:
+            async with creating:
+                answer = await run.http[base].post("/api/games", json=body)
+        except CONNECTION_ERRORS as exc:
+            run.error(f"POST game {type(exc).__name__}", exc)
+            await asyncio.sleep(0.5)
+            continue
+        if answer.status_code != 201:
+            run.error(f"POST game {answer.status_code}")
+            await asyncio.sleep(0.5)
+            continue
+        if run.measuring(sent):
+            run.create.append(time.monotonic() - sent)
+        made = answer.json()
+        game = GameRecord(made["id"], base, made["seats"])
+        run.games.append(game)
+        people = [s for s in made["seats"] if s["token"]]
+        tasks = [asyncio.create_task(watch(run, game, other))]
+        for number, seat in enumerate(people):
+            where = other if number % 2 else base
+            player = Player(run, game, seat["seat"], seat["token"], where, rng.random())
+            tasks.append(asyncio.create_task(player.play()))
+        if first:
+            first = False
+            ready.set()
+        await asyncio.gather(*tasks[1:])
+        tasks[0].cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await tasks[0]
+        if game.over:
+            run.finished += 1
+
+
+def probe(urls: list[str], stop: Any, results: Any) -> None:
+    """The cheap GET (``/api/bots``), ten times a second over the processes, from a process
+    of its own: its timings are the server's, not those of the busy client's event loop.
+    Puts ``(samples, failures)`` on ``results`` once ``stop`` is set: ``(monotonic time
+    sent, seconds)`` per answer, ``(monotonic time, kind)`` per failure."""
+    samples: list[tuple[float, float]] = []
+    failures: list[tuple[float, str]] = []
+    with contextlib.ExitStack() as stack:
+        clients = [stack.enter_context(httpx.Client(base_url=url, timeout=30)) for url in urls]
+        turn = 0
+        while not stop.is_set():
+            client = clients[turn % len(clients)]
+            turn += 1
+            sent = time.monotonic()
+            try:
+                answer = client.get("/api/bots")
+                if answer.status_code == 200:
+                    samples.append((sent, time.monotonic() - sent))
+                else:
+                    failures.append((sent, f"GET bots {answer.status_code}"))
+            except httpx.TransportError as exc:
+                failures.append((sent, f"GET bots {type(exc).__name__}"))
+            stop.wait(0.1 / len(clients))
+    results.put((samples, failures))
+
+
+class Prober:
+    """:func:`probe` in a spawned process, started with the run and read at its end."""
+
+    def __init__(self, urls: list[str]) -> None:
+        context = multiprocessing.get_context("spawn")
+        self.stop = context.Event()
+        self.results: Any = context.Queue()
+        self.process = context.Process(
+            target=probe, args=(urls, self.stop, self.results), daemon=True
+        )
+        self.process.start()
+
+    def finish(self) -> tuple[list[tuple[float, float]], list[tuple[float, str]]]:
+        self.stop.set()
+        found: tuple[list[tuple[float, float]], list[tuple[float, str]]] = self.results.get(
+            timeout=60
+        )
+        self.process.join(10)
+        return found
+
+
+async def sample_memory(servers: list[ServerProcess], peaks: list[int]) -> None:
+    while True:
+        for i, server in enumerate(servers):
+            peaks[i] = max(peaks[i], await asyncio.to_thread(server.rss_kb))
+        await asyncio.sleep(1)
+
+
+async def fault(run: Run, server: ServerProcess, at: float, report: dict[str, Any]) -> None:
+    """SIGKILL one server process at ``at`` (seconds into the window), restart it."""
+    while run.started is None:
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(max(0.0, run.started + at - time.monotonic()))
+    if run.stopping:
+        return
+    run.in_fault = True
+    run.fault_window = (time.monotonic(), float("inf"))
+    killed = time.monotonic()
+    await asyncio.to_thread(server.kill)
+    await asyncio.sleep(run.args.fault_down)
+    await asyncio.to_thread(server.start)
+    report["killed_at_s"] = round(killed - run.started, 2)
+    report["down_s"] = round(time.monotonic() - killed, 2)
+    await asyncio.sleep(5)  # the clients reconnect: their lost connections are expected
+    run.in_fault = False
+    run.fault_window = (run.fault_window[0], time.monotonic())
+
+
+async def check(run: Run) -> dict[str, int]:
+    """Every game against what its clients were told: acknowledged actions present (the
+    sequence reached, a placement on the board, a finished game's record), no computer
+    left to move once things settle (``stuck``)."""
+    lost = stuck = 0
+    semaphore = asyncio.Semaphore(32)
+
+    async def one(game: GameRecord) -> tuple[int, int]:
+        client = run.http[game.port_index]
+        async with semaphore:
+            deadline = time.monotonic() + run.args.stuck_after
+            while True:
+                answer = await client.get(f"/api/games/{game.id}")
+                view = answer.json()
+                bots = {i for i, s in enumerate(view["seats"]) if s["bot"]}
+                waiting = not view["over"] and view["to_move"] in bots
+                if not waiting or time.monotonic() > deadline:
+                    break
+                await asyncio.sleep(0.25)
+            actions: list[str] | None = None
+            if view["over"]:
+                record = await client.get(f"/api/games/{game.id}/record")
+                actions = record.json()["actions"] if record.status_code == 200 else None
+        missing = 0
+        board = view.get("board") or {}
+        for seq, action in game.acked.items():
+            if seq >= view["seq"]:
+                missing += 1
+            elif actions is not None:
+                missing += actions[seq] != action
+            elif found := PLACEMENT.match(action):
+                missing += board.get(found[1]) != int(found[2])
+        return missing, int(waiting)
+
+    results = await asyncio.gather(*(one(g) for g in run.games), return_exceptions=True)
+    for result in results:
+        if isinstance(result, BaseException):
+            run.error(f"check {type(result).__name__}")
+            continue
+        lost += result[0]
+        stuck += result[1]
+    return {
+        "games": len(run.games),
+        "acknowledged": sum(len(g.acked) for g in run.games),
+        "lost": lost,
+        "stuck": stuck,
+    }
+
+
+async def drive(args: argparse.Namespace, servers: list[ServerProcess]) -> dict[str, Any]:
+    """Play the run against the servers; every figure of the report but the setup's."""
+    limits = httpx.Limits(max_connections=None, max_keepalive_connections=200)
+    http = [httpx.AsyncClient(base_url=s.url, timeout=60, limits=limits) for s in servers]
+    run = Run(args, [s.url for s in servers], http)
+    peaks = [s.rss_kb() for s in servers]
+    idle_kb = list(peaks)
+    sampler = asyncio.create_task(sample_memory(servers, peaks))
+    fault_report: dict[str, Any] = {}
+    background = [sampler]
+    if args.fault:
+        at = args.duration / 2 if not args.actions else args.fault_at
+        background.append(asyncio.create_task(fault(run, servers[0], at, fault_report)))
+    prober = await asyncio.to_thread(Prober, run.urls)
+    creating = asyncio.Semaphore(16)
+    readies = [asyncio.Event() for _ in range(args.games)]
+    setup_start = time.monotonic()
+    slots = [asyncio.create_task(slot(run, i, readies[i], creating)) for i in range(args.games)]
+    try:
+        await asyncio.wait_for(
+            asyncio.gather(*(r.wait() for r in readies)), timeout=60 + args.games / 2
+        )
+    except TimeoutError:  # measure all the same: the errors say why
+        run.errors["slot never started"] = sum(not r.is_set() for r in readies)
+    await asyncio.sleep(0.5)  # the last sockets open
+    run.started = time.monotonic()
+    setup_s = run.started - setup_start
+    if not args.actions:
+        run.deadline = run.started + args.duration
+    cpu_before = [s.cpu_s() for s in servers]
+    client_before = resource.getrusage(resource.RUSAGE_SELF)
+    while time.monotonic() < run.deadline:
+        await asyncio.sleep(min(0.2, max(0.0, run.deadline - time.monotonic())))
+        if args.actions and time.monotonic() - run.started > args.max_duration:
+            run.deadline = time.monotonic()
+    window = time.monotonic() - run.started
+    run.stopping = True
+    cpu_after = [s.cpu_s() for s in servers]
+    client_after = resource.getrusage(resource.RUSAGE_SELF)
+    end_kb = [s.rss_kb() for s in servers]
+    samples, failures = await asyncio.to_thread(prober.finish)
+    run.gets = [took for sent, took in samples if run.measuring(sent)]
+    for at, kind in failures:
+        start, end = run.fault_window
+        (run.disconnects if start <= at <= end else run.errors)[kind] += 1
+    await asyncio.wait(slots, timeout=30)
+    for task in [*slots, *background]:
+        task.cancel()
+    await asyncio.gather(*slots, *background, return_exceptions=True)
+    checked = await check(run)
+    after_idle_kb: list[int] | None = None
+    if args.idle_wait:
+        await asyncio.sleep(args.idle_wait)
+        after_idle_kb = [s.rss_kb() for s in servers]
+    for client in http:
+        await client.aclose()
+    latencies = run.latency["ws"] + run.latency["http"]
+    client_cpu = (client_after.ru_utime + client_after.ru_stime) - (
+        client_before.ru_utime + client_before.ru_stime
+    )
+    report: dict[str, Any] = {
+        "setup_s": round(setup_s, 2),
+        "window_s": round(window, 2),
+        "games_played": len(run.games),
+        "games_finished": run.finished,
+        "actions": run.window_actions,
+        "actions_per_s": round(run.window_actions / window, 1) if window else 0.0,
+        "latency_ms": quantiles(latencies),
+        "latency_ws_ms": quantiles(run.latency["ws"]),
+        "latency_http_ms": quantiles(run.latency["http"]),
+        "create_ms": quantiles(run.create),
+        "get_ms": quantiles(run.gets),
+        "watcher": {"updates": run.watcher_updates, "out_of_order": run.watcher_regressions},
+        "errors": {"total": sum(run.errors.values()), "by_kind": dict(run.errors)},
+        "stalled_games": run.stalled,
+        "seq_regressions": run.seq_regressions,
+        "server": {
+            "rss_mb_idle": [round(k / 1024, 1) for k in idle_kb],
+            "rss_mb_peak": [round(k / 1024, 1) for k in peaks],
+            "rss_mb_end": [round(k / 1024, 1) for k in end_kb],
+            "cpu_s": [round(b - a, 2) for a, b in zip(cpu_before, cpu_after, strict=True)],
+        },
+        "client_cpu_s": round(client_cpu, 2),
+        "check": checked,
+    }
+    if after_idle_kb is not None:
+        total_games = max(1, len(run.games))
+        report["server"]["rss_mb_after_idle"] = [round(k / 1024, 1) for k in after_idle_kb]
+        report["server"]["kb_per_game_after_idle"] = round(
+            (sum(after_idle_kb) - sum(idle_kb)) / total_games, 2
+        )
+    if args.fault:
+        report["fault"] = {
+            **fault_report,
+            "acknowledged": checked["acknowledged"],
+            "lost": checked["lost"],
+            "stuck": checked["stuck"],
+            "seq_regressions": run.seq_regressions,
+            "unconfirmed": run.unconfirmed,
+            "disconnects": sum(run.disconnects.values()),
+        }
+    return report
+
+
+@contextlib.contextmanager
+def database(kind: str, folder: Path) -> Iterator[str]:
+    """A fresh database URL: a SQLite file in ``folder``, or a throw-away PostgreSQL."""
+    if kind == "sqlite":
+        yield f"sqlite:///{folder / 'load.db'}"
+        return
+    with ThrowawayPostgres() as url:
+        yield url
+
+
+def raise_file_limit() -> None:
+    """Thousands of sockets: lift the soft limit on open files (the servers inherit it)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard if hard != resource.RLIM_INFINITY else 65536
+    if soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+
+
+def _commit() -> str:
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
+        )
+        return out.stdout.strip() or "unknown"
+    except OSError:
+        return "unknown"
+
+
+def parse(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=50, help="concurrent games (50/200/1000)")
+    parser.add_argument("--processes", type=int, default=1, help="server processes")
+    parser.add_argument("--database", choices=["sqlite", "postgresql"], default="sqlite")
+    parser.add_argument("--duration", type=float, default=30, help="measuring window, seconds")
+    parser.add_argument("--actions", type=int, default=0, help="stop after N actions instead")
+    parser.add_argument("--max-duration", type=float, default=600, help="cap with --actions")
+    parser.add_argument("--variant", default="classic")
+    parser.add_argument("--people", type=int, default=2, help="scripted people per game")
+    parser.add_argument("--bots", type=int, default=1, help="computer seats per game")
+    parser.add_argument("--bot", default="gentle", help="the computer level")
+    parser.add_argument("--http-share", type=float, default=0.2, help="actions sent by POST")
+    parser.add_argument("--spread", choices=["game", "seat"], default="game")
+    parser.add_argument("--fault", action="store_true", help="SIGKILL process 0 halfway")
+    parser.add_argument("--fault-at", type=float, default=5, help="with --actions: seconds in")
+    parser.add_argument("--fault-down", type=float, default=1, help="seconds before restart")
+    parser.add_argument("--stall-after", type=float, default=30, help="seconds without news")
+    parser.add_argument("--stuck-after", type=float, default=5, help="grace for computers")
+    parser.add_argument("--idle-wait", type=float, default=0, help="then measure RSS again")
+    parser.add_argument(
+        "--env", action="append", default=[], metavar="NAME=VALUE", help="server setting"
+    )
+    parser.add_argument("--quick", action="store_true", help="a tiny run, for the tests")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.games, args.duration, args.stall_after = min(args.games, 4), 3.0, 20.0
+    return args
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    args = parse(argv)
+    raise_file_limit()
+    report: dict[str, Any] = {
+        "date": time.strftime("%Y-%m-%d"),
+        "commit": _commit(),
+        "python": platform.python_version(),
+        "cpus": os.cpu_count(),
+        "config": {
+            key: getattr(args, key)
+            for key in (
+                "games",
+                "processes",
+                "database",
+                "duration",
+                "actions",
+                "variant",
+                "people",
+                "bots",
+                "bot",
+                "http_share",
+                "spread",
+                "fault",
+                "quick",
+            )
+        },
+    }
+    with tempfile.TemporaryDirectory(prefix="mathable-load-") as name:
+        folder = Path(name)
+        with database(args.database, folder) as url:
+            env = {**os.environ, **GENEROUS_LIMITS, "DATABASE_URL": url}
+            env.update(item.split("=", 1) for item in args.env)
+            servers: list[ServerProcess] = []
+            try:
+                for i in range(args.processes):
+                    servers.append(ServerProcess(i, env, folder).start())
+                report.update(asyncio.run(drive(args, servers)))
+            finally:
+                for server in servers:
+                    server.stop()
+    print(json.dumps(report, indent=2))
+    return report
+
+
+if __name__ == "__main__":
+    main()

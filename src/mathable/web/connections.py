@@ -1,0 +1,294 @@
+"""Live connections that cannot stall a game (issue 13, "no stall").
+
+Each WebSocket has a :class:`Connection`: a bounded outbox drained by its own task. The
+service's broadcast only *offers* a message (:meth:`Connection.send` never awaits), so a
+reader that stops reading holds up nobody, and nothing is sent under a game's lock.
+
+A watcher only needs the newest view, so an unsent view is replaced by a newer one
+(coalescing): a slow reader's outbox holds at most one view and a few short replies.
+An outbox that fills up all the same, or one send that does not finish within
+``send_timeout``, drops the connection (close code 1008); the client reconnects and
+gets the current view.
+
+Incoming frames are text of at most ``max_frame`` bytes, at most ``frames_per_second``
+per connection (a token bucket holding a second's worth); a binary frame (1003), an
+oversized one (1009) or one too many (1008) closes the socket with a reason.
+:class:`Admissions` caps the spectators of a game and the sockets from one address.
+The numbers are :class:`SocketLimits`, read from the environment.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import time
+from collections import Counter, OrderedDict, deque
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from starlette.websockets import WebSocket
+
+POLICY = 1008
+"""Close code: too many frames, a reader too slow, past a cap."""
+UNSUPPORTED = 1003
+"""Close code: a binary frame (only JSON text is spoken)."""
+TOO_BIG = 1009
+"""Close code: a frame larger than ``max_frame``."""
+TRY_LATER = 1013
+"""Close code: a game has as many spectators as it takes."""
+
+CLOSE_TIMEOUT = 2.0
+"""Seconds a close frame may wait for a stuck socket before the connection is left."""
+
+
+def _number(name: str, default: float) -> float:
+    """A positive number from the environment variable ``name`` (refused otherwise)."""
+    text = os.environ.get(name, "").strip()
+    if not text:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"{name}={text!r}: a positive number") from None
+    if not value > 0:
+        raise ValueError(f"{name}={text!r}: a positive number")
+    return value
+
+
+@dataclass(frozen=True)
+class SocketLimits:
+    """The WebSocket limits, each from an environment variable (default in brackets):
+
+    - ``MATHABLE_WS_MAX_FRAME`` (4096): bytes in one incoming frame;
+    - ``MATHABLE_WS_FRAMES_PER_SECOND`` (20): incoming frames a second per connection;
+    - ``MATHABLE_WS_OUTBOX`` (16): messages waiting to be sent before a reader is dropped;
+    - ``MATHABLE_WS_SEND_TIMEOUT`` (10): seconds one send may take before it is dropped;
+    - ``MATHABLE_SPECTATORS_PER_GAME`` (200): spectator sockets on one game;
+    - ``MATHABLE_SOCKETS_PER_ADDRESS`` (100): sockets from one client address.
+
+    The caps count per server process.
+    """
+
+    max_frame: int = 4096
+    frames_per_second: float = 20.0
+    outbox: int = 16
+    send_timeout: float = 10.0
+    spectators_per_game: int = 200
+    sockets_per_address: int = 100
+
+    @classmethod
+    def from_env(cls) -> SocketLimits:
+        """The limits the environment sets (the defaults for the rest)."""
+        return cls(
+            max_frame=int(_number("MATHABLE_WS_MAX_FRAME", cls.max_frame)),
+            frames_per_second=_number("MATHABLE_WS_FRAMES_PER_SECOND", cls.frames_per_second),
+            outbox=int(_number("MATHABLE_WS_OUTBOX", cls.outbox)),
+            send_timeout=_number("MATHABLE_WS_SEND_TIMEOUT", cls.send_timeout),
+            spectators_per_game=int(
+                _number("MATHABLE_SPECTATORS_PER_GAME", cls.spectators_per_game)
+            ),
+            sockets_per_address=int(
+                _number("MATHABLE_SOCKETS_PER_ADDRESS", cls.sockets_per_address)
+            ),
+        )
+
+
+_ENCODED: OrderedDict[int, tuple[dict[str, Any], str]] = OrderedDict()
+
+
+def encode(message: dict[str, Any]) -> str:
+    """The JSON text of ``message``. A broadcast offers one message to every watcher of
+    a seat, so the last few messages' texts are kept (by identity: messages are never
+    changed once offered) and each is encoded once, not once per watcher."""
+    kept = _ENCODED.get(id(message))
+    if kept is not None and kept[0] is message:
+        return kept[1]
+    text = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+    _ENCODED[id(message)] = (message, text)
+    if len(_ENCODED) > 16:
+        _ENCODED.popitem(last=False)
+    return text
+
+
+class TokenBucket:
+    """At most ``rate`` events a second on average, and ``burst`` at once."""
+
+    def __init__(
+        self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.clock = clock
+        self.tokens = burst
+        self.at = clock()
+
+    def take(self) -> bool:
+        """Spend a token if there is one (False: over the limit)."""
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class Connection:
+    """One accepted WebSocket: its outbox, the task draining it, and its incoming frames."""
+
+    def __init__(self, websocket: WebSocket, limits: SocketLimits) -> None:
+        self.websocket = websocket
+        self.limits = limits
+        self.outbox: deque[dict[str, Any]] = deque()
+        self.closing: tuple[int, str] | None = None
+        """The close code and reason once the connection is being dropped."""
+        self.gone = False
+        """The client has disconnected: nothing more can be sent."""
+        self._bucket = TokenBucket(limits.frames_per_second, limits.frames_per_second)
+        self._ready = asyncio.Event()
+        self._stopped = asyncio.Event()
+        self._drainer = asyncio.create_task(self._drain())
+
+    # -- sending ------------------------------------------------------------------------
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue ``message``; never waits. A view replaces an unsent view (the newest is
+        all a watcher needs); a full outbox drops the connection."""
+        if self.closing is not None or self.gone:
+            return
+        if message.get("type") == "view":
+            for queued in self.outbox:
+                if queued.get("type") == "view":
+                    self.outbox.remove(queued)
+                    break
+        if len(self.outbox) >= self.limits.outbox:
+            self.drop(POLICY, "too slow: messages are not being read; reconnect for the view")
+            return
+        self.outbox.append(message)
+        self._ready.set()
+
+    async def _drain(self) -> None:
+        """Send the outbox in order, each send bounded by ``send_timeout``."""
+        while True:
+            await self._ready.wait()
+            self._ready.clear()
+            while self.outbox:
+                text = encode(self.outbox.popleft())
+                try:  # asyncio.timeout: 3.11's wait_for can swallow a cancellation
+                    async with asyncio.timeout(self.limits.send_timeout):
+                        await self.websocket.send_text(text)
+                except TimeoutError:
+                    self.drop(POLICY, "too slow: messages are not being read; reconnect")
+                    return
+                except Exception:  # the client has gone: nothing more to send
+                    self.gone = True
+                    self._stopped.set()
+                    return
+
+    def drop(self, code: int, reason: str) -> None:
+        """End the connection with a close ``code``: stops sending and receiving."""
+        if self.closing is None:
+            self.closing = (code, reason)
+        self.outbox.clear()
+        self._stopped.set()
+
+    # -- receiving ----------------------------------------------------------------------
+
+    async def frames(self) -> AsyncIterator[str]:
+        """The text frames received, within the limits; ends when the client leaves or
+        the connection is dropped (a binary, oversized or one too many frame drops it)."""
+        stopped = asyncio.ensure_future(self._stopped.wait())
+        receiving: asyncio.Future[Any] | None = None
+        try:
+            while not self._stopped.is_set():
+                receiving = asyncio.ensure_future(self.websocket.receive())
+                await asyncio.wait({receiving, stopped}, return_when=asyncio.FIRST_COMPLETED)
+                if not receiving.done():
+                    receiving.cancel()
+                    return
+                message = receiving.result()
+                if message["type"] == "websocket.disconnect":
+                    self.gone = True
+                    return
+                text = message.get("text")
+                if text is None:
+                    self.drop(UNSUPPORTED, "binary frames are not spoken here: send JSON text")
+                    return
+                if len(text) > self.limits.max_frame or (
+                    len(text.encode()) > self.limits.max_frame
+                ):
+                    self.drop(TOO_BIG, f"a message is at most {self.limits.max_frame} bytes")
+                    return
+                if not self._bucket.take():
+                    rate = f"{self.limits.frames_per_second:g}"
+                    self.drop(POLICY, f"too many messages: at most {rate} a second")
+                    return
+                yield text
+        finally:  # also when the server shuts down: nothing left waiting
+            stopped.cancel()
+            if receiving is not None:
+                receiving.cancel()
+
+    # -- closing ------------------------------------------------------------------------
+
+    async def close(self) -> None:
+        """Stop the sending task and, unless the client has gone, send the close frame
+        (a normal close, or the code the connection was dropped with), waiting at most
+        :data:`CLOSE_TIMEOUT` on a socket that does not drain."""
+        self._drainer.cancel()
+        await asyncio.wait({self._drainer}, timeout=CLOSE_TIMEOUT)
+        if self.gone:
+            return
+        code, reason = self.closing or (1000, "")
+        with contextlib.suppress(Exception):
+            async with asyncio.timeout(CLOSE_TIMEOUT):
+                await self.websocket.close(code, reason)
+        self.gone = True
+
+
+async def refuse(websocket: WebSocket, status: int, message: str, code: int) -> None:
+    """Answer an accepted socket that is not let in: an error message, then a close."""
+    with contextlib.suppress(Exception):
+        async with asyncio.timeout(CLOSE_TIMEOUT):
+            await websocket.send_json({"type": "error", "status": status, "error": message})
+            await websocket.close(code)
+
+
+class Admissions:
+    """The open sockets per game's spectators and per client address, within the caps."""
+
+    def __init__(self, limits: SocketLimits) -> None:
+        self.limits = limits
+        self.spectators: Counter[str] = Counter()
+        self.addresses: Counter[str] = Counter()
+
+    def enter(self, game_id: str, address: str, spectator: bool) -> tuple[int, str] | None:
+        """Count a socket in; returns the close code and the reason it is refused
+        instead (None: let in)."""
+        if self.addresses[address] >= self.limits.sockets_per_address:
+            return POLICY, (
+                f"too many live connections from one address (at most "
+                f"{self.limits.sockets_per_address}): close some and try again"
+            )
+        if spectator and self.spectators[game_id] >= self.limits.spectators_per_game:
+            return TRY_LATER, (
+                f"this game has as many spectators as it takes "
+                f"({self.limits.spectators_per_game}): try again later"
+            )
+        self.addresses[address] += 1
+        if spectator:
+            self.spectators[game_id] += 1
+        return None
+
+    def leave(self, game_id: str, address: str, spectator: bool) -> None:
+        """Count a socket out (forgetting zero counts, so idle games cost nothing)."""
+        self.addresses[address] -= 1
+        if self.addresses[address] <= 0:
+            del self.addresses[address]
+        if spectator:
+            self.spectators[game_id] -= 1
+            if self.spectators[game_id] <= 0:
+                del self.spectators[game_id]

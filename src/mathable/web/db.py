@@ -1,0 +1,251 @@
+"""The database behind the event store: its URL, engine, tables and migrations.
+
+One schema on SQLite (the embedded default, a file) and PostgreSQL (several server
+processes, several machines), written with SQLAlchemy Core; PostgreSQL is reached through
+psycopg 3. The schema is kept by Alembic migrations shipped inside the package
+(``migrations/``), run when a store opens, so a database made by an older version
+(SQLite files from before Alembic included) upgrades in place.
+
+A URL is only ever shown with its password hidden (:func:`shown`): in messages, logs
+and errors alike.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Connection,
+    Engine,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    Table,
+    Text,
+    create_engine,
+    event,
+    inspect,
+    text,
+)
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
+from sqlalchemy.pool import ConnectionPoolEntry, StaticPool
+
+from mathable.engine.errors import MathableError
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+HEAD = "0002"
+"""The newest migration: a database at this revision needs no Alembic run."""
+
+EXAMPLES = "sqlite:///mathable.db or postgresql://user:password@host:5432/database"
+CHANNEL = "mathable_events"
+"""The PostgreSQL ``NOTIFY`` channel of the change feed."""
+
+MIGRATION_LOCK = 0x6D617468
+"""The PostgreSQL advisory lock taken while migrating (two processes starting at once)."""
+
+metadata = MetaData()
+
+games = Table(
+    "games",
+    metadata,
+    Column("id", Text, primary_key=True),
+    Column("created", Float, nullable=False),
+    Column("spec", Text, nullable=False),
+    Column("seats", Text, nullable=False),
+    Column("stamp", BigInteger, nullable=False, server_default=text("0")),
+    Index("ix_games_created", "created"),
+    Index("ix_games_stamp", "stamp"),
+)
+"""A game's creation row. ``stamp`` is a store-wide counter raised when the row changes
+(a claimed seat), so the SQLite change feed sees the change."""
+
+events = Table(
+    "events",
+    metadata,
+    Column("game_id", Text, ForeignKey("games.id"), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("action", Text, nullable=False),
+    Column("seat", Integer),
+    Column("created", Float, nullable=False),
+)
+"""One row per action; the primary key (game, seq) lets one writer only take a number."""
+
+
+class DatabaseError(MathableError):
+    """A database URL that cannot be used, or a database that cannot be opened. The
+    message is one line and never shows a password."""
+
+
+def parse_url(database_url: str) -> URL:
+    """The SQLAlchemy URL of ``DATABASE_URL``: ``sqlite:///file`` (``sqlite://``: in
+    memory) or ``postgresql://`` (also ``postgresql+psycopg://``), anything else refused."""
+    try:
+        url = make_url(database_url)
+    except (ArgumentError, ValueError, TypeError):
+        raise DatabaseError(f"DATABASE_URL is not a database URL: write {EXAMPLES}") from None
+    backend, _, driver = url.drivername.partition("+")
+    if backend == "sqlite" and driver in ("", "pysqlite"):
+        return url.set(drivername="sqlite")
+    if backend == "postgresql" and driver in ("", "psycopg"):
+        if not url.database:
+            raise DatabaseError(f"DATABASE_URL={shown(url)} names no database: write {EXAMPLES}")
+        return url.set(drivername="postgresql+psycopg")
+    raise DatabaseError(
+        f"DATABASE_URL={shown(url)}: {url.drivername!r} databases are not supported: "
+        f"write {EXAMPLES}"
+    )
+
+
+def shown(url: URL) -> str:
+    """The URL as it may be printed: the password hidden."""
+    return url.render_as_string(hide_password=True)
+
+
+def shown_database_url(database_url: str) -> str:
+    """``DATABASE_URL`` as it may be printed, as written but for the password (hidden);
+    a URL that cannot be used is refused (:func:`parse_url`)."""
+    parse_url(database_url)
+    return shown(make_url(database_url))
+
+
+def is_sqlite(url: URL) -> bool:
+    return url.get_backend_name() == "sqlite"
+
+
+def in_memory(url: URL) -> bool:
+    """``sqlite://`` or ``sqlite:///:memory:``: a database that lives as long as its store."""
+    return is_sqlite(url) and url.database in (None, "", ":memory:")
+
+
+def reason(exc: BaseException, url: URL | None = None) -> str:
+    """A database error in one line, without SQLAlchemy's decorations or the password."""
+    cause = exc.orig if isinstance(exc, SQLAlchemyError) and hasattr(exc, "orig") else exc
+    lines = [line.strip() for line in str(cause).splitlines() if line.strip()]
+    message = "; ".join(line for line in lines if not line.startswith("(Background"))
+    if url is not None and url.password:
+        message = message.replace(str(url.password), "***")
+    return message or type(cause).__name__
+
+
+def is_unique_violation(exc: IntegrityError) -> bool:
+    """Whether an insert failed on a taken key (not on another constraint)."""
+    orig = exc.orig
+    if isinstance(orig, sqlite3.IntegrityError):
+        return "UNIQUE" in str(orig) or "PRIMARY KEY" in str(orig)
+    return getattr(orig, "sqlstate", None) == "23505"  # PostgreSQL's unique_violation
+
+
+def _sqlite_connect(connection: Any, _: ConnectionPoolEntry) -> None:
+    """Each SQLite connection: transactions under SQLAlchemy's control (the driver's own
+    would not begin before a read), write-ahead log, durable commits."""
+    connection.isolation_level = None
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.close()
+
+
+def _sqlite_begin(connection: Connection) -> None:
+    """``BEGIN`` (``BEGIN IMMEDIATE`` with the ``immediate`` option: take the write lock
+    before reading, as migrating does when two processes start at once)."""
+    immediate = connection.get_execution_options().get("immediate", False)
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+
+def make_engine(url: URL) -> Engine:
+    """The engine for a parsed URL (:func:`parse_url`)."""
+    if is_sqlite(url):
+        if in_memory(url):
+            engine = create_engine(
+                url, poolclass=StaticPool, connect_args={"check_same_thread": False}
+            )
+        else:
+            Path(str(url.database)).parent.mkdir(parents=True, exist_ok=True)
+            engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        event.listen(engine, "connect", _sqlite_connect)
+        event.listen(engine, "begin", _sqlite_begin)
+        return engine
+    connect_args = {} if "connect_timeout" in url.query else {"connect_timeout": 10}
+    return create_engine(url, pool_pre_ping=True, connect_args=connect_args)
+
+
+def psycopg_arguments(url: URL) -> dict[str, Any]:
+    """The keyword arguments of ``psycopg.connect`` for a PostgreSQL URL (the change
+    feed listens on a connection of its own, outside the pool)."""
+    arguments: dict[str, Any] = {
+        "host": url.host,
+        "port": url.port,
+        "user": url.username,
+        "password": url.password,
+        "dbname": url.database,
+        "connect_timeout": 10,
+    }
+    arguments.update({key: value for key, value in url.query.items() if isinstance(value, str)})
+    return {key: value for key, value in arguments.items() if value is not None}
+
+
+def revision(connection: Connection) -> str | None:
+    """The Alembic revision of the database (None: never migrated, or empty)."""
+    if not inspect(connection).has_table("alembic_version"):
+        return None
+    found = connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
+    return None if found is None else str(found)
+
+
+@contextmanager
+def _migrating(engine: Engine) -> Iterator[Connection]:
+    """A connection in a transaction that holds the migration lock: SQLite's write lock
+    (``BEGIN IMMEDIATE``), or a PostgreSQL advisory lock, so two processes starting at
+    once migrate one after the other."""
+    with engine.connect() as connection:
+        if is_sqlite(engine.url):
+            connection = connection.execution_options(immediate=True)
+        with connection.begin():
+            if not is_sqlite(engine.url):
+                connection.execute(
+                    text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK}
+                )
+            yield connection
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the database to the newest schema (:data:`HEAD`), in one transaction."""
+    with engine.connect() as connection:
+        if revision(connection) == HEAD:
+            return
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with _migrating(engine) as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+def run_migrations() -> None:
+    """The body of ``migrations/env.py``: migrate on the connection :func:`migrate`
+    handed over (in its transaction), or on ``sqlalchemy.url`` when run by the
+    ``alembic`` command."""
+    from alembic import context
+
+    connection = context.config.attributes.get("connection")
+    if connection is None:  # the alembic command line: a URL from its configuration
+        url = parse_url(context.config.get_main_option("sqlalchemy.url") or "")
+        with _migrating(make_engine(url)) as own:
+            context.configure(connection=own, target_metadata=metadata)
+            with context.begin_transaction():
+                context.run_migrations()
+        return
+    context.configure(connection=connection, target_metadata=metadata)
+    with context.begin_transaction():
+        context.run_migrations()
