@@ -12,7 +12,7 @@ from mathable.engine import records
 from mathable.engine.actions import Place
 from mathable.engine.errors import MathableError
 from mathable.engine.protocol import Game, HouseRules
-from mathable.engine.records import RecordError
+from mathable.engine.records import RecordError, dumps
 from mathable.games import registry
 from mathable.games.board.game import BoardGame
 
@@ -77,3 +77,24 @@ def test_bad_records_are_refused_with_a_reason(change, message: str) -> None:  #
 def test_malformed_json_is_refused(text: str) -> None:
     with pytest.raises(MathableError):
         registry.from_record(text)
+
+
+def test_records_of_the_first_rules_version_replay_as_they_were_played() -> None:
+    """Before questions (J4, C12) a `stop` ended a Junior game at once and a game-ending
+    turn was final: a record written then (variant_version 1) replays to the same end,
+    while the same actions in a record of today's version leave the proposal open."""
+    from mathable.games.registry import from_record, new_game
+
+    game = new_game("junior", ["Ann", "Bob"], seed=4)
+    data = json.loads(dumps(game))
+    data["actions"] = ["stop"]
+    data["variant_version"] = 1
+    old = from_record(data)
+    assert old.is_over and "agreed" in old.end_reason
+    data["variant_version"] = game.game_type.version
+    assert game.game_type.version > 1
+    today = from_record(data)
+    assert not today.is_over and set(today.view(today.to_move).available) == {
+        "accept",
+        "decline",
+    }

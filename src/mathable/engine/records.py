@@ -30,6 +30,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import validation as check
+from .actions import Accept, action_kind
 from .errors import MathableError
 from .protocol import Game, GameType
 
@@ -163,16 +164,30 @@ def _replay(data: object, game_type: Callable[[str], GameType]) -> Game:
         raise
     except ValueError as exc:  # a game's own refusal that no check above foresaw
         raise RecordError(f"the record's game cannot be set up: {exc}") from None
+    before_questions = written < kind.version  # written before J4/C12 asked questions
     for number, text in enumerate(actions, start=1):
         try:
-            game.apply(game.parse_action(text))
+            action = game.parse_action(text)
+            if before_questions and action_kind(action) != "challenge":
+                _agree(game)
+            game.apply(action)
         except MathableError as exc:
             raise RecordError(
                 f"field 'actions': action {number} ({check.shown(text)}) does not replay: {exc}"
             ) from None
+    if before_questions:
+        _agree(game)
     if result is not None:
         _check_result(result, game)
     return game
+
+
+def _agree(game: Game) -> None:
+    """A record of an older rules version knows no questions: there a proposal to stop
+    ended the game at once (J4) and a game-ending turn was final (C12), which is what
+    accepting every pending question gives."""
+    while not game.is_over and "accept" in game.view(game.to_move).available:
+        game.apply(Accept())
 
 
 def _check_result(result: dict[str, Any], game: Game) -> None:
