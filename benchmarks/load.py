@@ -3,13 +3,14 @@
 Usage::
 
     python benchmarks/load.py [--games N] [--processes 1|2] [--database sqlite|postgresql]
-                              [--duration S | --actions N] [--fault] [--quick]
+                              [--duration S | --actions N] [--think S] [--fault] [--quick]
 
 Every game slot creates a game over HTTP (scripted people and computer seats, at one
 screen with a chosen seed), opens one WebSocket per person and one watcher socket, and
 plays it to the end, then starts another, until the time or the action budget runs out.
 People pick from the legal actions their view offers and send most actions on their
-WebSocket and some as ``POST …/actions`` (``--http-share``). A prober times a cheap GET
+WebSocket and some as ``POST …/actions`` (``--http-share``), at once or after a pause
+(``--think``). A prober, in a process of its own, times a cheap GET
 (``/api/bots``) all along, and the server processes' memory (RSS, children included) is
 read from ``/proc``.
 
@@ -245,6 +246,8 @@ class Run:
     started: float | None = None
     deadline: float = float("inf")
     stopping: bool = False
+    go: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set when the window opens: until then people connect but do not act."""
     in_fault: bool = False
     fault_window: tuple[float, float] = (float("inf"), float("inf"))
     """Monotonic times from the kill until the clients are back."""
@@ -319,6 +322,9 @@ class Player:
         self.rng = random.Random(seed)
         self.inflight: tuple[int, str, float] | None = None
         self.max_acked = -1
+        self.latest: dict[str, Any] | None = None
+        self.ready = asyncio.Event()
+        """Set once the seat's socket has brought its first view."""
 
     async def play(self) -> None:
         """Play until the game ends or the run stops; reconnect when the server goes."""
@@ -343,9 +349,9 @@ class Player:
             try:
                 raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
             except TimeoutError:
-                idle += 0.5
+                idle += 0.5 if self.run.go.is_set() else 0.0
                 if idle >= self.run.args.stall_after and not self.run.stopping:
-                    self.run.stalled += 1
+                    self.run.stalled += not self.game.over  # once per game
                     self.game.over = True  # give up on it: the slot starts another
                     return
                 if self.run.stopping and idle >= 10:
@@ -367,6 +373,12 @@ class Player:
                 view = await self._see(ws, view)
                 if self.game.over:
                     return
+            if not self.run.go.is_set():  # connected: wait for the window to open
+                self.ready.set()
+                await self.run.go.wait()
+                view = self.latest
+                while view is not None and not self.game.over:
+                    view = await self._see(ws, view)
 
     async def _fetch(self) -> dict[str, Any] | None:
         """The seat's view over HTTP (after a refusal, to act on the latest state)."""
@@ -394,11 +406,18 @@ class Player:
         if seq < self.game.known_seq:
             return None  # an older view still on its way
         self.game.known_seq = seq
+        self.latest = view
         if view.get("over"):
             self.game.over = True
             return None
-        if self.inflight is not None or self.run.stopping or not my_turn(view):
+        if not self.run.go.is_set() or self.inflight is not None or self.run.stopping:
             return None
+        if not my_turn(view):
+            return None
+        if self.run.args.think:  # a person's pause, 0.5 to 1.5 times --think
+            await asyncio.sleep(self.run.args.think * (0.5 + self.rng.random()))
+            if self.run.stopping:
+                return None
         action = choose(view, self.rng)
         sent = time.monotonic()
         if self.rng.random() >= self.run.args.http_share:
@@ -422,7 +441,7 @@ class Player:
         return after
 
 
-async def watch(run: Run, game: GameRecord, base: int) -> None:
+async def watch(run: Run, game: GameRecord, base: int, ready: asyncio.Event) -> None:
     """A spectator's socket on the game: counts updates, checks their order."""
     last = -1
     while not run.stopping and not game.over:
@@ -431,6 +450,7 @@ async def watch(run: Run, game: GameRecord, base: int) -> None:
             async with connect(url, max_size=None, ping_interval=None, open_timeout=30) as ws:
                 async for raw in ws:
                     message = json.loads(raw)
+                    ready.set()
                     if message.get("type") != "view":
                         run.error(f"watcher {message.get('status')}")
                         continue
@@ -484,13 +504,16 @@ async def slot(run: Run, index: int, ready: asyncio.Event, creating: asyncio.Sem
         game = GameRecord(made["id"], base, made["seats"])
         run.games.append(game)
         people = [s for s in made["seats"] if s["token"]]
-        tasks = [asyncio.create_task(watch(run, game, other))]
+        watching = asyncio.Event()
+        tasks = [asyncio.create_task(watch(run, game, other, watching))]
+        players = []
         for number, seat in enumerate(people):
             where = other if number % 2 else base
-            player = Player(run, game, seat["seat"], seat["token"], where, rng.random())
-            tasks.append(asyncio.create_task(player.play()))
-        if first:
+            players.append(Player(run, game, seat["seat"], seat["token"], where, rng.random()))
+            tasks.append(asyncio.create_task(players[-1].play()))
+        if first:  # ready once every socket of the first game has its first view
             first = False
+            await asyncio.gather(watching.wait(), *(p.ready.wait() for p in players))
             ready.set()
         await asyncio.gather(*tasks[1:])
         tasks[0].cancel()
@@ -500,11 +523,12 @@ async def slot(run: Run, index: int, ready: asyncio.Event, creating: asyncio.Sem
             run.finished += 1
 
 
-def probe(urls: list[str], stop: Any, results: Any) -> None:
+def probe(urls: list[str], stop: Any, results: Any, running: Any) -> None:
     """The cheap GET (``/api/bots``), ten times a second over the processes, from a process
     of its own: its timings are the server's, not those of the busy client's event loop.
-    Puts ``(samples, failures)`` on ``results`` once ``stop`` is set: ``(monotonic time
-    sent, seconds)`` per answer, ``(monotonic time, kind)`` per failure."""
+    Sets ``running`` at its first answer; puts ``(samples, failures)`` on ``results`` once
+    ``stop`` is set: ``(monotonic time sent, seconds)`` per answer, ``(monotonic time
+    seen, kind)`` per failure."""
     samples: list[tuple[float, float]] = []
     failures: list[tuple[float, str]] = []
     with contextlib.ExitStack() as stack:
@@ -518,10 +542,11 @@ def probe(urls: list[str], stop: Any, results: Any) -> None:
                 answer = client.get("/api/bots")
                 if answer.status_code == 200:
                     samples.append((sent, time.monotonic() - sent))
+                    running.set()
                 else:
-                    failures.append((sent, f"GET bots {answer.status_code}"))
+                    failures.append((time.monotonic(), f"GET bots {answer.status_code}"))
             except httpx.TransportError as exc:
-                failures.append((sent, f"GET bots {type(exc).__name__}"))
+                failures.append((time.monotonic(), f"GET bots {type(exc).__name__}"))
             stop.wait(0.1 / len(clients))
     results.put((samples, failures))
 
@@ -532,9 +557,10 @@ class Prober:
     def __init__(self, urls: list[str]) -> None:
         context = multiprocessing.get_context("spawn")
         self.stop = context.Event()
+        self.running = context.Event()
         self.results: Any = context.Queue()
         self.process = context.Process(
-            target=probe, args=(urls, self.stop, self.results), daemon=True
+            target=probe, args=(urls, self.stop, self.results, self.running), daemon=True
         )
         self.process.start()
 
@@ -623,9 +649,12 @@ async def check(run: Run) -> dict[str, int]:
     }
 
 
-async def drive(args: argparse.Namespace, servers: list[ServerProcess]) -> dict[str, Any]:
+async def drive(
+    args: argparse.Namespace, servers: list[ServerProcess], database_pid: int | None = None
+) -> dict[str, Any]:
     """Play the run against the servers; every figure of the report but the setup's."""
-    limits = httpx.Limits(max_connections=None, max_keepalive_connections=200)
+    # idle connections closed well before the server's keep-alive (5 s) closes them under us
+    limits = httpx.Limits(max_connections=None, max_keepalive_connections=200, keepalive_expiry=2)
     http = [httpx.AsyncClient(base_url=s.url, timeout=60, limits=limits) for s in servers]
     run = Run(args, [s.url for s in servers], http)
     peaks = [s.rss_kb() for s in servers]
@@ -647,12 +676,15 @@ async def drive(args: argparse.Namespace, servers: list[ServerProcess]) -> dict[
         )
     except TimeoutError:  # measure all the same: the errors say why
         run.errors["slot never started"] = sum(not r.is_set() for r in readies)
-    await asyncio.sleep(0.5)  # the last sockets open
+    if not await asyncio.to_thread(prober.running.wait, 60):
+        run.errors["the GET prober never started"] += 1
     run.started = time.monotonic()
+    run.go.set()
     setup_s = run.started - setup_start
     if not args.actions:
         run.deadline = run.started + args.duration
     cpu_before = [s.cpu_s() for s in servers]
+    database_before = cpu_seconds(database_pid) if database_pid else 0.0
     client_before = resource.getrusage(resource.RUSAGE_SELF)
     while time.monotonic() < run.deadline:
         await asyncio.sleep(min(0.2, max(0.0, run.deadline - time.monotonic())))
@@ -661,6 +693,7 @@ async def drive(args: argparse.Namespace, servers: list[ServerProcess]) -> dict[
     window = time.monotonic() - run.started
     run.stopping = True
     cpu_after = [s.cpu_s() for s in servers]
+    database_after = cpu_seconds(database_pid) if database_pid else 0.0
     client_after = resource.getrusage(resource.RUSAGE_SELF)
     end_kb = [s.rss_kb() for s in servers]
     samples, failures = await asyncio.to_thread(prober.finish)
@@ -706,6 +739,7 @@ async def drive(args: argparse.Namespace, servers: list[ServerProcess]) -> dict[
             "cpu_s": [round(b - a, 2) for a, b in zip(cpu_before, cpu_after, strict=True)],
         },
         "client_cpu_s": round(client_cpu, 2),
+        "database_cpu_s": round(database_after - database_before, 2),
         "check": checked,
     }
     if after_idle_kb is not None:
@@ -728,13 +762,15 @@ async def drive(args: argparse.Namespace, servers: list[ServerProcess]) -> dict[
 
 
 @contextlib.contextmanager
-def database(kind: str, folder: Path) -> Iterator[str]:
-    """A fresh database URL: a SQLite file in ``folder``, or a throw-away PostgreSQL."""
+def database(kind: str, folder: Path) -> Iterator[tuple[str, int | None]]:
+    """A fresh database URL: a SQLite file in ``folder``, or a throw-away PostgreSQL (then
+    with its server's process id, to read its CPU time)."""
     if kind == "sqlite":
-        yield f"sqlite:///{folder / 'load.db'}"
+        yield f"sqlite:///{folder / 'load.db'}", None
         return
-    with ThrowawayPostgres() as url:
-        yield url
+    cluster = ThrowawayPostgres()
+    with cluster as url:
+        yield url, cluster.pid()
 
 
 def raise_file_limit() -> None:
@@ -768,6 +804,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--bots", type=int, default=1, help="computer seats per game")
     parser.add_argument("--bot", default="gentle", help="the computer level")
     parser.add_argument("--http-share", type=float, default=0.2, help="actions sent by POST")
+    parser.add_argument(
+        "--think", type=float, default=0, help="seconds a person pauses (0: flat out)"
+    )
     parser.add_argument("--spread", choices=["game", "seat"], default="game")
     parser.add_argument("--fault", action="store_true", help="SIGKILL process 0 halfway")
     parser.add_argument("--fault-at", type=float, default=5, help="with --actions: seconds in")
@@ -806,6 +845,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 "bots",
                 "bot",
                 "http_share",
+                "think",
                 "spread",
                 "fault",
                 "quick",
@@ -814,14 +854,14 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     }
     with tempfile.TemporaryDirectory(prefix="mathable-load-") as name:
         folder = Path(name)
-        with database(args.database, folder) as url:
+        with database(args.database, folder) as (url, database_pid):
             env = {**os.environ, **GENEROUS_LIMITS, "DATABASE_URL": url}
             env.update(item.split("=", 1) for item in args.env)
             servers: list[ServerProcess] = []
             try:
                 for i in range(args.processes):
                     servers.append(ServerProcess(i, env, folder).start())
-                report.update(asyncio.run(drive(args, servers)))
+                report.update(asyncio.run(drive(args, servers, database_pid)))
             finally:
                 for server in servers:
                     server.stop()

@@ -84,6 +84,15 @@ class ThrowawayPostgres:
         )
         return self.url
 
+    def pid(self) -> int | None:
+        """The PostgreSQL server's process id (its backends are its children)."""
+        if self.folder is None:
+            return None
+        try:
+            return int((self.folder / "data" / "postmaster.pid").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            return None
+
     def stop(self) -> None:
         if self.folder is None:
             return

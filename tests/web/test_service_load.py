@@ -45,6 +45,16 @@ def wait_for(check: Callable[[], bool], seconds: float = 60) -> bool:
     return False
 
 
+def receive_within(socket: Any, seconds: float) -> Any:
+    """The next JSON message of a test client's socket, or None if none comes within
+    ``seconds`` (its receive has no timeout of its own: a silent socket would hang)."""
+    got: list[Any] = []
+    reader = threading.Thread(target=lambda: got.append(socket.receive_json()), daemon=True)
+    reader.start()
+    reader.join(seconds)
+    return got[0] if got else None
+
+
 def over(client: TestClient, game_id: str) -> bool:
     return bool(client.get(f"/api/games/{game_id}").json()["over"])
 
@@ -226,3 +236,33 @@ def test_listing_games_loads_none_of_them(database_url: str) -> None:
         assert client.get("/api/games").json() == expected
         assert client.get("/api/games").json() == expected
         assert len(app.state.service.live) == 0
+
+
+def test_games_watched_beyond_the_memory_bound_still_hear_every_action(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With more watched games than ``MATHABLE_LIVE_GAMES``, a game loaded anew was
+    evicted at once, so its sockets hung on a copy nobody updated (found by the load
+    benchmark). Every watcher hears the actions of its game."""
+    monkeypatch.setenv("MATHABLE_LIVE_GAMES", "1")
+    app: FastAPI = create_app(database_url)
+    with TestClient(app) as client:
+        made = [client.post("/api/games", json=PEOPLE).json() for _ in range(3)]
+        sockets = [client.websocket_connect(f"/api/games/{m['id']}/ws") for m in made]
+        watchers = [s.__enter__() for s in sockets]
+        try:
+            for made_game, watcher in zip(made, watchers, strict=True):
+                assert watcher.receive_json()["type"] == "view"
+                game_id = made_game["id"]
+                tokens = [s["token"] for s in made_game["seats"]]
+                mover = tokens[client.get(f"/api/games/{game_id}").json()["to_move"]]
+                view = client.get(f"/api/games/{game_id}", params={"token": mover}).json()
+                action = next(a for a in view["legal"] if "=" in a)
+                body = {"token": mover, "action": action}
+                assert client.post(f"/api/games/{game_id}/actions", json=body).status_code == 200
+                heard = receive_within(watcher, 30)
+                assert heard is not None, f"the watcher of {game_id} heard nothing"
+                assert heard["type"] == "view" and heard["view"]["seq"] == 1, game_id
+        finally:
+            for socket in reversed(sockets):
+                socket.__exit__(None, None, None)

@@ -446,6 +446,8 @@ class GameService:
                     if len(self.live) <= self.live_games:
                         break
                     old = self.live[game_id]
+                    if game_id == live.id:
+                        continue  # the game just asked for: it is about to be used
                     if old.listeners or game_id in self._bot_tasks or old.lock.locked():
                         continue  # watched, a bot thinking, or an action under way: kept
                     self._keep_summary(old)
@@ -488,7 +490,7 @@ class GameService:
             raise ServiceError(400, "seq: the number of actions you have seen")
         live = self.get(game_id)
         async with live.lock:
-            live, moved = self._catch_up(self.get(game_id))  # another process's actions
+            live, moved = await self._catch_up_async(self.get(game_id))  # other processes
             if moved:
                 await self._broadcast(live)
             game = live.game
@@ -519,12 +521,24 @@ class GameService:
                     422, str(exc), rule=exc.rule, where=exc.where, reason=exc.reason
                 ) from None
             try:
-                self.store.append(game_id, seq, game.format_action(action), seat)
+                await asyncio.to_thread(
+                    self.store.append, game_id, seq, game.format_action(action), seat
+                )
             except ConflictError:  # another process stored an action first
                 live = self.reload(live)
                 await self._broadcast(live)
                 raise ServiceError(
                     409, "another action came first: look again", seq=len(live.game.log)
+                ) from None
+            except Exception:  # the database failed: memory goes back to what it holds
+                log.exception("storing an action of game %s", game_id)
+                try:
+                    self.reload(live)
+                except Exception:  # the store is down: read it afresh when next asked
+                    with self._memory:
+                        self.live.pop(game_id, None)
+                raise ServiceError(
+                    503, "the game could not be saved: try again in a moment", seq=seq
                 ) from None
         await self._broadcast(live)  # views built outside the lock
         await self._run_bots(live)
@@ -622,7 +636,9 @@ class GameService:
                         action = choices[0]
                         game.apply(action)
                     try:
-                        self.store.append(game_id, seq, game.format_action(action), seat)
+                        await asyncio.to_thread(
+                            self.store.append, game_id, seq, game.format_action(action), seat
+                        )
                     except ConflictError:  # another process came first: its move stands
                         self.reload(live)
                         continue
@@ -853,6 +869,15 @@ class GameService:
         Returns the game (replayed afresh if those actions would not apply) and whether
         it changed. Called under the game's lock."""
         later = self.store.events_after(live.id, len(live.game.log))
+        return self._apply_stored(live, later, seats)
+
+    async def _catch_up_async(self, live: LiveGame) -> tuple[LiveGame, bool]:
+        """:meth:`_catch_up` with the database read in a thread, so the event loop never
+        waits on it; the actions are applied here, on the loop, under the game's lock."""
+        later = await asyncio.to_thread(self.store.events_after, live.id, len(live.game.log))
+        return self._apply_stored(live, later, seats=False)
+
+    def _apply_stored(self, live: LiveGame, later: list[str], seats: bool) -> tuple[LiveGame, bool]:
         changed = False
         if later:
             try:
@@ -901,7 +926,10 @@ class GameService:
         It must only queue the message (as a :class:`~.connections.Connection` does),
         never wait on a client: one reader that stops reading must hold up nobody."""
         self._listener_ids += 1
-        self.get(seated.live.id).listeners[self._listener_ids] = (seated.seat, listener)
+        live = self.get(seated.live.id)
+        with self._memory:  # watched from now on: never evicted, even if it just was
+            live = self.live.setdefault(live.id, live)
+            live.listeners[self._listener_ids] = (seated.seat, listener)
         return self._listener_ids
 
     def unlisten(self, game_id: str, key: int) -> None:
