@@ -43,20 +43,57 @@ async function api(path, options = {}) {
 function say(text, error = false) {
   const el = document.getElementById("message");
   if (el) { el.textContent = text; el.className = error ? "error" : ""; }
+  if (error) announce(text);
 }
 
+// The polite live region (in index.html, outside the redrawn page): moves and refusals
+// reach screen readers without moving their focus.
+function announce(text) {
+  const live = document.getElementById("live");
+  if (live) live.textContent = text;
+}
+
+// One dialog at a time: role=dialog and aria-modal (index.html), focus kept inside,
+// Esc, a click outside or its Close button (always in sight, at its top) closes it.
 function modal(...content) {
   const box = document.getElementById("modal-box");
   box.replaceChildren(...content);
+  const title = box.querySelector("h1, h2, h3, #modal-question");
+  if (title) title.id = title.id || "modal-title";
+  if (title) box.setAttribute("aria-labelledby", title.id); else box.removeAttribute("aria-labelledby");
+  state.returnFocus = document.activeElement;
   document.getElementById("modal").hidden = false;
+  const first = box.querySelector("button, a[href], input, select, [tabindex]");
+  (first || box).focus();
 }
-function closeModal() { document.getElementById("modal").hidden = true; }
+function modalOpen() { return !document.getElementById("modal").hidden; }
+function closeModal() {
+  document.getElementById("modal").hidden = true;
+  const cancel = state.onCancel;
+  state.onCancel = null;
+  if (cancel) cancel();
+  if (state.returnFocus && state.returnFocus.isConnected) state.returnFocus.focus();
+}
+function onModalKey(e) {
+  if (e.key === "Escape") { e.preventDefault(); closeModal(); return; }
+  if (e.key !== "Tab") return;
+  const items = [...document.querySelectorAll("#modal-box button, #modal-box a[href], #modal-box input, #modal-box select")];
+  if (!items.length) { e.preventDefault(); return; }
+  const [first, last] = [items[0], items[items.length - 1]];
+  if (e.shiftKey && document.activeElement === first) { e.preventDefault(); last.focus(); }
+  else if (!e.shiftKey && document.activeElement === last) { e.preventDefault(); first.focus(); }
+  else if (!document.getElementById("modal-box").contains(document.activeElement)) { e.preventDefault(); first.focus(); }
+}
+document.getElementById("modal").addEventListener("click", e => { if (e.target.id === "modal") closeModal(); });
+document.addEventListener("keydown", e => { if (modalOpen()) { onModalKey(e); e.stopImmediatePropagation(); } }, true);
 
 function ask(question) {
   return new Promise(resolve => {
-    modal(h("p", {}, question), h("div", { class: "row" },
-      h("button", { class: "primary", id: "yes", onclick: () => { closeModal(); resolve(true); } }, "Yes"),
-      h("button", { id: "no", onclick: () => { closeModal(); resolve(false); } }, "No")));
+    const answer = yes => { state.onCancel = null; closeModal(); resolve(yes); };
+    modal(h("p", { id: "modal-question" }, question), h("div", { class: "row" },
+      h("button", { class: "primary", id: "yes", onclick: () => answer(true) }, "Yes"),
+      h("button", { id: "no", onclick: () => answer(false) }, "No")));
+    state.onCancel = () => resolve(false);
   });
 }
 
@@ -73,18 +110,24 @@ function offers(action, c = caps()) { return c.actions.includes(action); }
 
 // ---------------------------------------------------------------- home page
 
+// The header names the game beside the brand, unless its title is the brand itself.
+function setWhere(title) {
+  const brand = document.querySelector("header .brand").textContent;
+  document.getElementById("where").textContent = title === brand ? "" : title;
+}
+
 async function home() {
-  document.getElementById("where").textContent = "";
+  setWhere("");
   [state.variants, state.bots] = await Promise.all([api("/api/variants"), api("/api/bots")]);
-  const variant = h("select", { id: "variant", onchange: fitForm }, state.variants.map(v => h("option", { value: v.name }, v.title + " (" + v.name + ")")));
+  const variant = h("select", { id: "variant", "aria-label": "game", onchange: fitForm }, state.variants.map(v => h("option", { value: v.name }, v.title + " (" + v.name + ")")));
   const kinds = () => [h("option", { value: "" }, "person"), ...state.bots.map(b => h("option", { value: b.name }, "computer: " + b.name))];
   const most = Math.max(...state.variants.map(v => v.max_players));
   const seats = [...Array(most).keys()].map(i => {
-    const kind = h("select", { id: "kind" + i }, i >= 2 ? [h("option", { value: "none" }, "no player"), ...kinds()] : kinds());
+    const kind = h("select", { id: "kind" + i, "aria-label": "player " + (i + 1) + " is" }, i >= 2 ? [h("option", { value: "none" }, "no player"), ...kinds()] : kinds());
     if (i === 1) kind.value = "greedy";
     return h("div", { class: "row seat", id: "seat" + i }, h("input", { id: "name" + i, value: ["Ann", "Bob", "Cleo", "Dan", "Eve", "Finn"][i] || "Player " + (i + 1), "aria-label": "name " + (i + 1) }), kind);
   });
-  const mode = h("select", { id: "mode", onchange: fitMode }, h("option", { value: "screen" }, "everyone at this screen (pass and play)"),
+  const mode = h("select", { id: "mode", "aria-label": "play", onchange: fitMode }, h("option", { value: "screen" }, "everyone at this screen (pass and play)"),
     h("option", { value: "online" }, "online: a private link for each person"));
   const houseRules = [...new Set(state.variants.flatMap(v => v.capabilities.house_rules))];
   const rules = houseRules.map(r => h("label", { id: "rule-" + r }, h("input", { type: "checkbox", id: r, "data-rule": r }), " " + r.replaceAll("_", " ")));
@@ -97,10 +140,10 @@ async function home() {
     h("button", { class: "primary", id: "create", onclick: createGame }, "Start"));
   const list = h("div", { id: "games" }, "…");
   const upload = h("fieldset", {}, h("legend", {}, "Records and score sheets"),
-    h("div", { class: "row" }, "Game record: ", h("input", { type: "file", id: "record-file", accept: ".json", onchange: uploadRecord })),
+    h("div", { class: "row" }, "Game record: ", h("input", { type: "file", id: "record-file", accept: ".json", "aria-label": "game record file", onchange: uploadRecord })),
     h("div", { class: "row" }, "Score sheet of ", h("select", { id: "sheet-variant", "aria-label": "the score sheet's game" },
       state.variants.filter(v => v.capabilities.score_sheets).map(v => h("option", { value: v.name }, v.title))), ": ",
-      h("input", { type: "file", id: "sheet-file", accept: ".txt", onchange: uploadSheet })),
+      h("input", { type: "file", id: "sheet-file", accept: ".txt", "aria-label": "score sheet file", onchange: uploadSheet })),
     h("div", { id: "sheet" }));
   app.replaceChildren(h("div", { class: "layout" }, h("div", {}, form, upload), h("div", { class: "side" }, h("h3", {}, "Games"), list)),
     h("div", { id: "message" }));
@@ -258,18 +301,37 @@ function openSocket(id, token) {
   const socket = new WebSocket(url);
   state.socket = socket;
   state.socketToken = token;
+  socket.onopen = () => connection(true);
   socket.onmessage = event => {
     const message = JSON.parse(event.data);
     if (message.type === "view") receive(message.view);
     else if (message.type === "error") say(message.error, true);
   };
-  socket.onclose = () => setTimeout(() => { if (state.socket === socket) openSocket(id, token); }, 1000);
+  socket.onclose = () => {
+    if (state.socket !== socket) return;
+    connection(false);
+    setTimeout(() => { if (state.socket === socket) openSocket(id, token); }, 1000);
+  };
+}
+
+// A banner while the socket is closed; reconnecting removes it (the server resends the view).
+function connection(up) {
+  let banner = document.getElementById("connection");
+  if (up) { if (banner) { banner.remove(); announce("Connected again."); } return; }
+  if (banner) return;
+  banner = h("div", { id: "connection", class: "connection", role: "alert" }, "Connection lost: reconnecting…");
+  document.body.prepend(banner);
 }
 
 function receive(view) {
   const moved = !state.view || view.seq !== state.view.seq;
+  const before = state.view ? state.view.summaries.length : null;
   state.view = view;
   if (moved) { state.picked = null; state.exchange = null; state.hinted = []; }
+  if (before !== null && view.summaries.length > before) {
+    const s = view.summaries[view.summaries.length - 1];
+    announce(view.players[s.seat] + ": " + describe(s, capsOf(view.variant)) + (view.over ? ". Game over." : ""));
+  }
   // pass and play: follow the person to move, behind a cover
   const wanted = tokenFor(view);
   if (state.passAndPlay && wanted && wanted !== state.socketToken) {
@@ -285,16 +347,34 @@ function myTurn() { const v = state.view; return v.seat !== null && v.seat === v
 function can(action) { return state.view.available.includes(action); }
 function people() { return state.view.seats.filter(s => !s.bot).length; }
 
+// Where the keyboard focus was, to put it back after a redraw: by id, rack place or target.
+function focusKey() {
+  const el = document.activeElement;
+  if (!el || el === document.body || !app.contains(el)) return null;
+  if (el.dataset && el.dataset.index !== undefined) return '#board [data-index="' + (state.cursor ?? el.dataset.index) + '"]';
+  if (el.classList.contains("tile")) return "#rack button.tile:nth-child(" + ([...el.parentElement.children].indexOf(el) + 1) + ")";
+  return el.id ? "#" + el.id : null;
+}
+
 function render() {
+  const focused = focusKey();
+  drawPage();
+  const again = focused && document.querySelector(focused);
+  if (again && !again.disabled) again.focus();
+}
+
+function drawPage() {
   const v = state.view;
-  document.getElementById("where").textContent = v.title;
+  setWhere(v.title);
   const turn = v.summaries.length + ":" + v.seat;
   if (state.passAndPlay && myTurn() && state.covered !== turn && Object.keys(state.tokens).length > 1 && people() > 1) {
+    state.coverUp = true;
     app.replaceChildren(h("div", { class: "cover" }, h("h2", {}, "Pass the screen to " + v.players[v.seat]),
       h("button", { class: "primary", id: "uncover", onclick: () => { state.covered = turn; render(); } }, "I am " + v.players[v.seat] + ": show my " + pieces())));
     return;
   }
-  const rack = h("div", { class: "rack", id: "rack" }, v.playable.map((value, i) => {
+  state.coverUp = false;
+  const rack = h("div", { class: "rack", id: "rack", role: "group", "aria-label": "your " + pieces() }, v.playable.map((value, i) => {
     const classes = ["tile"];
     if (state.picked === i) classes.push("picked");
     if (state.exchange && state.exchange.has(i)) classes.push("chosen");
@@ -303,7 +383,7 @@ function render() {
   const controls = h("div", { class: "row", id: "controls" }, actionButtons(v));
   app.replaceChildren(h("div", { class: "layout" },
     h("div", { class: "main" }, drawSurface(v), h("p", { id: "status" }, v.status),
-      v.seat !== null ? rack : h("p", {}, "Watching: the " + pieces() + " in hand are private."), controls,
+      v.seat !== null ? rack : v.over ? "" : h("p", { id: "watching" }, "Watching: the " + pieces() + " in hand are private."), controls,
       h("div", { id: "message" }, v.notice)),
     h("div", { class: "side" }, scores(v), table(v), card(v), moves(v))));
   if (v.over) app.prepend(summary(v));
@@ -313,28 +393,67 @@ function render() {
 
 // The surface, drawn from the capabilities: a grid of `columns` targets, row after row;
 // on a board each target is a square, on piles a card pile with its note (its count).
+// Each target is a button named for screen readers ("H8, 4", "I8, empty, times square");
+// one of them (the cursor) is in the tab order and arrow keys move it (roving focus).
+// A board whose targets are named column letter + row number gets its coordinates drawn.
+// This turn's placements ("current") and the other placements of the last turns ("last")
+// are marked apart: by colour and by a corner mark.
 function drawSurface(v) {
   const c = capsOf(v.variant);
   const board = c.surface === "board";
   const legal = state.picked !== null ? legalTargetsFor(v.playable[state.picked]) : new Set();
-  const recent = new Set(v.recent || []);
+  const turn = v.turn || {};
+  const current = new Set([...(turn.placements || []).map(p => p.cell), ...(turn.plays || []).map(p => p.pile)]);
+  const recent = new Set((v.recent || []).filter(name => !current.has(name)));
   const hinted = new Set(state.hinted);
   const notes = v.target_notes || [];
-  const grid = h("div", { class: board ? "board" : "piles", id: "board",
-    style: "grid-template-columns: repeat(" + c.columns + ", " + (board ? "var(--cell)" : "var(--pile)") + ")" });
+  const coords = board ? coordinates(c) : null;
+  const track = board ? "var(--cell)" : "var(--pile)";
+  const grid = h("div", { class: board ? "board" : "piles", id: "board", role: "group", "aria-label": board ? "board" : "piles",
+    style: "grid-template-columns: " + (coords ? "var(--coord) " : "") + "repeat(" + c.columns + ", " + track + ")" });
+  if (coords) grid.append(h("span", { class: "coord", "aria-hidden": "true" }), ...coords.columns.map(l => h("span", { class: "coord", "aria-hidden": "true" }, l)));
+  const focusAt = state.cursor !== null ? state.cursor : Math.floor(c.targets.length / 2);
   c.targets.forEach((t, i) => {
+    if (coords && i % c.columns === 0) grid.append(h("span", { class: "coord", "aria-hidden": "true" }, coords.rows[i / c.columns]));
     const value = v.surface[i];
     const classes = [board ? "cell" : "pile", t.kind];
     if (legal.has(t.name)) classes.push("legal");
+    if (current.has(t.name)) classes.push("current");
     if (recent.has(t.name)) classes.push("last");
     if (hinted.has(t.name)) classes.push("hinted");
     if (state.cursor === i) classes.push("cursor");
     const content = board
       ? (value >= 0 ? h("span", { class: "tok" }, value) : SYMBOLS[t.label] || t.label)
       : [h("small", {}, t.label + (notes[i] ? " · " + notes[i] : "")), value >= 0 ? h("span", { class: "top" }, value) : ""];
-    grid.append(h("div", { class: classes.join(" "), "data-cell": t.name, title: t.name, onclick: () => place(i) }, content));
+    grid.append(h("button", { type: "button", class: classes.join(" "), "data-cell": t.name, "data-index": i, title: t.name,
+      "aria-label": targetName(t, value, notes[i], legal.has(t.name), current.has(t.name), recent.has(t.name)),
+      tabindex: i === focusAt ? "0" : "-1", onclick: () => { state.cursor = i; place(i); } }, content));
   });
   return grid;
+}
+
+const LABEL_WORDS = { x: "times", "/": "divided by", "+": "plus", "-": "minus" };
+
+// A target's accessible name: its name, what is on it (or "empty") and what the square is.
+function targetName(t, value, note, legal, current, last) {
+  const parts = [t.name, value >= 0 ? String(value) : "empty"];
+  if (t.label && t.label !== t.name) parts.push((LABEL_WORDS[t.label] || t.label) + (t.kind === "pile" ? "" : " square"));
+  if (note) parts.push(note);
+  if (current) parts.push("placed this turn");
+  else if (last) parts.push("last turn");
+  if (legal) parts.push("legal");
+  return parts.join(", ");
+}
+
+// Column letters and row numbers, read off the targets' own names (letters then digits);
+// null when the names are not of that form.
+function coordinates(c) {
+  const parse = name => /^([A-Z]+)(\d+)$/.exec(name);
+  const rows = Math.ceil(c.targets.length / c.columns);
+  const columns = c.targets.slice(0, c.columns).map(t => parse(t.name));
+  const starts = [...Array(rows).keys()].map(r => c.targets[r * c.columns] && parse(c.targets[r * c.columns].name));
+  if (columns.some(m => !m) || starts.some(m => !m)) return null;
+  return { columns: columns.map(m => m[1]), rows: starts.map(m => m[2]) };
 }
 
 function legalTargetsFor(value) {
@@ -358,8 +477,15 @@ function actionButtons(v) {
   }
   return [...offered.map(button),
     hintsOn(v) ? h("button", { id: "hint", onclick: hint }, "Hint (h)") : "",
-    h("input", { id: "notation", placeholder: "or type " + (v.legal.find(a => a.includes("=")) || c.targets[0].name + "=…"), size: 10,
-      "aria-label": "an action in notation", onkeydown: e => { if (e.key === "Enter") { send(e.target.value); e.target.value = ""; } } })];
+    h("label", { for: "notation", class: "notation-label" }, "Type a move"),
+    h("input", { id: "notation", placeholder: "e.g. " + example(v, c), size: 10, onkeydown: e => { if (e.key === "Enter") { send(e.target.value); e.target.value = ""; } } })];
+}
+
+// An example of notation from this game's own targets and this seat's pieces.
+function example(v, c) {
+  const mine = v.legal.find(a => a.includes("="));
+  if (mine) return mine.replace(/\+$/, "");
+  return c.targets[0].name + "=" + (v.playable.length ? v.playable[0] : "…");
 }
 
 async function hint() {
@@ -372,7 +498,7 @@ async function hint() {
 }
 
 function pick(i) {
-  if (!myTurn()) return;
+  if (!myTurn() || i >= state.view.playable.length) return;  // a key beyond the rack does nothing
   const c = caps();
   if (state.exchange) {
     if (state.exchange.has(i)) state.exchange.delete(i);
@@ -422,7 +548,9 @@ function send(text) {
 }
 
 function onKey(e) {
-  if (!state.view || !state.view.available || e.target.tagName === "INPUT") return;
+  if (!state.view || !state.view.available || e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
+  if (state.coverUp || e.ctrlKey || e.metaKey || e.altKey) return;  // nothing acts behind the pass-and-play cover
+  if ((e.key === "Enter" || e.key === " ") && e.target.tagName === "BUTTON") return;  // the button's own click
   if (/^[1-9]$/.test(e.key)) { pick(Number(e.key) - 1); return; }
   const keyed = Object.keys(BUTTONS).find(a => BUTTONS[a][1] === e.key);
   if (keyed && can(keyed)) { keyed === "exchange" ? exchange() : send(keyed); return; }
@@ -472,7 +600,7 @@ function card(v) {
 
 function moves(v) {
   const c = capsOf(v.variant);
-  return h("div", { class: "moves", id: "moves" }, h("b", {}, "Moves"), h("ol", {}, v.summaries.map(s => h("li", {},
+  return h("div", { class: "moves", id: "moves" }, h("b", { id: "moves-title" }, "Moves"), h("ol", { tabindex: "0", "aria-labelledby": "moves-title" }, v.summaries.map(s => h("li", {},
     v.players[s.seat] + ": " + describe(s, c)))));
 }
 
@@ -488,6 +616,7 @@ function summary(v) {
   const winners = (v.winners || []).map(i => v.players[i]).join(" and ");
   return h("div", { class: "summary", id: "summary" }, h("h2", {}, "Game over: " + winners + " won"),
     h("p", {}, v.end_reason + ". " + v.players.map((p, i) => p + " " + v.scores[i]).join(", ") + (c.score_unit === "points" ? "" : " (" + c.score_unit + ")")),
+    finalRacks(v, c),
     v.seed !== undefined && v.seed !== null ? h("p", { id: "seed-shown" }, "The deal's seed: " + v.seed) : "",
     h("div", { class: "row" },
       h("a", { href: "/g/" + v.id + "?replay", id: "replay-link" }, "Replay"), " · ",
@@ -496,31 +625,49 @@ function summary(v) {
       h("button", { id: "analysis", onclick: () => analysis(v.id) }, "Analysis")));
 }
 
+// Game over: what each player still held, and what it cost them where the rules deduct it.
+function finalRacks(v, c) {
+  const open = v.open_racks || [];
+  if (!open.length) return "";
+  const deductions = v.deductions || [];
+  return h("table", { id: "final-racks" }, h("caption", {}, "Final " + pieces(c)),
+    v.players.map((p, i) => h("tr", {}, h("th", { scope: "row" }, p),
+      h("td", {}, (open[i] || []).join(" ") || "none left"),
+      h("td", {}, deductions[i] ? "−" + deductions[i] + " " + c.score_unit : ""))));
+}
+
 async function analysis(id, token = null) {
   try {
     const data = await api("/api/games/" + id + "/analysis" + (token ? "?token=" + encodeURIComponent(token) : ""));
     const cell = x => (x === null || x === undefined ? "" : x);
-    modal(h("h3", {}, "Analysis"), h("div", { class: "analysis" }, h("table", {}, h("tr", {}, ["#", "player", "played", "pts", "best", "pts", "loss"].map(c => h("th", {}, c))),
+    modal(h("div", { class: "modal-head" }, h("h3", { id: "modal-title" }, "Analysis"), h("button", { id: "close", onclick: closeModal }, "Close (Esc)")),
+      h("div", { class: "analysis", tabindex: "0", role: "region", "aria-label": "the turns analysed" }, h("table", {}, h("tr", {}, ["#", "player", "played", "pts", "best", "pts", "loss"].map(c => h("th", {}, c))),
       data.turns.map(t => h("tr", {}, [t.turn, t.player, t.played, cell(t.points), t.best, cell(t.best_points), t.loss || ""].map(c => h("td", {}, c)))))),
-      h("p", {}, data.players.map(p => p.player + ": accuracy " + p.accuracy + "%").join("; ")),
-      h("button", { onclick: closeModal }, "Close"));
+      h("p", {}, data.players.map(p => p.player + ": accuracy " + p.accuracy + "%").join("; ")));
   } catch (e) { say(e.message, true); }
 }
 
 async function replayPage(id) {
-  let step = 0;
+  let step = 0, total = 0;
+  const go = to => { step = Math.max(0, Math.min(total, to)); show(); };
+  document.addEventListener("keydown", e => {
+    if (e.target.tagName === "INPUT" || e.ctrlKey || e.metaKey || e.altKey) return;
+    const to = { ArrowLeft: step - 1, ArrowRight: step + 1, Home: 0, End: total }[e.key];
+    if (to !== undefined) { e.preventDefault(); go(to); }
+  });
   const show = async () => {
     const data = await api("/api/games/" + id + "/replay?step=" + step).catch(e => { app.textContent = e.message; });
     if (!data) return;
     step = data.step;
+    total = data.total;
     state.view = Object.assign(data.view, { id, seq: step, legal: [], seats: data.view.players.map(() => ({})) });
-    document.getElementById("where").textContent = capsOf(data.view.variant).title;
+    setWhere(capsOf(data.view.variant).title);
     app.replaceChildren(h("h2", {}, "Replay"), h("div", { class: "row" },
-      h("button", { id: "first", "aria-label": "first", onclick: () => { step = 0; show(); } }, "⇤"),
-      h("button", { id: "back", onclick: () => { step = Math.max(0, step - 1); show(); } }, "◀"),
-      h("span", { id: "step" }, "action " + data.step + " of " + data.total + (data.action ? ": " + data.action : "")),
-      h("button", { id: "forward", onclick: () => { step = Math.min(data.total, step + 1); show(); } }, "▶"),
-      h("button", { id: "last", "aria-label": "last", onclick: () => { step = data.total; show(); } }, "⇥"),
+      h("button", { id: "first", onclick: () => go(0) }, "First (Home)"),
+      h("button", { id: "back", onclick: () => go(step - 1) }, "← Back"),
+      h("span", { id: "step", role: "status" }, "action " + data.step + " of " + data.total + (data.action ? ": " + data.action : "")),
+      h("button", { id: "forward", onclick: () => go(step + 1) }, "Forward →"),
+      h("button", { id: "last", onclick: () => go(total) }, "Last (End)"),
       h("a", { href: "/g/" + id }, "back to the game")),
       h("div", { class: "layout" }, h("div", { class: "main" }, drawSurface(data.view), h("p", { id: "status" }, data.view.status)),
         h("div", { class: "side" }, scores(data.view), moves(data.view))));
