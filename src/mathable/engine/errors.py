@@ -26,3 +26,9 @@ class IllegalMove(MathableError):
 
 class NotationError(MathableError):
     """Text that does not parse as the notation it claims to be."""
+
+
+def counted(count: int, noun: str) -> str:
+    """``1 token``, ``2 tokens``: a number and its noun agreeing, for messages (the
+    catalogs of issue 17 will take over with their plural forms)."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"

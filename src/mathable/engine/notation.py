@@ -42,7 +42,7 @@ from .actions import (
     Penalty,
     Place,
 )
-from .errors import NotationError
+from .errors import NotationError, counted
 
 _PLACEMENT_RE = re.compile(r"^\s*([A-Za-z]\d{0,2})\s*=\s*(\d{1,3})\s*(\+?)\s*$", re.ASCII)
 _VALUE_RE = re.compile(r"\d{1,3}", re.ASCII)
@@ -259,7 +259,8 @@ class Position:
             size = rack if isinstance(rack, int) else len(rack)
             if size > rack_size:
                 raise NotationError(
-                    f"field 'racks': rack {seat} holds {size} {piece}s, more than {rack_size}"
+                    f"field 'racks': rack {seat} holds {counted(size, piece)}, "
+                    f"more than {rack_size}"
                 )
             held += size
             if not isinstance(rack, int):
@@ -271,13 +272,14 @@ class Position:
                 on_board = sum(1 for c, v in self.board if v == value and c not in printed)
                 where = "board" if on_board > have[value] else "racks"
                 raise NotationError(
-                    f"field '{where}': {count} {piece}s of {value} on the board and racks, "
+                    f"field '{where}': {counted(count, piece)} of {value} on the board and racks, "
                     f"but the game holds {holds}"
                 )
         left = sum(have.values()) - (len(self.board) - len(printed)) - held
         if self.bag != left:
             raise NotationError(
-                f"field 'bag': {self.bag} {piece}s, but the game's {sum(have.values())} less "
+                f"field 'bag': {counted(self.bag, piece)}, but the game's "
+                f"{sum(have.values())} less "
                 f"those on the board and the racks leave {left}"
             )
 

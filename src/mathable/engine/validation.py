@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import fields
 from typing import Any
 
-from .errors import MathableError
+from .errors import MathableError, counted
 from .protocol import GameType, HouseRules
 
 MAX_NAME_LENGTH = 40
@@ -241,9 +241,9 @@ def pieces(
     ``supply``, from ``least`` to ``most`` of them."""
     items = array(value, field)
     if most is not None and len(items) > most:
-        raise FieldError(field, f"{len(items)} {piece}s, more than the {most} it holds")
+        raise FieldError(field, f"{counted(len(items), piece)}, more than the {most} it holds")
     if len(items) < least:
-        raise FieldError(field, f"{len(items)} {piece}s, fewer than {least}")
+        raise FieldError(field, f"{counted(len(items), piece)}, fewer than {least}")
     out: list[int] = []
     for index, item in enumerate(items):
         where = f"{field}[{index}]"
@@ -263,7 +263,9 @@ def within_supply(
         have = supply.get(value, 0)
         if count > have:
             holds = f"only {have}" if have else "none"
-            raise FieldError(field, f"{count} {piece}s of {value}, but the game holds {holds}")
+            raise FieldError(
+                field, f"{counted(count, piece)} of {value}, but the game holds {holds}"
+            )
 
 
 def _players(count: int) -> str:

@@ -354,3 +354,10 @@ def test_every_refusal_names_the_cell() -> None:
     game = game_with((12, 16, 1, 2, 8, 5, 6))
     error = refused(game, Place(CLASSIC.layout.grid.parse("N14"), 12), "C3", "N14")
     assert "N14" in str(error) and "rule C3" in str(error)
+
+
+def test_a_refusal_counts_in_words_that_agree() -> None:
+    """'the bag holds only 1 token', never '1 tokens' (issue 14)."""
+    game = BoardGame("classic", 2, setup=Setup(((90, 81), (80, 72)), (70,)))
+    with pytest.raises(IllegalMove, match=r"only 1 token, fewer than the 2 to exchange"):
+        game.apply(Exchange((90, 81)))

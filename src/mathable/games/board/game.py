@@ -30,7 +30,7 @@ from mathable.engine.actions import (
     Pass,
     Place,
 )
-from mathable.engine.errors import IllegalMove
+from mathable.engine.errors import IllegalMove, counted
 from mathable.engine.notation import Position, format_turn
 from mathable.engine.protocol import Game, GameType, HouseRules, TurnSummary, seat_names
 from mathable.engine.rng import Rng
@@ -243,7 +243,7 @@ class _State:
             raise IllegalMove(f"there is no {min(missing)} on your rack to exchange", rule="C8")
         if len(action.values) > len(self.bag):
             raise IllegalMove(
-                f"the bag holds only {len(self.bag)} tokens, fewer than the "
+                f"the bag holds only {counted(len(self.bag), 'token')}, fewer than the "
                 f"{len(action.values)} to exchange",
                 rule="C8",
             )

@@ -21,7 +21,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from mathable.engine.errors import IllegalMove, MathableError, NotationError
+from mathable.engine.errors import IllegalMove, MathableError, NotationError, counted
 from mathable.engine.notation import parse_placement
 from mathable.engine.protocol import Game
 
@@ -185,7 +185,7 @@ def _score_placements(
     most = variant.rack_size + extras
     if len(placed) > most:
         raise fail(
-            f"{len(placed)} tokens in one turn: a rack holds {variant.rack_size}, plus "
+            f"{counted(len(placed), 'token')} in one turn: a rack holds {variant.rack_size}, plus "
             f"one per extra token taken ({extras}) (rule C8)"
         )
     # No racks are known: the turn is taken to start full (C9, score-sheet assumption).

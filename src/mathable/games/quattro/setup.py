@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from mathable.engine import validation as check
+from mathable.engine.errors import counted
 from mathable.engine.tokens import CLASSIC_TOKENS
 
 HAND_SIZE = 7
@@ -42,7 +43,8 @@ def read_deal(data: Mapping[str, Any], players: int) -> Deal:
     )
     piles = check.pieces(setup["piles"], "setup.piles", CLASSIC_TOKENS, piece="card", least=4)
     if len(piles) != 4:
-        raise check.FieldError("setup.piles", f"{len(piles)} cards: one for each of 4 piles")
+        many = counted(len(piles), "card")
+        raise check.FieldError("setup.piles", f"{many}: one for each of 4 piles")
     reserve = check.pieces(setup["reserve"], "setup.reserve", CLASSIC_TOKENS, piece="card")
     cards = [c for group in (*hands, piles, reserve) for c in group]
     check.within_supply(cards, CLASSIC_TOKENS, "setup", piece="card")
