@@ -24,7 +24,7 @@ import contextlib
 import json
 import os
 import time
-from collections import Counter, OrderedDict, deque
+from collections import Counter, deque
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -96,21 +96,44 @@ class SocketLimits:
         )
 
 
-_ENCODED: OrderedDict[int, tuple[dict[str, Any], str]] = OrderedDict()
+def dumps(value: Any) -> str:
+    """Compact JSON text, as the API answers it (FastAPI's ``JSONResponse`` settings)."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+class Encoded(dict[str, Any]):
+    """A message (or a view) whose JSON text is made once, when first asked for, however
+    many sockets and answers it goes to. It must not be changed once made."""
+
+    _text: str | None = None
+
+    def text(self) -> str:
+        if self._text is None:
+            self._text = self._encode()
+        return self._text
+
+    def _encode(self) -> str:
+        return dumps(self)
+
+
+class ViewMessage(Encoded):
+    """``{"type": "view", "view": view}`` around an :class:`Encoded` view: its text is the
+    view's own text wrapped, so a view is encoded once for its HTTP answer and every
+    socket of its seat."""
+
+    def __init__(self, view: Encoded) -> None:
+        super().__init__(type="view", view=view)
+        self.view = view
+
+    def _encode(self) -> str:
+        return '{"type":"view","view":' + self.view.text() + "}"
 
 
 def encode(message: dict[str, Any]) -> str:
-    """The JSON text of ``message``. A broadcast offers one message to every watcher of
-    a seat, so the last few messages' texts are kept (by identity: messages are never
-    changed once offered) and each is encoded once, not once per watcher."""
-    kept = _ENCODED.get(id(message))
-    if kept is not None and kept[0] is message:
-        return kept[1]
-    text = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
-    _ENCODED[id(message)] = (message, text)
-    if len(_ENCODED) > 16:
-        _ENCODED.popitem(last=False)
-    return text
+    """The JSON text of ``message`` (made once for an :class:`Encoded` one)."""
+    if isinstance(message, Encoded):
+        return message.text()
+    return dumps(message)
 
 
 class TokenBucket:

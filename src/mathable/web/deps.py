@@ -17,7 +17,7 @@ from .schemas import Act
 from .service import GameService, Seated
 
 
-def get_service(connection: HTTPConnection) -> GameService:
+async def get_service(connection: HTTPConnection) -> GameService:
     """The application's game service."""
     service: GameService = connection.app.state.service
     return service
@@ -26,7 +26,7 @@ def get_service(connection: HTTPConnection) -> GameService:
 ServiceDep = Annotated[GameService, Depends(get_service)]
 
 
-def seat_from_query(
+async def seat_from_query(
     game_id: str,
     service: ServiceDep,
     token: Annotated[
@@ -34,12 +34,12 @@ def seat_from_query(
     ] = None,
 ) -> Seated:
     """The game and the seat of the ``?token=`` (None: a spectator)."""
-    return service.seated(game_id, token)
+    return await service.seated_async(game_id, token)
 
 
-def seat_from_body(game_id: str, service: ServiceDep, body: Act) -> Seated:
+async def seat_from_body(game_id: str, service: ServiceDep, body: Act) -> Seated:
     """The game and the seat of an action's ``token``."""
-    return service.seated(game_id, body.token)
+    return await service.seated_async(game_id, body.token)
 
 
 SeatDep = Annotated[Seated, Depends(seat_from_query)]

@@ -14,7 +14,7 @@ from fastapi.responses import FileResponse, Response
 
 from mathable.engine import records
 
-from .connections import POLICY, Admissions, Connection, refuse
+from .connections import POLICY, Admissions, Connection, Encoded, refuse
 from .deps import PlayerDep, SeatDep, ServiceDep
 from .limits import rate_limited
 from .schemas import (
@@ -57,6 +57,12 @@ catalog = APIRouter(prefix="/api", tags=["games on offer"])
 games = APIRouter(prefix="/api/games", tags=["playing"], responses=REFUSALS)
 after = APIRouter(prefix="/api", tags=["records and score sheets"], responses=REFUSALS)
 live = APIRouter()
+
+
+def encoded(view: Encoded) -> Response:
+    """A view answered with the JSON text its sockets are sent (made once per action and
+    seat; the same JSON as its ``ViewOut`` model would give, which the docs show)."""
+    return Response(view.text(), media_type="application/json")
 
 
 # -- the page ------------------------------------------------------------------------
@@ -133,8 +139,8 @@ async def list_games(
     response_model=ViewOut,
     response_model_exclude_unset=True,
 )
-async def get_game(seated: SeatDep, service: ServiceDep) -> dict[str, Any]:
-    return service.view(seated.live, seated.seat)
+async def get_game(seated: SeatDep, service: ServiceDep) -> Response:
+    return encoded(service.view(seated.live, seated.seat))
 
 
 @games.post(
@@ -144,11 +150,11 @@ async def get_game(seated: SeatDep, service: ServiceDep) -> dict[str, Any]:
     response_model_exclude_unset=True,
     dependencies=[Depends(rate_limited("action"))],
 )
-async def act(body: Act, seated: PlayerDep, service: ServiceDep) -> dict[str, Any]:
+async def act(body: Act, seated: PlayerDep, service: ServiceDep) -> Response:
     """Answers the seat's view after the action. Refusals: 403 wrong token, 404 unknown
     game, 409 not your turn or the game moved on, 422 an illegal action (with the rule
     and the cell or pile)."""
-    return await service.act(seated, body.action, body.seq)
+    return encoded(await service.act(seated, body.action, body.seq))
 
 
 @games.get(
@@ -261,8 +267,8 @@ async def updates(
     (1003 binary, 1009 too big, 1008 too many); spectators per game and sockets per
     address are capped (:mod:`.connections`)."""
     await websocket.accept()
-    try:
-        seated = service.seated(game_id, token)  # after accept: refusals go in a message
+    try:  # after accept: refusals go in a message
+        seated = await service.seated_async(game_id, token)
     except ServiceError as exc:
         await refuse(websocket, exc.status, exc.message, 4000 + exc.status)
         return
@@ -275,7 +281,7 @@ async def updates(
         await refuse(websocket, 429 if code == POLICY else 503, reason, code)
         return
     connection = Connection(websocket, admissions.limits)
-    connection.send({"type": "view", "view": service.view(seated.live, seated.seat)})
+    connection.send(service.view_message(seated.live, seated.seat))
     key = service.listen(seated, connection.send)
     try:
         async for text in connection.frames():

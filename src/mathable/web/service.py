@@ -19,6 +19,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +33,7 @@ from mathable.games.board.transcript import format_transcript, score_transcript
 from mathable.games.board.variants import get_variant
 from mathable.games.registry import GAMES, new_game
 
+from .connections import Encoded, ViewMessage
 from .schemas import NewGame
 from .store import ConflictError, EventStore, StoredGame
 from .workers import (
@@ -78,6 +80,13 @@ class LiveGame:
     listeners: dict[int, tuple[int | None, Listener]] = field(default_factory=dict)
     bots: dict[int, str] = field(default_factory=dict)
     """The computer players' seats and levels (they move in the worker pool)."""
+    views: dict[int | None, tuple[Game, int, list[dict[str, Any]], ViewMessage]] = field(
+        default_factory=dict
+    )
+    """Each seat's last view (None: a spectator's) and what it was made from (the game,
+    its number of actions, the seats): built and encoded once per action, however many
+    sockets and answers it goes to (:meth:`GameService.view_message`); kept while the
+    game has listeners."""
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat a token opens; None for no token. A wrong token is refused."""
@@ -163,8 +172,19 @@ class GameService:
         self.workers.start()
         self._started = True
         self._loop = asyncio.get_running_loop()
+        if self.store.postgresql:
+            # the store's calls (asyncio.to_thread) wait on the server, mostly on its
+            # commits: more of them at once than the default of cores + 4 (PostgreSQL
+            # groups concurrent commits). SQLite writes one at a time: the default stays
+            self._loop.set_default_executor(
+                ThreadPoolExecutor(self.STORE_THREADS, thread_name_prefix="mathable-store")
+            )
         self.store.watch(self.on_store_change)  # other processes' changes (issue 13)
         self._resuming = asyncio.create_task(self.resume())
+
+    STORE_THREADS = 16
+    """Threads for the store's calls on PostgreSQL (the event loop's default executor;
+    SQLAlchemy's pool holds 15 connections)."""
 
     async def close(self) -> None:
         """Stop the background work (computer players, the resume) and the pool."""
@@ -184,7 +204,7 @@ class GameService:
         and only those with a bot to move are kept in memory."""
         offset = 0
         while True:
-            rows = self.store.games_page(offset, page)
+            rows = await asyncio.to_thread(self.store.games_page, offset, page)
             waiting = [
                 game_id
                 for game_id, seats in rows
@@ -339,7 +359,7 @@ class GameService:
         live = self.get(game_id)
         digest = _hash(invite)
         async with live.lock:
-            live, _ = self._catch_up(self.get(game_id), seats=True)
+            live, _ = await self._catch_up(self.get(game_id), seats=True)
             seat = next(
                 (
                     i
@@ -461,10 +481,20 @@ class GameService:
             return Seated(live, live.seat_of(token))
         except ServiceError:
             stored = self.store.seats(game_id)  # a seat claimed through another process?
-            if stored is None or stored == live.seats:
+            if stored is None:
                 raise
-            live.seats = stored
+            if stored != live.seats:  # (unless the change feed has just brought it)
+                live.seats = stored
             return Seated(live, live.seat_of(token))
+
+    async def seated_async(self, game_id: str, token: str | None) -> Seated:
+        """:meth:`seated` on the event loop: at once for a game in memory and a token
+        that opens a seat (most requests), else in a thread (the store is read)."""
+        if game_id in self.live:
+            live = self.get(game_id)  # in memory: no database
+            with contextlib.suppress(ServiceError):
+                return Seated(live, live.seat_of(token))
+        return await asyncio.to_thread(self.seated, game_id, token)
 
     def reload(self, live: LiveGame) -> LiveGame:
         """Forget the memory copy and replay the store (after a lost race)."""
@@ -477,8 +507,9 @@ class GameService:
 
     # -- acting -----------------------------------------------------------------------
 
-    async def act(self, seated: Seated, text: Any, expected_seq: Any = None) -> dict[str, Any]:
-        """Play ``text`` for the seat; refusals change nothing."""
+    async def act(self, seated: Seated, text: Any, expected_seq: Any = None) -> Encoded:
+        """Play ``text`` for the seat; refusals change nothing. Answers the seat's view
+        after it (the one its sockets were sent: built once)."""
         seat, game_id = seated.seat, seated.live.id
         if seat is None:
             raise ServiceError(403, "spectators cannot play: open your seat's private link")
@@ -490,59 +521,83 @@ class GameService:
             raise ServiceError(400, "seq: the number of actions you have seen")
         live = self.get(game_id)
         async with live.lock:
-            live, moved = await self._catch_up_async(self.get(game_id))  # other processes
-            if moved:
-                await self._broadcast(live)
-            game = live.game
-            if expected_seq is not None and expected_seq != len(game.log):
-                raise ServiceError(
-                    409,
-                    f"the game has moved on (action {len(game.log)}, you saw {expected_seq}): "
-                    "look again",
-                    seq=len(game.log),
-                )
-            try:
-                action = game.parse_action(text)
-            except NotationError as exc:
-                raise ServiceError(400, str(exc)) from None
-            if game.is_over:
-                raise ServiceError(409, "the game is over")
-            if action_kind(action) == "challenge":
-                action = self._challenge(game, seat)
-            elif seat != game.to_move:
-                raise ServiceError(
-                    409, f"it is {game.players[game.to_move]}'s turn, not yours", seq=len(game.log)
-                )
-            seq = len(game.log)
-            try:
-                game.apply(action)
-            except IllegalMove as exc:
-                raise ServiceError(
-                    422, str(exc), rule=exc.rule, where=exc.where, reason=exc.reason
-                ) from None
-            try:
-                await asyncio.to_thread(
-                    self.store.append, game_id, seq, game.format_action(action), seat
-                )
-            except ConflictError:  # another process stored an action first
-                live = self.reload(live)
-                await self._broadcast(live)
-                raise ServiceError(
-                    409, "another action came first: look again", seq=len(live.game.log)
-                ) from None
-            except Exception:  # the database failed: memory goes back to what it holds
-                log.exception("storing an action of game %s", game_id)
+            # The store is read for other processes' actions only when the memory copy
+            # refuses the action or loses the race to store it: a copy that is behind
+            # always does one or the other (its seq is taken), so the answer is the same
+            # as reading first, without a database round trip per action.
+            live, read = self.get(game_id), False
+            while True:
                 try:
-                    self.reload(live)
-                except Exception:  # the store is down: read it afresh when next asked
-                    with self._memory:
-                        self.live.pop(game_id, None)
-                raise ServiceError(
-                    503, "the game could not be saved: try again in a moment", seq=seq
-                ) from None
+                    action, seq = self._play(live.game, seat, text, expected_seq)
+                except ServiceError:
+                    if read:
+                        raise
+                    read = True
+                    live, moved = await self._catch_up(live)  # other processes
+                    if not moved:
+                        raise
+                    await self._broadcast(live)
+                    continue
+                try:
+                    await asyncio.to_thread(
+                        self.store.append, game_id, seq, live.game.format_action(action), seat
+                    )
+                except ConflictError:  # another process stored an action first
+                    live = self.reload(live)
+                    await self._broadcast(live)
+                    if not read:  # the copy was behind: judge the action on the store's game
+                        read = True
+                        continue
+                    raise ServiceError(
+                        409, "another action came first: look again", seq=len(live.game.log)
+                    ) from None
+                except Exception:  # the database failed: memory goes back to what it holds
+                    log.exception("storing an action of game %s", game_id)
+                    try:
+                        self.reload(live)
+                    except Exception:  # the store is down: read it afresh when next asked
+                        with self._memory:
+                            self.live.pop(game_id, None)
+                    raise ServiceError(
+                        503, "the game could not be saved: try again in a moment", seq=seq
+                    ) from None
+                break
         await self._broadcast(live)  # views built outside the lock
         await self._run_bots(live)
         return self.view(self.get(game_id), seat)  # reloaded if a bot's move raced
+
+    def _play(
+        self, game: Game, seat: int, text: str, expected_seq: int | None
+    ) -> tuple[Action, int]:
+        """Apply the seat's action to the game in memory; returns it and its seq (its
+        number in the store). Refusals (:class:`ServiceError`) change nothing."""
+        if expected_seq is not None and expected_seq != len(game.log):
+            raise ServiceError(
+                409,
+                f"the game has moved on (action {len(game.log)}, you saw {expected_seq}): "
+                "look again",
+                seq=len(game.log),
+            )
+        try:
+            action = game.parse_action(text)
+        except NotationError as exc:
+            raise ServiceError(400, str(exc)) from None
+        if game.is_over:
+            raise ServiceError(409, "the game is over")
+        if action_kind(action) == "challenge":
+            action = self._challenge(game, seat)
+        elif seat != game.to_move:
+            raise ServiceError(
+                409, f"it is {game.players[game.to_move]}'s turn, not yours", seq=len(game.log)
+            )
+        seq = len(game.log)
+        try:
+            game.apply(action)
+        except IllegalMove as exc:
+            raise ServiceError(
+                422, str(exc), rule=exc.rule, where=exc.where, reason=exc.reason
+            ) from None
+        return action, seq
 
     @staticmethod
     def _challenge(game: Game, seat: int) -> Challenge:
@@ -673,17 +728,34 @@ class GameService:
 
     # -- seeing -------------------------------------------------------------------------
 
-    def view(self, live: LiveGame, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` (None: a spectator) may see, plus the legal actions if to move."""
+    def view(self, live: LiveGame, seat: int | None) -> Encoded:
+        """What ``seat`` (None: a spectator) may see, plus the legal actions if to move
+        (with its JSON text, made once: do not change it)."""
+        return self.view_message(live, seat).view
+
+    def view_message(self, live: LiveGame, seat: int | None) -> ViewMessage:
+        """The seat's view as a socket message, built once per action and seat: the
+        broadcast, the answer to the action and a new socket share it (and its text)."""
         game = live.game
-        view = game.view(seat)
-        data = view_data(game, view)
-        data["id"] = live.id
-        data["seq"] = len(game.log)
-        data["seats"] = [
+        seats = [
             {"name": s["name"], "bot": s["bot"], "claimed": bool(s["bot"] or s.get("token_hash"))}
             for s in live.seats
         ]
+        made = live.views.get(seat)
+        if made is not None and made[0] is game and made[1] == len(game.log) and made[2] == seats:
+            return made[3]
+        message = ViewMessage(self._build_view(live, seat, seats))
+        if live.listeners:  # kept while watched (an idle game's memory stays small)
+            live.views[seat] = (game, len(game.log), seats, message)
+        return message
+
+    def _build_view(self, live: LiveGame, seat: int | None, seats: list[dict[str, Any]]) -> Encoded:
+        game = live.game
+        view = game.view(seat)
+        data = Encoded(view_data(game, view))
+        data["id"] = live.id
+        data["seq"] = len(game.log)
+        data["seats"] = seats
         data["title"] = game.game_type.title
         data["mode"] = live.mode
         legal: list[str] = []
@@ -743,7 +815,7 @@ class GameService:
         known = self._summaries.get(game_id)
         if known is not None and head is not None and known[0] == head:
             return known[1]
-        stored = self.store.load(game_id)
+        stored = await asyncio.to_thread(self.store.load, game_id)
         if stored is None:
             return None
         summary = await self.workers.run(
@@ -751,11 +823,15 @@ class GameService:
         )
         return self._keep(summary)
 
+    def _listed(self, limit: int) -> tuple[list[tuple[str, float]], dict[str, int]]:
+        """The newest games' ids and creation times, and their numbers of actions."""
+        listed = self.store.list_ids(limit)
+        return listed, self.store.heads([game_id for game_id, _ in listed])
+
     async def games(self, limit: int) -> list[dict[str, Any]]:
         """The newest games first, from memory and the kept summaries: a game is
         replayed (in the worker pool) only when nothing current is known of it."""
-        listed = self.store.list_ids(limit)
-        heads = self.store.heads([game_id for game_id, _ in listed])
+        listed, heads = await asyncio.to_thread(self._listed, limit)
         found = await asyncio.gather(
             *(self._stored_summary(game_id, heads.get(game_id, 0)) for game_id, _ in listed)
         )
@@ -863,21 +939,24 @@ class GameService:
 
     # -- other processes: the database is the authority (issue 13) ---------------------
 
-    def _catch_up(self, live: LiveGame, seats: bool = False) -> tuple[LiveGame, bool]:
+    async def _catch_up(self, live: LiveGame, seats: bool = False) -> tuple[LiveGame, bool]:
         """Bring a game in memory level with the store: apply the actions other processes
         stored since (and with ``seats``, take the seats as stored: one claimed there).
         Returns the game (replayed afresh if those actions would not apply) and whether
-        it changed. Called under the game's lock."""
+        it changed. Called under the game's lock; the database is read in a thread, so
+        the event loop never waits on it."""
+        later, stored = await asyncio.to_thread(self._stored_after, live, seats)
+        return self._apply_stored(live, later, stored)
+
+    def _stored_after(
+        self, live: LiveGame, seats: bool
+    ) -> tuple[list[str], list[dict[str, Any]] | None]:
         later = self.store.events_after(live.id, len(live.game.log))
-        return self._apply_stored(live, later, seats)
+        return later, self.store.seats(live.id) if seats else None
 
-    async def _catch_up_async(self, live: LiveGame) -> tuple[LiveGame, bool]:
-        """:meth:`_catch_up` with the database read in a thread, so the event loop never
-        waits on it; the actions are applied here, on the loop, under the game's lock."""
-        later = await asyncio.to_thread(self.store.events_after, live.id, len(live.game.log))
-        return self._apply_stored(live, later, seats=False)
-
-    def _apply_stored(self, live: LiveGame, later: list[str], seats: bool) -> tuple[LiveGame, bool]:
+    def _apply_stored(
+        self, live: LiveGame, later: list[str], stored: list[dict[str, Any]] | None
+    ) -> tuple[LiveGame, bool]:
         changed = False
         if later:
             try:
@@ -886,11 +965,9 @@ class GameService:
             except MathableError:
                 return self.reload(live), True
             changed = True
-        if seats:
-            stored = self.store.seats(live.id)
-            if stored is not None and stored != live.seats:
-                live.seats = stored
-                changed = True
+        if stored is not None and stored != live.seats:  # a seat claimed elsewhere
+            live.seats = stored
+            changed = True
         return live, changed
 
     def on_store_change(self, game_id: str, seq: int) -> None:
@@ -915,7 +992,7 @@ class GameService:
             if current is None:
                 return
             # no new action: then it is a seat that changed
-            live, changed = self._catch_up(current, seats=seq <= len(current.game.log))
+            live, changed = await self._catch_up(current, seats=seq <= len(current.game.log))
         if changed:
             await self._broadcast(live)
 
@@ -936,15 +1013,17 @@ class GameService:
         live = self.live.get(game_id)
         if live is not None:
             live.listeners.pop(key, None)
+            if not live.listeners:
+                live.views.clear()
 
     async def _broadcast(self, live: LiveGame) -> None:
         """Offer every listener its seat's view, each seat's view built once however
         many watch it. Listeners only queue: nothing here awaits a send, so a client
         that stops reading cannot hold the game's lock (issue 13, the freeze)."""
-        views: dict[int | None, dict[str, Any]] = {}
+        views: dict[int | None, ViewMessage] = {}
         for key, (seat, listener) in list(live.listeners.items()):
             if seat not in views:
-                views[seat] = {"type": "view", "view": self.view(live, seat)}
+                views[seat] = self.view_message(live, seat)
             try:
                 listener(views[seat])
             except Exception:  # a listener that fails: forget it
