@@ -19,6 +19,56 @@ const BUTTONS = {
 };
 const SYMBOLS = { x: "×", "/": "÷", "-": "−" };
 
+// ---------------------------------------------------------------- preferences
+
+// Dark mode follows the system's setting until the switch chooses; the choice is kept.
+const systemDark = window.matchMedia("(prefers-color-scheme: dark)");
+function dark() {
+  const chosen = localStorage.getItem("mathable:theme");
+  return chosen ? chosen === "dark" : systemDark.matches;
+}
+function applyTheme() {
+  const chosen = localStorage.getItem("mathable:theme");
+  if (chosen) document.documentElement.dataset.theme = chosen; else delete document.documentElement.dataset.theme;
+  document.getElementById("theme").setAttribute("aria-pressed", String(dark()));
+}
+document.getElementById("theme").addEventListener("click", () => {
+  localStorage.setItem("mathable:theme", dark() ? "light" : "dark");
+  applyTheme();
+});
+systemDark.addEventListener("change", applyTheme);
+applyTheme();
+
+// Sound for your turn and for a move: off until the switch turns it on (kept), a short
+// Web Audio beep, so nothing is downloaded.
+function soundOn() { return localStorage.getItem("mathable:sound") === "on"; }
+function applySound() { document.getElementById("sound").setAttribute("aria-pressed", String(soundOn())); }
+document.getElementById("sound").addEventListener("click", () => {
+  localStorage.setItem("mathable:sound", soundOn() ? "off" : "on");
+  applySound();
+  if (soundOn()) beep(660);
+});
+applySound();
+function beep(frequency, seconds = 0.12) {
+  if (!soundOn() || !window.AudioContext) return;
+  try {
+    state.audio = state.audio || new AudioContext();
+    const ctx = state.audio, osc = ctx.createOscillator(), gain = ctx.createGain();
+    osc.frequency.value = frequency;
+    gain.gain.setValueAtTime(0.15, ctx.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, ctx.currentTime + seconds);
+    osc.connect(gain).connect(ctx.destination);
+    osc.start();
+    osc.stop(ctx.currentTime + seconds);
+  } catch { /* no sound where audio is refused */ }
+}
+
+// The tab's title says when it is your turn, so a player in another tab sees it.
+function setTitle(v) {
+  const brand = document.querySelector("header .brand").textContent;
+  document.title = v && myTurn() ? "● Your turn — " + brand : v && v.over ? "Game over — " + brand : brand;
+}
+
 function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
@@ -330,6 +380,7 @@ function receive(view) {
   if (moved) { state.picked = null; state.exchange = null; state.hinted = []; }
   if (before !== null && view.summaries.length > before) {
     const s = view.summaries[view.summaries.length - 1];
+    if (view.seat !== null && view.seat === view.to_move && !view.over) beep(880, 0.18); else beep(520);
     announce(view.players[s.seat] + ": " + describe(s, capsOf(view.variant)) + (view.over ? ". Game over." : ""));
   }
   // pass and play: follow the person to move, behind a cover
@@ -366,6 +417,7 @@ function render() {
 function drawPage() {
   const v = state.view;
   setWhere(v.title);
+  setTitle(v);
   const turn = v.summaries.length + ":" + v.seat;
   if (state.passAndPlay && myTurn() && state.covered !== turn && Object.keys(state.tokens).length > 1 && people() > 1) {
     state.coverUp = true;
@@ -472,7 +524,9 @@ function actionButtons(v) {
   const offered = Object.keys(BUTTONS).filter(a => v.available.includes(a));
   if (!myTurn()) {
     const out = offered.map(button);
-    if (!v.over) out.push(h("span", {}, v.seat === null ? "" : "Waiting for " + v.players[v.to_move] + "…"));
+    const bot = !v.over && v.seats[v.to_move] && v.seats[v.to_move].bot;
+    if (bot) out.push(h("span", { id: "thinking", class: "thinking", role: "status" }, v.players[v.to_move] + " is thinking…"));
+    else if (!v.over) out.push(h("span", {}, v.seat === null ? "" : "Waiting for " + v.players[v.to_move] + "…"));
     return out;
   }
   return [...offered.map(button),
@@ -598,10 +652,63 @@ function card(v) {
   return h("p", { class: "card" }, h("b", {}, "Unseen: "), Object.entries(v.unseen).filter(([, n]) => n).map(([val, n]) => n > 1 ? val + "×" + n : val).join(" "));
 }
 
+// The move list: each turn with its points and every player's running total after it.
 function moves(v) {
   const c = capsOf(v.variant);
-  return h("div", { class: "moves", id: "moves" }, h("b", { id: "moves-title" }, "Moves"), h("ol", { tabindex: "0", "aria-labelledby": "moves-title" }, v.summaries.map(s => h("li", {},
-    v.players[s.seat] + ": " + describe(s, c)))));
+  const points = c.score_unit === "points";
+  const totals = v.players.map(() => 0);
+  return h("div", { class: "moves", id: "moves" }, h("b", { id: "moves-title" }, "Moves"), h("ol", { tabindex: "0", "aria-labelledby": "moves-title" }, v.summaries.map(s => {
+    totals[s.seat] += s.points;
+    return h("li", {}, h("span", { class: "move" }, v.players[s.seat] + ": " + s.notation + (s.note ? " (" + s.note + ")" : "")),
+      points ? [" ", h("span", { class: "pts" }, "+" + s.points), " ", h("span", { class: "totals" }, "→ " + v.players.map((p, i) => p + " " + totals[i]).join(" · "))] : "");
+  })));
+}
+
+// Running totals per player after each turn, from the summaries: [[0, ...], ...] per player.
+function runningTotals(v) {
+  const lines = v.players.map(() => [0]);
+  v.summaries.forEach(s => lines.forEach((line, i) => line.push(line[line.length - 1] + (s.seat === i ? s.points : 0))));
+  return lines;
+}
+
+function svg(tag, attrs = {}, ...children) {
+  const el = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+  for (const c of children.flat(Infinity)) el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return el;
+}
+
+// Game over: the score per turn, one labelled line per player, drawn here from the turns
+// (and a last step to the final scores where the rules deduct what was left in hand),
+// with the same numbers in words for those who do not see it.
+function scoreGraph(v) {
+  const c = capsOf(v.variant);
+  if (c.score_unit !== "points" || !v.summaries.length) return "";
+  const lines = runningTotals(v);
+  const turns = v.summaries.length;
+  const deducted = v.over && lines.some((line, i) => line[line.length - 1] !== v.scores[i]);
+  if (deducted) lines.forEach((line, i) => line.push(v.scores[i]));
+  const W = 600, H = 240, L = 44, R = 90, T = 12, B = 28;
+  const top = Math.max(1, ...lines.flat()), bottom = Math.min(0, ...lines.flat());
+  const x = t => L + (t * (W - L - R)) / (lines[0].length - 1);
+  const y = p => T + (H - T - B) * (top - p) / (top - bottom);
+  const words = v.players.map((p, i) => p + ": " + lines[i][turns] + " points after " + turns + " turns"
+    + (deducted ? ", " + v.scores[i] + " at the end" : "")).join("; ");
+  // labels at the lines' ends, kept 14 px apart
+  const ends = lines.map((line, i) => ({ i, y: y(line[line.length - 1]) + 4 })).sort((a, b) => a.y - b.y);
+  ends.forEach((e, k) => { if (k && e.y < ends[k - 1].y + 14) e.y = ends[k - 1].y + 14; });
+  const labelY = Object.fromEntries(ends.map(e => [e.i, e.y]));
+  return h("figure", { id: "score-graph", class: "graph" },
+    svg("svg", { viewBox: "0 0 " + W + " " + H, role: "img", "aria-labelledby": "graph-title graph-desc" },
+      svg("title", { id: "graph-title" }, "Score per turn"), svg("desc", { id: "graph-desc" }, words),
+      svg("line", { class: "axis", x1: L, y1: y(0), x2: W - R, y2: y(0) }), svg("line", { class: "axis", x1: L, y1: T, x2: L, y2: y(bottom) }),
+      svg("text", { class: "tick", x: L - 4, y: y(top) + 4, "text-anchor": "end" }, top), svg("text", { class: "tick", x: L - 4, y: y(0) + 4, "text-anchor": "end" }, 0),
+      bottom < 0 ? svg("text", { class: "tick", x: L - 4, y: y(bottom) + 4, "text-anchor": "end" }, bottom) : "",
+      svg("text", { class: "tick", x: W - R, y: H - 8, "text-anchor": "end" }, "turn " + turns + (deducted ? ", then the end" : "")),
+      lines.map((line, i) => [
+        svg("polyline", { class: "series s" + (i % 4), "data-player": v.players[i], fill: "none", points: line.map((p, t) => x(t).toFixed(1) + "," + y(p).toFixed(1)).join(" ") }),
+        svg("text", { class: "label s" + (i % 4), x: W - R + 6, y: labelY[i] }, v.players[i] + " " + line[line.length - 1])])),
+    h("figcaption", {}, "Score per turn. " + words + "."));
 }
 
 function describe(s, c) {
@@ -614,9 +721,10 @@ function describe(s, c) {
 function summary(v) {
   const c = capsOf(v.variant);
   const winners = (v.winners || []).map(i => v.players[i]).join(" and ");
-  return h("div", { class: "summary", id: "summary" }, h("h2", {}, "Game over: " + winners + " won"),
+  return h("div", { class: "summary", id: "summary" }, h("h2", { id: "winner" }, "Game over: " + winners + " won"),
     h("p", {}, v.end_reason + ". " + v.players.map((p, i) => p + " " + v.scores[i]).join(", ") + (c.score_unit === "points" ? "" : " (" + c.score_unit + ")")),
     finalRacks(v, c),
+    scoreGraph(v),
     v.seed !== undefined && v.seed !== null ? h("p", { id: "seed-shown" }, "The deal's seed: " + v.seed) : "",
     h("div", { class: "row" },
       h("a", { href: "/g/" + v.id + "?replay", id: "replay-link" }, "Replay"), " · ",
