@@ -41,6 +41,7 @@ from .actions import (
     Pass,
     Penalty,
     Place,
+    action_kind,
 )
 from .errors import NotationError, counted
 
@@ -77,25 +78,32 @@ def format_placement(place: Place, grid: CellNames) -> str:
     return f"{grid.name(place.cell)}={place.value}{'+' if place.extra else ''}"
 
 
+_KEYWORD_ACTIONS: dict[str, Action] = {
+    action_kind(action): action
+    for action in (
+        EndTurn(),
+        Pass(),
+        Challenge(),
+        EndGame(),
+        Accept(),
+        Decline(),
+        Draw(),
+        Penalty(),
+        Diago(),
+    )
+}
+"""The actions written as one keyword (``end``, ``pass``, ``stop``…), by that keyword:
+the words are :func:`~.actions.action_kind`'s, so parsing and writing share them."""
+
+
 def parse_action(text: str, grid: CellNames) -> Action:
     """Any action in its text form."""
     words = text.strip().split(None, 1)
     if not words:
         raise NotationError("an empty action")
     keyword = words[0].lower()
-    simple: dict[str, Action] = {
-        "end": EndTurn(),
-        "pass": Pass(),
-        "challenge": Challenge(),
-        "stop": EndGame(),
-        "accept": Accept(),
-        "decline": Decline(),
-        "draw": Draw(),
-        "penalty": Penalty(),
-        "diago": Diago(),
-    }
-    if keyword in simple and len(words) == 1:
-        return simple[keyword]
+    if keyword in _KEYWORD_ACTIONS and len(words) == 1:
+        return _KEYWORD_ACTIONS[keyword]
     if keyword == "exchange":
         values = words[1].replace(",", " ").split() if len(words) > 1 else []
         if not values or not all(_VALUE_RE.fullmatch(v) for v in values):
@@ -110,25 +118,9 @@ def format_action(action: Action, grid: CellNames) -> str:
     """An action's text form."""
     if isinstance(action, Place):
         return format_placement(action, grid)
-    if isinstance(action, EndTurn):
-        return "end"
-    if isinstance(action, Pass):
-        return "pass"
-    if isinstance(action, Challenge):
-        return "challenge"
-    if isinstance(action, EndGame):
-        return "stop"
-    if isinstance(action, Accept):
-        return "accept"
-    if isinstance(action, Decline):
-        return "decline"
-    if isinstance(action, Draw):
-        return "draw"
-    if isinstance(action, Penalty):
-        return "penalty"
-    if isinstance(action, Diago):
-        return "diago"
-    return "exchange " + ",".join(str(v) for v in action.values)
+    if isinstance(action, Exchange):
+        return "exchange " + ",".join(str(v) for v in action.values)
+    return action_kind(action)  # a keyword alone: its kind is its text
 
 
 def parse_turn(text: str, grid: CellNames) -> list[Place]:
