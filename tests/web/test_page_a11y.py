@@ -7,7 +7,6 @@ replay pages, desktop and phone."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -16,29 +15,11 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
 from web.test_browser import browser, create, server
+from web.test_page_defects import DESKTOP, PHONE, page
+from web.test_page_defects import against_the_computer as ann_to_move
 from webserver import Server
 
-__all__ = ["browser", "server"]  # the fixtures, shared with test_browser
-
-DESKTOP = {"width": 1100, "height": 850}
-PHONE = {"width": 390, "height": 844}
-
-
-@pytest.fixture()
-def page(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport=DESKTOP)
-    yield context.new_page()
-    context.close()
-
-
-def ann_to_move(server: Server, page: Page, variant: str = "classic") -> dict[str, Any]:
-    """Ann against a computer player, her page open on her turn."""
-    made = create(
-        server, [{"name": "Ann"}, {"name": "Bot", "bot": "greedy"}], seed=14, variant=variant
-    )
-    page.goto(f"{server.url}/g/{made['id']}?t={made['seats'][0]['token']}")
-    expect(page.locator("#notation")).to_be_visible()
-    return made
+__all__ = ["browser", "page", "server"]  # the fixtures, shared with the other page tests
 
 
 def test_board_cells_are_focusable_buttons_with_names(server: Server, page: Page) -> None:

@@ -14,14 +14,16 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from web.test_browser import browser, create, play_one_turn, server, shot
 from webserver import Server
 
 __all__ = ["browser", "server"]  # the fixtures, shared with test_browser
 
-DESKTOP = {"width": 1100, "height": 850}
+DESKTOP: ViewportSize = {"width": 1100, "height": 850}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+"""The page tests' window sizes (the phone is the issue's 390×844)."""
 
 
 @pytest.fixture(scope="module")
@@ -45,7 +47,8 @@ def page(browser: Browser) -> Iterator[Page]:
 
 
 def against_the_computer(server: Server, page: Page, variant: str = "classic") -> dict[str, Any]:
-    """Ann against a computer player, Ann's page open on her turn."""
+    """Ann against a computer player, Ann's page open on her turn (shared by the page
+    tests)."""
     made = create(
         server, [{"name": "Ann"}, {"name": "Bot", "bot": "greedy"}], seed=14, variant=variant
     )

@@ -8,28 +8,19 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, ViewportSize, expect
+from playwright.sync_api import Browser, Page, expect
 
 from web.test_browser import browser, create, server
 from web.test_page_a11y import serious
+from web.test_page_defects import DESKTOP, PHONE, page
+from web.test_page_defects import against_the_computer as ann_to_move
 from webserver import Server
 
-__all__ = ["browser", "server"]  # the fixtures, shared with test_browser
-
-DESKTOP: ViewportSize = {"width": 1100, "height": 850}
-PHONE: ViewportSize = {"width": 390, "height": 844}
-
-
-@pytest.fixture()
-def page(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport=DESKTOP)
-    yield context.new_page()
-    context.close()
+__all__ = ["browser", "page", "server"]  # the fixtures, shared with the other page tests
 
 
 @pytest.fixture(scope="module")
@@ -43,14 +34,6 @@ def finished(server: Server) -> dict[str, Any]:
         view = httpx.get(f"{server.url}/api/games/{made['id']}").json()
     assert view["over"]
     return view
-
-
-def ann_to_move(server: Server, page: Page) -> dict[str, Any]:
-    """Ann against a computer player, her page open on her turn."""
-    made = create(server, [{"name": "Ann"}, {"name": "Bot", "bot": "greedy"}], seed=14)
-    page.goto(f"{server.url}/g/{made['id']}?t={made['seats'][0]['token']}")
-    expect(page.locator("#notation")).to_be_visible()
-    return made
 
 
 def background(page: Page) -> str:
