@@ -1,0 +1,64 @@
+// Game over: the winner, final racks and deductions, the score graph, the links.
+
+import { analysis } from "./analysis.js";
+import { capsOf, h, pieces, svg } from "./core.js";
+import { runningTotals } from "./panels.js";
+
+// Game over: the score per turn, one labelled line per player, drawn here from the turns
+// (and a last step to the final scores where the rules deduct what was left in hand),
+// with the same numbers in words for those who do not see it.
+export function scoreGraph(v) {
+  const c = capsOf(v.variant);
+  if (c.score_unit !== "points" || !v.summaries.length) return "";
+  const lines = runningTotals(v);
+  const turns = v.summaries.length;
+  const deducted = v.over && lines.some((line, i) => line[line.length - 1] !== v.scores[i]);
+  if (deducted) lines.forEach((line, i) => line.push(v.scores[i]));
+  const W = 600, H = 240, L = 44, R = 90, T = 12, B = 28;
+  const top = Math.max(1, ...lines.flat()), bottom = Math.min(0, ...lines.flat());
+  const x = t => L + (t * (W - L - R)) / (lines[0].length - 1);
+  const y = p => T + (H - T - B) * (top - p) / (top - bottom);
+  const words = v.players.map((p, i) => p + ": " + lines[i][turns] + " points after " + turns + " turns"
+    + (deducted ? ", " + v.scores[i] + " at the end" : "")).join("; ");
+  // labels at the lines' ends, kept 14 px apart
+  const ends = lines.map((line, i) => ({ i, y: y(line[line.length - 1]) + 4 })).sort((a, b) => a.y - b.y);
+  ends.forEach((e, k) => { if (k && e.y < ends[k - 1].y + 14) e.y = ends[k - 1].y + 14; });
+  const labelY = Object.fromEntries(ends.map(e => [e.i, e.y]));
+  return h("figure", { id: "score-graph", class: "graph" },
+    svg("svg", { viewBox: "0 0 " + W + " " + H, role: "img", "aria-labelledby": "graph-title graph-desc" },
+      svg("title", { id: "graph-title" }, "Score per turn"), svg("desc", { id: "graph-desc" }, words),
+      svg("line", { class: "axis", x1: L, y1: y(0), x2: W - R, y2: y(0) }), svg("line", { class: "axis", x1: L, y1: T, x2: L, y2: y(bottom) }),
+      svg("text", { class: "tick", x: L - 4, y: y(top) + 4, "text-anchor": "end" }, top), svg("text", { class: "tick", x: L - 4, y: y(0) + 4, "text-anchor": "end" }, 0),
+      bottom < 0 ? svg("text", { class: "tick", x: L - 4, y: y(bottom) + 4, "text-anchor": "end" }, bottom) : "",
+      svg("text", { class: "tick", x: W - R, y: H - 8, "text-anchor": "end" }, "turn " + turns + (deducted ? ", then the end" : "")),
+      lines.map((line, i) => [
+        svg("polyline", { class: "series s" + (i % 4), "data-player": v.players[i], fill: "none", points: line.map((p, t) => x(t).toFixed(1) + "," + y(p).toFixed(1)).join(" ") }),
+        svg("text", { class: "label s" + (i % 4), x: W - R + 6, y: labelY[i] }, v.players[i] + " " + line[line.length - 1])])),
+    h("figcaption", {}, "Score per turn. " + words + "."));
+}
+
+export function summary(v) {
+  const c = capsOf(v.variant);
+  const winners = (v.winners || []).map(i => v.players[i]).join(" and ");
+  return h("div", { class: "summary", id: "summary" }, h("h2", { id: "winner" }, "Game over: " + winners + " won"),
+    h("p", {}, v.end_reason + ". " + v.players.map((p, i) => p + " " + v.scores[i]).join(", ") + (c.score_unit === "points" ? "" : " (" + c.score_unit + ")")),
+    finalRacks(v, c),
+    scoreGraph(v),
+    v.seed !== undefined && v.seed !== null ? h("p", { id: "seed-shown" }, "The deal's seed: " + v.seed) : "",
+    h("div", { class: "row" },
+      h("a", { href: "/g/" + v.id + "?replay", id: "replay-link" }, "Replay"), " · ",
+      h("a", { href: "/api/games/" + v.id + "/record", download: "mathable-" + v.id + ".json" }, "Download the record"),
+      c.score_sheets ? [" · ", h("a", { href: "/api/games/" + v.id + "/transcript", download: "mathable-" + v.id + ".txt", id: "transcript-link" }, "the score sheet")] : "",
+      h("button", { id: "analysis", onclick: () => analysis(v.id) }, "Analysis")));
+}
+
+// Game over: what each player still held, and what it cost them where the rules deduct it.
+export function finalRacks(v, c) {
+  const open = v.open_racks || [];
+  if (!open.length) return "";
+  const deductions = v.deductions || [];
+  return h("table", { id: "final-racks" }, h("caption", {}, "Final " + pieces(c)),
+    v.players.map((p, i) => h("tr", {}, h("th", { scope: "row" }, p),
+      h("td", {}, (open[i] || []).join(" ") || "none left"),
+      h("td", {}, deductions[i] ? "−" + deductions[i] + " " + c.score_unit : ""))));
+}

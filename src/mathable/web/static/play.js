@@ -1,0 +1,255 @@
+// The game page: the connection, the cover of pass and play, the rack, the actions
+// and the keys.
+
+import { BUTTONS, announce, api, app, ask, can, caps, capsOf, h, hintsOn, myTurn, people, pieces, say, setTitle, setWhere, state } from "./core.js";
+import { summary } from "./over.js";
+import { card, describe, moves, scores, table } from "./panels.js";
+import { beep } from "./prefs.js";
+import { replayPage } from "./replay.js";
+import { drawSurface, legalTargetsFor } from "./surface.js";
+
+// ---------------------------------------------------------------- game page
+
+export async function gamePage(id) {
+  const params = new URLSearchParams(location.search);
+  state.passAndPlay = params.has("screen");
+  state.tokens = JSON.parse(localStorage.getItem("mathable:" + id) || "{}");
+  const invite = params.get("invite");
+  if (invite) return join(id, invite);
+  const token = params.get("t");
+  if (token) state.tokens = { link: token };
+  state.variants = await api("/api/variants");
+  if (params.has("replay")) return replayPage(id);
+  connect(id);
+  document.addEventListener("keydown", onKey);
+}
+
+// Follow an invitation: claim the seat (once), then play it from its private link.
+export async function join(id, invite) {
+  try {
+    const joined = await api("/api/games/" + id + "/join", { method: "POST", body: JSON.stringify({ invite }) });
+    localStorage.setItem("mathable:" + id, JSON.stringify({ [joined.seat]: joined.token }));
+    history.replaceState(null, "", "/g/" + id + "?t=" + encodeURIComponent(joined.token));
+    state.note = "You play " + joined.name + ". This page's address is your private link: keep it to come back.";
+    await gamePage(id);
+  } catch (e) {
+    app.replaceChildren(h("p", { id: "message", class: "error" }, e.message));
+  }
+}
+
+export function tokenFor(view) {
+  if (state.tokens.link) return state.tokens.link;
+  if (view && state.tokens[view.to_move] && !view.over) return state.tokens[view.to_move];
+  return Object.values(state.tokens)[0] || null;
+}
+
+export async function connect(id) {
+  const first = await api("/api/games/" + id + (tokenFor(null) ? "?token=" + encodeURIComponent(tokenFor(null)) : "")).catch(e => { app.textContent = e.message; });
+  if (!first) return;
+  openSocket(id, tokenFor(first));
+}
+
+export function openSocket(id, token) {
+  if (state.socket) { state.socket.onclose = null; state.socket.close(); }
+  const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/api/games/" + id + "/ws" + (token ? "?token=" + encodeURIComponent(token) : "");
+  const socket = new WebSocket(url);
+  state.socket = socket;
+  state.socketToken = token;
+  socket.onopen = () => connection(true);
+  socket.onmessage = event => {
+    const message = JSON.parse(event.data);
+    if (message.type === "view") receive(message.view);
+    else if (message.type === "error") say(message.error, true);
+  };
+  socket.onclose = () => {
+    if (state.socket !== socket) return;
+    connection(false);
+    setTimeout(() => { if (state.socket === socket) openSocket(id, token); }, 1000);
+  };
+}
+
+// A banner while the socket is closed; reconnecting removes it (the server resends the view).
+export function connection(up) {
+  let banner = document.getElementById("connection");
+  if (up) { if (banner) { banner.remove(); announce("Connected again."); } return; }
+  if (banner) return;
+  banner = h("div", { id: "connection", class: "connection", role: "alert" }, "Connection lost: reconnecting…");
+  document.body.prepend(banner);
+}
+
+export function receive(view) {
+  const moved = !state.view || view.seq !== state.view.seq;
+  const before = state.view ? state.view.summaries.length : null;
+  state.view = view;
+  if (moved) { state.picked = null; state.exchange = null; state.hinted = []; }
+  if (before !== null && view.summaries.length > before) {
+    const s = view.summaries[view.summaries.length - 1];
+    if (view.seat !== null && view.seat === view.to_move && !view.over) beep(880, 0.18); else beep(520);
+    announce(view.players[s.seat] + ": " + describe(s, capsOf(view.variant)) + (view.over ? ". Game over." : ""));
+  }
+  // pass and play: follow the person to move, behind a cover
+  const wanted = tokenFor(view);
+  if (state.passAndPlay && wanted && wanted !== state.socketToken) {
+    openSocket(view.id, wanted);
+    return;
+  }
+  render();
+}
+
+
+// Where the keyboard focus was, to put it back after a redraw: by id, rack place or target.
+export function focusKey() {
+  const el = document.activeElement;
+  if (!el || el === document.body || !app.contains(el)) return null;
+  if (el.dataset && el.dataset.index !== undefined) return '#board [data-index="' + (state.cursor ?? el.dataset.index) + '"]';
+  if (el.classList.contains("tile")) return "#rack button.tile:nth-child(" + ([...el.parentElement.children].indexOf(el) + 1) + ")";
+  return el.id ? "#" + el.id : null;
+}
+
+export function render() {
+  const focused = focusKey();
+  drawPage();
+  const again = focused && document.querySelector(focused);
+  if (again && !again.disabled) again.focus();
+}
+
+export function drawPage() {
+  const v = state.view;
+  setWhere(v.title);
+  setTitle(v);
+  const turn = v.summaries.length + ":" + v.seat;
+  if (state.passAndPlay && myTurn() && state.covered !== turn && Object.keys(state.tokens).length > 1 && people() > 1) {
+    state.coverUp = true;
+    app.replaceChildren(h("div", { class: "cover" }, h("h2", {}, "Pass the screen to " + v.players[v.seat]),
+      h("button", { class: "primary", id: "uncover", onclick: () => { state.covered = turn; render(); } }, "I am " + v.players[v.seat] + ": show my " + pieces())));
+    return;
+  }
+  state.coverUp = false;
+  const rack = h("div", { class: "rack", id: "rack", role: "group", "aria-label": "your " + pieces() }, v.playable.map((value, i) => {
+    const classes = ["tile"];
+    if (state.picked === i) classes.push("picked");
+    if (state.exchange && state.exchange.has(i)) classes.push("chosen");
+    return h("button", { class: classes.join(" "), "data-value": value, onclick: () => pick(i), disabled: !myTurn() }, value);
+  }));
+  const controls = h("div", { class: "row", id: "controls" }, actionButtons(v));
+  app.replaceChildren(h("div", { class: "layout" },
+    h("div", { class: "main" }, drawSurface(v), h("p", { id: "status" }, v.status),
+      v.seat !== null ? rack : v.over ? "" : h("p", { id: "watching" }, "Watching: the " + pieces() + " in hand are private."), controls,
+      h("div", { id: "message" }, v.notice)),
+    h("div", { class: "side" }, scores(v), table(v), card(v), moves(v))));
+  if (v.over) app.prepend(summary(v));
+  const list = document.querySelector("#moves ol");
+  list.scrollTop = list.scrollHeight;  // the latest turn in sight
+}
+
+export function actionButtons(v) {
+  const c = capsOf(v.variant);
+  const button = action => {
+    const [label, key] = BUTTONS[action];
+    let text = action === "penalty" ? label + " " + c.piece : label;
+    if (action === "exchange" && state.exchange) text = "Exchange the chosen";
+    else if (key) text += " (" + key + ")";
+    return h("button", { id: action, onclick: () => (action === "exchange" ? exchange() : send(action)) }, text);
+  };
+  const offered = Object.keys(BUTTONS).filter(a => v.available.includes(a));
+  if (!myTurn()) {
+    const out = offered.map(button);
+    const bot = !v.over && v.seats[v.to_move] && v.seats[v.to_move].bot;
+    if (bot) out.push(h("span", { id: "thinking", class: "thinking", role: "status" }, v.players[v.to_move] + " is thinking…"));
+    else if (!v.over) out.push(h("span", {}, v.seat === null ? "" : "Waiting for " + v.players[v.to_move] + "…"));
+    return out;
+  }
+  return [...offered.map(button),
+    hintsOn(v) ? h("button", { id: "hint", onclick: hint }, "Hint (h)") : "",
+    h("label", { for: "notation", class: "notation-label" }, "Type a move"),
+    h("input", { id: "notation", placeholder: "e.g. " + example(v, c), size: 10, onkeydown: e => { if (e.key === "Enter") { send(e.target.value); e.target.value = ""; } } })];
+}
+
+// An example of notation from this game's own targets and this seat's pieces.
+export function example(v, c) {
+  const mine = v.legal.find(a => a.includes("="));
+  if (mine) return mine.replace(/\+$/, "");
+  return c.targets[0].name + "=" + (v.playable.length ? v.playable[0] : "…");
+}
+
+export async function hint() {
+  try {
+    const data = await api("/api/games/" + state.view.id + "/hint?token=" + encodeURIComponent(state.socketToken));
+    state.hinted = data.turns.length ? data.turns[0].cells : [];
+    render();
+    say("Hint: " + (data.turns.map(t => t.turn + (t.points !== null ? " (" + t.points + ")" : "")).join("; ") || "nothing to place: " + [...state.view.available].filter(a => BUTTONS[a]).join(" or ")));
+  } catch (e) { say(e.message, true); }
+}
+
+export function pick(i) {
+  if (!myTurn() || i >= state.view.playable.length) return;  // a key beyond the rack does nothing
+  const c = caps();
+  if (state.exchange) {
+    if (state.exchange.has(i)) state.exchange.delete(i);
+    else if (c.exchange_exactly === 1) state.exchange = new Set([i]);
+    else if (!c.exchange_exactly || state.exchange.size < c.exchange_exactly) state.exchange.add(i);
+  } else {
+    state.picked = state.picked === i ? null : i;
+  }
+  render();
+  if (state.picked !== null) {
+    const value = state.view.playable[state.picked];
+    const n = legalTargetsFor(value).size;
+    say(value + " chosen: " + (n ? n + " legal place" + (n > 1 ? "s" : "") + " lit" : "no legal place"));
+  }
+}
+
+export async function place(i) {
+  if (!myTurn()) return;
+  const v = state.view;
+  const target = caps().targets[i];
+  if (state.picked === null) { say("Pick one of your " + pieces() + " first."); return; }
+  let text = target.name + "=" + v.playable[state.picked];
+  if (v.legal.includes(text + "+")) {
+    if (await ask(target.name + ": take an extra " + caps().piece + " now? (rule C7)")) text += "+";
+  }
+  send(text);
+}
+
+export function exchange() {
+  const v = state.view;
+  const c = caps();
+  if (!state.exchange) {
+    state.exchange = new Set(); state.picked = null; render();
+    const how = c.exchange_exactly ? c.exchange_exactly + " of your " + pieces() : "the " + pieces() + " to give back";
+    say("Choose " + how + ", then press Exchange again.");
+    return;
+  }
+  const values = [...state.exchange].map(i => v.playable[i]);
+  state.exchange = null;
+  if (!values.length) { render(); return; }
+  send("exchange " + values.join(","));
+}
+
+export function send(text) {
+  if (!text || !state.socket) return;
+  state.socket.send(JSON.stringify({ action: text.trim(), seq: state.view.seq }));
+}
+
+export function onKey(e) {
+  if (!state.view || !state.view.available || e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
+  if (state.coverUp || e.ctrlKey || e.metaKey || e.altKey) return;  // nothing acts behind the pass-and-play cover
+  if ((e.key === "Enter" || e.key === " ") && e.target.tagName === "BUTTON") return;  // the button's own click
+  if (/^[1-9]$/.test(e.key)) { pick(Number(e.key) - 1); return; }
+  const keyed = Object.keys(BUTTONS).find(a => BUTTONS[a][1] === e.key);
+  if (keyed && can(keyed)) { keyed === "exchange" ? exchange() : send(keyed); return; }
+  if (e.key === "h" && myTurn() && hintsOn(state.view)) { hint(); return; }
+  const c = caps();
+  const size = c.targets.length, columns = c.columns, rows = Math.ceil(size / columns);
+  const d = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[e.key];
+  if (d) {
+    const at = state.cursor === null ? Math.floor(size / 2) : state.cursor;
+    const r = Math.max(0, Math.min(rows - 1, Math.floor(at / columns) + d[0]));
+    const col = Math.max(0, Math.min(columns - 1, at % columns + d[1]));
+    state.cursor = Math.min(size - 1, r * columns + col);
+    e.preventDefault();
+    render();
+  } else if (e.key === "Enter" && state.cursor !== null) {
+    place(state.cursor);
+  }
+}

@@ -1,0 +1,73 @@
+// The board or the piles, drawn from the capabilities.
+
+import { SYMBOLS, capsOf, h, state } from "./core.js";
+import { place } from "./play.js";
+
+// The surface, drawn from the capabilities: a grid of `columns` targets, row after row;
+// on a board each target is a square, on piles a card pile with its note (its count).
+// Each target is a button named for screen readers ("H8, 4", "I8, empty, times square");
+// one of them (the cursor) is in the tab order and arrow keys move it (roving focus).
+// A board whose targets are named column letter + row number gets its coordinates drawn.
+// This turn's placements ("current") and the other placements of the last turns ("last")
+// are marked apart: by colour and by a corner mark.
+export function drawSurface(v) {
+  const c = capsOf(v.variant);
+  const board = c.surface === "board";
+  const legal = state.picked !== null ? legalTargetsFor(v.playable[state.picked]) : new Set();
+  const turn = v.turn || {};
+  const current = new Set([...(turn.placements || []).map(p => p.cell), ...(turn.plays || []).map(p => p.pile)]);
+  const recent = new Set((v.recent || []).filter(name => !current.has(name)));
+  const hinted = new Set(state.hinted);
+  const notes = v.target_notes || [];
+  const coords = board ? coordinates(c) : null;
+  const track = board ? "var(--cell)" : "var(--pile)";
+  const grid = h("div", { class: board ? "board" : "piles", id: "board", role: "group", "aria-label": board ? "board" : "piles",
+    style: "grid-template-columns: " + (coords ? "var(--coord) " : "") + "repeat(" + c.columns + ", " + track + ")" });
+  if (coords) grid.append(h("span", { class: "coord", "aria-hidden": "true" }), ...coords.columns.map(l => h("span", { class: "coord", "aria-hidden": "true" }, l)));
+  const focusAt = state.cursor !== null ? state.cursor : Math.floor(c.targets.length / 2);
+  c.targets.forEach((t, i) => {
+    if (coords && i % c.columns === 0) grid.append(h("span", { class: "coord", "aria-hidden": "true" }, coords.rows[i / c.columns]));
+    const value = v.surface[i];
+    const classes = [board ? "cell" : "pile", t.kind];
+    if (legal.has(t.name)) classes.push("legal");
+    if (current.has(t.name)) classes.push("current");
+    if (recent.has(t.name)) classes.push("last");
+    if (hinted.has(t.name)) classes.push("hinted");
+    if (state.cursor === i) classes.push("cursor");
+    const content = board
+      ? (value >= 0 ? h("span", { class: "tok" }, value) : SYMBOLS[t.label] || t.label)
+      : [h("small", {}, t.label + (notes[i] ? " · " + notes[i] : "")), value >= 0 ? h("span", { class: "top" }, value) : ""];
+    grid.append(h("button", { type: "button", class: classes.join(" "), "data-cell": t.name, "data-index": i, title: t.name,
+      "aria-label": targetName(t, value, notes[i], legal.has(t.name), current.has(t.name), recent.has(t.name)),
+      tabindex: i === focusAt ? "0" : "-1", onclick: () => { state.cursor = i; place(i); } }, content));
+  });
+  return grid;
+}
+
+export const LABEL_WORDS = { x: "times", "/": "divided by", "+": "plus", "-": "minus" };
+
+// A target's accessible name: its name, what is on it (or "empty") and what the square is.
+export function targetName(t, value, note, legal, current, last) {
+  const parts = [t.name, value >= 0 ? String(value) : "empty"];
+  if (t.label && t.label !== t.name) parts.push((LABEL_WORDS[t.label] || t.label) + (t.kind === "pile" ? "" : " square"));
+  if (note) parts.push(note);
+  if (current) parts.push("placed this turn");
+  else if (last) parts.push("last turn");
+  if (legal) parts.push("legal");
+  return parts.join(", ");
+}
+
+// Column letters and row numbers, read off the targets' own names (letters then digits);
+// null when the names are not of that form.
+export function coordinates(c) {
+  const parse = name => /^([A-Z]+)(\d+)$/.exec(name);
+  const rows = Math.ceil(c.targets.length / c.columns);
+  const columns = c.targets.slice(0, c.columns).map(t => parse(t.name));
+  const starts = [...Array(rows).keys()].map(r => c.targets[r * c.columns] && parse(c.targets[r * c.columns].name));
+  if (columns.some(m => !m) || starts.some(m => !m)) return null;
+  return { columns: columns.map(m => m[1]), rows: starts.map(m => m[2]) };
+}
+
+export function legalTargetsFor(value) {
+  return new Set(state.view.legal.map(a => a.match(/^([A-Z]\d*)=(\d+)\+?$/)).filter(m => m && Number(m[2]) === value).map(m => m[1]));
+}
