@@ -56,9 +56,9 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import InvalidHandshake, WebSocketException
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(ROOT / "tests"))  # the throw-away PostgreSQL of the tests
 
-from pgtemp import ThrowawayPostgres  # noqa: E402
+from pg import Cluster  # noqa: E402
 
 GENEROUS_LIMITS: dict[str, str] = {
     "MATHABLE_RATE_CREATE": "off",
@@ -264,6 +264,9 @@ class Run:
     watcher_regressions: int = 0
     stalled: int = 0
     finished: int = 0
+    beside_games: int = 0
+    analyses: list[float] = field(default_factory=list)
+    """Seconds each finished computer game's analysis took to answer (``--beside``)."""
 
     def measuring(self, sent: float) -> bool:
         return self.started is not None and self.started <= sent < self.deadline
@@ -523,6 +526,44 @@ async def slot(run: Run, index: int, ready: asyncio.Event, creating: asyncio.Sem
             run.finished += 1
 
 
+async def beside(run: Run, index: int) -> None:
+    """The heavy work beside the games (``--beside``): a game of four computer players
+    (``--beside-bot``) played to its end by the server's workers, then its analysis asked
+    twice (computed, then cached); then another game, until the window closes."""
+    base = index % len(run.urls)
+    rng = random.Random(10_000 + index)
+    client = run.http[base]
+    await run.go.wait()
+    while not run.stopping:
+        players = [{"name": f"C{i + 1}", "bot": run.args.beside_bot} for i in range(4)]
+        seed = rng.randrange(2**31)
+        body: dict[str, Any] = {
+            "variant": "classic",
+            "players": players,
+            "mode": "screen",
+            "seed": seed,
+        }
+        try:
+            made = (await client.post("/api/games", json=body)).raise_for_status().json()
+            while not run.stopping:
+                view = (await client.get(f"/api/games/{made['id']}")).raise_for_status().json()
+                if view["over"]:
+                    break
+                await asyncio.sleep(0.5)
+            else:
+                return
+            run.beside_games += 1
+            for _ in range(2):
+                sent = time.monotonic()
+                answer = await client.get(f"/api/games/{made['id']}/analysis", timeout=120)
+                answer.raise_for_status()
+                if run.measuring(sent):
+                    run.analyses.append(time.monotonic() - sent)
+        except (httpx.HTTPError, *CONNECTION_ERRORS) as exc:
+            run.error(f"beside {type(exc).__name__}", exc)
+            await asyncio.sleep(0.5)
+
+
 def probe(urls: list[str], stop: Any, results: Any, running: Any) -> None:
     """The cheap GET (``/api/bots``), ten times a second over the processes, from a process
     of its own: its timings are the server's, not those of the busy client's event loop.
@@ -670,6 +711,7 @@ async def drive(
     readies = [asyncio.Event() for _ in range(args.games)]
     setup_start = time.monotonic()
     slots = [asyncio.create_task(slot(run, i, readies[i], creating)) for i in range(args.games)]
+    background += [asyncio.create_task(beside(run, i)) for i in range(args.beside)]
     try:
         await asyncio.wait_for(
             asyncio.gather(*(r.wait() for r in readies)), timeout=60 + args.games / 2
@@ -728,6 +770,11 @@ async def drive(
         "latency_http_ms": quantiles(run.latency["http"]),
         "create_ms": quantiles(run.create),
         "get_ms": quantiles(run.gets),
+        "beside": {
+            "workers": args.beside,
+            "computer_games_finished": run.beside_games,
+            "analysis_ms": quantiles(run.analyses),
+        },
         "watcher": {"updates": run.watcher_updates, "out_of_order": run.watcher_regressions},
         "errors": {"total": sum(run.errors.values()), "by_kind": dict(run.errors)},
         "stalled_games": run.stalled,
@@ -768,9 +815,8 @@ def database(kind: str, folder: Path) -> Iterator[tuple[str, int | None]]:
     if kind == "sqlite":
         yield f"sqlite:///{folder / 'load.db'}", None
         return
-    cluster = ThrowawayPostgres()
-    with cluster as url:
-        yield url, cluster.pid()
+    with Cluster(durable=True, max_connections=400) as cluster:
+        yield cluster.database(), cluster.pid()
 
 
 def raise_file_limit() -> None:
@@ -808,6 +854,10 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         "--think", type=float, default=0, help="seconds a person pauses (0: flat out)"
     )
     parser.add_argument("--spread", choices=["game", "seat"], default="game")
+    parser.add_argument(
+        "--beside", type=int, default=0, help="loops of four-computer games and their analysis"
+    )
+    parser.add_argument("--beside-bot", default="strong", help="their computer level")
     parser.add_argument("--fault", action="store_true", help="SIGKILL process 0 halfway")
     parser.add_argument("--fault-at", type=float, default=5, help="with --actions: seconds in")
     parser.add_argument("--fault-down", type=float, default=1, help="seconds before restart")

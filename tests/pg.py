@@ -1,5 +1,8 @@
-"""A throw-away PostgreSQL cluster for the tests: ``initdb`` into a temporary folder,
-``pg_ctl start`` on a free port of 127.0.0.1, a database per test, all removed after.
+"""A throw-away PostgreSQL cluster for the tests and the load benchmark: ``initdb`` into a
+temporary folder, ``pg_ctl start`` on a free port of 127.0.0.1, a database per test (or
+one for a benchmark), all removed after. The tests' cluster skips the disk flushes; the
+benchmark's (``durable=True``) keeps PostgreSQL's defaults, so its commits cost what they
+cost in production.
 
 It uses Debian's ``postgresql`` package (``make test`` installs it): its binaries live in
 ``/usr/lib/postgresql/*/bin``. PostgreSQL refuses to run as root, so as root every
@@ -17,6 +20,7 @@ import socket
 import subprocess
 import tempfile
 from pathlib import Path
+from types import TracebackType
 
 INSTALL = (
     "PostgreSQL is needed for the database tests and its initdb and pg_ctl were not "
@@ -53,7 +57,9 @@ def free_port() -> int:
 class Cluster:
     """A running cluster on 127.0.0.1:``port``; :meth:`database` makes a fresh database."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, durable: bool = False, max_connections: int = 200) -> None:
+        self.durable = durable
+        self.max_connections = max_connections
         self.bin = bindir()
         self.root = os.geteuid() == 0
         self.password = "pw-" + secrets.token_hex(8)
@@ -91,9 +97,10 @@ class Cluster:
         )
         options = (
             f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 "
-            "-c fsync=off -c synchronous_commit=off -c full_page_writes=off "
-            "-c max_connections=200"
+            f"-c max_connections={self.max_connections}"
         )
+        if not self.durable:
+            options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         self._run(
             "pg_ctl",
             *("-D", str(self.data), "-l", str(self.folder / "server.log"), "-o", options),
@@ -121,9 +128,31 @@ class Cluster:
             connection.execute(f'CREATE DATABASE "{name}"')
         return self.url(name)
 
+    def pid(self) -> int | None:
+        """The PostgreSQL server's process id (its backends are its children)."""
+        try:
+            return int((self.data / "postmaster.pid").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            return None
+
     def stop(self) -> None:
         try:
             if self.data.exists():
                 self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
         finally:
             shutil.rmtree(self.folder, ignore_errors=True)
+
+    def __enter__(self) -> Cluster:
+        try:
+            return self.start()
+        except BaseException:
+            self.stop()
+            raise
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.stop()

@@ -149,6 +149,11 @@ def summarise(game: Game, turns: list[TurnAnalysis]) -> list[dict[str, Any]]:
     return out
 
 
+REPORT_VERSION = 1
+"""The version of :func:`analysis_report`'s answer: raise it when the analysis or its JSON
+changes, so the reports the web server keeps (by version) are computed again."""
+
+
 def analysis_report(game: Game) -> dict[str, Any]:
     """The whole analysis as JSON-ready data: the contract of ``mathable analyse --json``
     and of the web API's ``/analysis``, alike for every game."""
