@@ -5,6 +5,7 @@ proposal to stop answered in the plain game."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -218,7 +219,22 @@ def test_saves_pick_a_free_name_and_never_replace_a_file_unasked(
     assert Path("mathable-classic-1.json").read_text() == "an older game"
     for name in ("mathable-classic-1-2.json", "mathable-classic-1-3.json", "mine.json"):
         assert registry.from_record(Path(name).read_text()).players == game.players
+        assert json.loads(Path(name).read_text())["bots"] == [None, "gentle"]  # the computer
     assert "mine.json exists" in text and "not saved" in text
+
+
+def test_a_resumed_record_keeps_its_computer_seats(tmp_path: Path) -> None:
+    game = registry.new_game("classic", ["Ann", "Robo"], seed=5)
+    while game.to_move != 1:  # the computer's turn, as a record from the web app saves it
+        game.apply(game.parse_action("pass"))
+    record = {**records.to_record(game), "bots": [None, "greedy"]}
+    path = tmp_path / "web.json"
+    path.write_text(json.dumps(record))
+    out = runner.invoke(app, ["play", "--plain", "--resume", str(path)], input="quit\n\n")
+    assert out.exit_code == 0, out.output
+    assert "Pass the screen to Robo" not in out.stdout and "last turn: Robo" in out.stdout
+    path.write_text(json.dumps({**record, "bots": [None, "grandmaster"]}))
+    _refused(runner.invoke(app, ["play", "--plain", "--resume", str(path)]))
 
 
 def test_vs_with_players_seats_that_person_against_the_computer() -> None:

@@ -172,6 +172,7 @@ def test_pass_and_play_on_one_screen_with_a_cover(server: Server, browser: Brows
     page.click("#uncover")
     page.wait_for_selector("#board")
     play_one_turn(page)
+    page.click("#pass-screen")  # the turn's result first, then the screen is passed
     expect(page.locator("#uncover")).to_be_visible()
     assert page.locator(".cover h2").inner_text() != first  # the other person now
     page.click("#uncover")

@@ -14,7 +14,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from web.test_browser import browser, create, server
+from web.test_browser import browser, create, server, shot
 from web.test_page_a11y import serious
 from web.test_page_defects import DESKTOP, PHONE, page
 from web.test_page_defects import against_the_computer as ann_to_move
@@ -67,12 +67,15 @@ def test_dark_mode_follows_the_system_with_a_kept_switch(server: Server, browser
     expect(page.locator("#theme")).to_have_attribute("aria-pressed", "true")
     page.locator("#rack button.tile").first.click()  # legal cells lit
     assert serious(page) == []  # AA contrast in the dark theme too
+    shot(page, "dark")
     page.click("#theme")
     expect(page.locator("#theme")).to_have_attribute("aria-pressed", "false")
     assert not dark_rgb(background(page))
     page.reload()
     expect(page.locator("#notation")).to_be_visible()
     assert not dark_rgb(background(page))  # the choice is kept over the system's
+    page.locator("#rack button.tile").first.click()
+    shot(page, "game")
     context.close()
     light = browser.new_context(viewport=DESKTOP, color_scheme="light")
     other = light.new_page()

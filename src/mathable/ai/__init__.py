@@ -14,7 +14,7 @@ expected reply, ranking of plans), ``simulation`` (the expert's continuations),
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from .base import Bot, FamilyBot, board_from_view
 from .simple import GentleBot, GreedyBot
@@ -45,15 +45,27 @@ def get_bot(name: str, seed: int | None = None) -> Bot:
 SEAT_BOT = re.compile(r"bot:([a-z]+)")
 
 
-def seat_bots(names: Sequence[str], seed: int | None = None) -> dict[int, Bot]:
-    """The computer players of a game by seat: seats whose name holds ``bot:LEVEL``
-    (``bot:greedy``, ``Bob [bot:strong]``), as the terminal games and records name them."""
-    bots: dict[int, Bot] = {}
+def seat_levels(names: Sequence[str]) -> dict[int, str]:
+    """The computer levels of a game's seats whose name holds ``bot:LEVEL``
+    (``bot:greedy``, ``Bob [bot:strong]``), as the terminal games and records name them
+    (a record's ``bots`` field is written from it)."""
+    levels: dict[int, str] = {}
     for seat, name in enumerate(names):
         match = SEAT_BOT.search(name.lower())
         if match:
-            bots[seat] = get_bot(match.group(1), None if seed is None else seed + seat)
-    return bots
+            levels[seat] = match.group(1)
+    return levels
+
+
+def seat_bots(
+    names: Sequence[str], seed: int | None = None, levels: Mapping[int, str] | None = None
+) -> dict[int, Bot]:
+    """The computer players of a game by seat: named so (:func:`seat_levels`), or
+    given in ``levels`` (a record's ``bots``)."""
+    return {
+        seat: get_bot(level, None if seed is None else seed + seat)
+        for seat, level in sorted({**seat_levels(names), **(levels or {})}.items())
+    }
 
 
 __all__ = [
@@ -67,4 +79,5 @@ __all__ = [
     "board_from_view",
     "get_bot",
     "seat_bots",
+    "seat_levels",
 ]

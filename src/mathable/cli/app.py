@@ -27,6 +27,7 @@ from typer.exceptions import TyperException
 
 from mathable import __version__
 from mathable.ai import BOTS, SEAT_BOT
+from mathable.engine import records
 from mathable.engine.actions import Place
 from mathable.engine.errors import MathableError
 from mathable.engine.notation import CellNames, Position, format_placement
@@ -578,8 +579,16 @@ def play(
     if rounds != 1 and not kind.rounds:
         raise fail(f"{kind.title} is not played in rounds: leave out --rounds")
     game: Game | None = None
+    levels: dict[int, str] = {}  # a resumed record's computer seats (its ``bots``)
     if resume is not None:
         game = _load_game(resume)
+        levels = records.bots_of(records.loads(_read(resume)))
+        for seat, level in levels.items():
+            if level not in BOTS:
+                raise fail(
+                    f"{resume}: seat {seat + 1} was played by the computer level {level!r}, "
+                    f"which this program has not ({', '.join(BOTS)})"
+                )
     elif names:
         game = _new_game(kind, names, seed, house, rounds)
     else:  # the players are asked for later: refuse bad options now
@@ -587,7 +596,9 @@ def play(
     if not plain and sys.stdin.isatty() and sys.stdout.isatty():
         from mathable.tui.app import run_app
 
-        run_app(game, save_path=resume, seed=seed, variant=kind.name, house_rules=house)
+        run_app(
+            game, save_path=resume, seed=seed, variant=kind.name, house_rules=house, levels=levels
+        )
         return
     reconfigure = getattr(sys.stdin, "reconfigure", None)
     if reconfigure is not None:  # a typed line that is not UTF-8 is read, not fatal
@@ -598,7 +609,7 @@ def play(
             kind,
             lambda typed: _checked_new_game(kind, typed, seed, house, rounds),
         )
-    run_hotseat(console, game, seed=seed)
+    run_hotseat(console, game, seed=seed, levels=levels)
 
 
 def main() -> None:

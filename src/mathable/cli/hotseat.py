@@ -14,7 +14,7 @@ Whatever a player typed is printed as typed (rich ``Text``, never markup).
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -125,9 +125,17 @@ def _hide(console: Console) -> None:
         console.print("\n" * console.height, end="")
 
 
-def run_hotseat(console: Console, game: Game, *, seed: int | None = None) -> None:
-    """Play ``game`` to its end at one screen (computer players seeded from ``seed``)."""
-    bots = seat_bots(list(game.players), seed)
+def run_hotseat(
+    console: Console,
+    game: Game,
+    *,
+    seed: int | None = None,
+    levels: Mapping[int, str] | None = None,
+) -> None:
+    """Play ``game`` to its end at one screen (computer players seeded from ``seed``:
+    seats named ``bot:LEVEL``, and ``levels`` by seat, as a resumed record's ``bots``)."""
+    bots = seat_bots(list(game.players), seed, levels)
+    levels = {seat: bot.name for seat, bot in bots.items()}  # written in saved records
     people = len(game.players) - len(bots)
     notice = game.view(None).notice
     if notice:
@@ -166,10 +174,10 @@ def run_hotseat(console: Console, game: Game, *, seed: int | None = None) -> Non
         elif word == "quit":
             file = _ask(console, "Save first? A file name, 'y' for a new file, Enter: no ")
             if file.strip():
-                _save(console, game, "" if file.strip().lower() == "y" else file.strip())
+                _save(console, game, "" if file.strip().lower() == "y" else file.strip(), levels)
             return
         elif word == "save":
-            _save(console, game, line[4:].strip())
+            _save(console, game, line[4:].strip(), levels)
         elif word == "hint":
             _hint(console, game, view)
         elif word == "undo":
@@ -298,10 +306,10 @@ def default_save_name(game: Game, folder: Path = Path()) -> Path:
     return path
 
 
-def _save(console: Console, game: Game, name: str) -> None:
-    """Save the record: to ``name`` (an existing file only once the player confirms),
-    else to a new file of the default name."""
-    text = records.dumps(game)
+def _save(console: Console, game: Game, name: str, levels: Mapping[int, str]) -> None:
+    """Save the record (with the computer players' ``levels``): to ``name`` (an
+    existing file only once the player confirms), else to a new file of the default name."""
+    text = records.dumps(game, levels)
     try:
         if name:
             path = Path(name)

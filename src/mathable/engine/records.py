@@ -16,7 +16,11 @@ naming the field (``field 'setup.to_move': 5 is out of range 0-1``):
 * ``rounds`` only for games played in rounds (1 to 99); ``setup`` as the game's family
   reads it (racks and bag drawn from the game's own pieces);
 * ``actions``: a list of texts that replay; ``result``: ``scores`` (and ``winners``) equal
-  to the replay's, on a game that has ended.
+  to the replay's, on a game that has ended;
+* ``bots`` (only where a computer played): per seat, the computer level that played it
+  (a text of 1 to 40 characters) or ``null`` for a person. Written only then, so a record
+  without computer players reads as before in any version; records from before it name a
+  computer seat in the player's name (``bot:greedy``), as the terminal games still do.
 
 Numbers are JSON numbers (never ``"5"``), booleans are ``true``/``false`` (never 1), and
 **unknown fields are refused** at every level: a record holds exactly the fields of its
@@ -26,7 +30,7 @@ version, so a misspelt ``setup`` or ``house_rules`` is an error, not a different
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from . import validation as check
@@ -48,9 +52,11 @@ FIELDS = (
     "rounds",
     "setup",
     "result",
+    "bots",
 )
 """Every field a version 1 record may hold (``rounds`` only for games played in rounds,
-``setup`` only for an explicit deal, ``result`` only once the game is over)."""
+``setup`` only for an explicit deal, ``result`` only once the game is over, ``bots``
+only where a computer played)."""
 MAX_ACTIONS = 100_000
 """More actions than any game has: a record beyond it is refused before replaying."""
 
@@ -59,8 +65,9 @@ class RecordError(MathableError):
     """A record that is malformed or does not replay."""
 
 
-def to_record(game: Game) -> dict[str, Any]:
-    """The record of ``game`` as JSON-ready data."""
+def to_record(game: Game, bots: Mapping[int, str] | None = None) -> dict[str, Any]:
+    """The record of ``game`` as JSON-ready data; ``bots``: the computer players' levels
+    by seat (the ``bots`` field, written only if there is one)."""
     record: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
@@ -74,12 +81,37 @@ def to_record(game: Game) -> dict[str, Any]:
     }
     if game.is_over:
         record["result"] = {"scores": list(game.scores), "winners": list(game.winners())}
+    if bots:
+        record["bots"] = [bots.get(seat) for seat in range(len(game.players))]
     return record
 
 
-def dumps(game: Game) -> str:
+def dumps(game: Game, bots: Mapping[int, str] | None = None) -> str:
     """The record as JSON text."""
-    return json.dumps(to_record(game), indent=1) + "\n"
+    return json.dumps(to_record(game, bots), indent=1) + "\n"
+
+
+def bots_of(data: dict[str, Any]) -> dict[int, str]:
+    """The computer players' levels by seat, from a record's ``bots`` field (checked as
+    :func:`replay_record` checks it; none if absent)."""
+    found = data.get("bots")
+    if found is None:
+        return {}
+    players = data.get("players")
+    levels = check.array(found, "bots")
+    if not isinstance(players, list) or len(levels) != len(players):
+        raise RecordError("field 'bots': one entry per player, a computer level or null")
+    bots: dict[int, str] = {}
+    for seat, level in enumerate(levels):
+        if level is None:
+            continue
+        if not isinstance(level, str) or not 0 < len(level.strip()) <= 40:
+            raise RecordError(
+                f"field 'bots': seat {seat + 1} is {check.shown(level)}, "
+                "not a computer level (a text) or null"
+            )
+        bots[seat] = level
+    return bots
 
 
 def loads(text: str) -> Any:
@@ -155,6 +187,7 @@ def _replay(data: object, game_type: Callable[[str], GameType]) -> Game:
     for number, text in enumerate(actions, start=1):
         if not isinstance(text, str):
             raise RecordError(f"field 'actions': action {number} is not a string")
+    bots_of(data)
     result = data.get("result")
     if result is not None:
         check.only_fields(check.mapping(result, "result"), "result", ("scores", "winners"))

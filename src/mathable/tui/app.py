@@ -15,6 +15,7 @@ as markup: ``[bold]Eve`` shows as typed (issue 12).
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -230,12 +231,13 @@ class MathableApp(App[None]):
         seed: int | None = None,
         variant: str | None = None,
         house_rules: HouseRules | None = None,
+        levels: Mapping[int, str] | None = None,
     ) -> None:
         super().__init__()
         self.game: Game | None = game
         self.first_choice = (variant, house_rules)
         """The game and house rules the new-game screen first shows (from the CLI)."""
-        self.bots: dict[int, Bot] = seat_bots(game.players, seed) if game else {}
+        self.bots: dict[int, Bot] = seat_bots(game.players, seed, levels) if game else {}
         self.save_path = save_path
         self.bot_delay = bot_delay
         self.bot_seed = seed
@@ -701,7 +703,8 @@ class MathableApp(App[None]):
             return
         path = self.save_path or fresh_path(f"mathable-{game.name}-{game.seed}")
         try:
-            path.write_text(records.dumps(game), encoding="utf-8")
+            levels = {seat: bot.name for seat, bot in self.bots.items()}
+            path.write_text(records.dumps(game, levels), encoding="utf-8")
         except OSError as exc:
             self.say(f"Cannot save: {exc}", error=True)
             return
@@ -968,9 +971,16 @@ def run_app(
     seed: int | None = None,
     variant: str | None = None,
     house_rules: HouseRules | None = None,
+    levels: Mapping[int, str] | None = None,
 ) -> None:
     """Open the terminal game (a new-game screen when ``game`` is None, showing
-    ``variant`` and ``house_rules`` first)."""
+    ``variant`` and ``house_rules`` first; ``levels``: a resumed record's computer
+    seats)."""
     MathableApp(
-        game, save_path=save_path, seed=seed, variant=variant, house_rules=house_rules
+        game,
+        save_path=save_path,
+        seed=seed,
+        variant=variant,
+        house_rules=house_rules,
+        levels=levels,
     ).run()

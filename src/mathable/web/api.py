@@ -19,6 +19,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.gzip import GZipMiddleware
 
 from mathable.games.registry import GAMES
 
@@ -66,6 +67,10 @@ class Settings:
         self.live_games = _whole("MATHABLE_LIVE_GAMES", 500, 1)
         self.limits = Limits.from_env()
         self.sockets = SocketLimits.from_env()
+
+
+GZIP_MINIMUM = 1000
+"""Bytes from which an answer is gzipped (smaller ones gain little for the work)."""
 
 
 def _answer_refusals(app: FastAPI) -> None:
@@ -126,6 +131,9 @@ def create_app(database_url: str | None = None) -> FastAPI:
     app.state.service = service
     app.state.admissions = Admissions(settings.sockets)
     _answer_refusals(app)
+    # gzip for the page's files and JSON answers (those that ask for it), inside the
+    # limits and the security headers, which every answer keeps
+    app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM, compresslevel=6)
     install_limits(app, settings.limits)
     app.include_router(routes.pages)
     app.mount("/static", StaticFiles(directory=routes.STATIC), name="static")

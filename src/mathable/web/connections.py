@@ -10,6 +10,11 @@ An outbox that fills up all the same, or one send that does not finish within
 ``send_timeout``, drops the connection (close code 1008); the client reconnects and
 gets the current view.
 
+A connection that asked for patches (issue 14, "lean traffic") is sent its first view
+whole and then only what changed since the view it was sent last (:mod:`.patches`): each
+patch is made once per seat and action, like the view, however many sockets it goes to.
+:meth:`Connection.resync` makes the next view whole again (a client that lost track).
+
 Incoming frames are text of at most ``max_frame`` bytes, at most ``frames_per_second``
 per connection (a token bucket holding a second's worth); a binary frame (1003), an
 oversized one (1009) or one too many (1008) closes the socket with a reason.
@@ -24,12 +29,15 @@ import contextlib
 import json
 import os
 import time
+import weakref
 from collections import Counter, deque
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
 
 from starlette.websockets import WebSocket
+
+from . import patches
 
 POLICY = 1008
 """Close code: too many frames, a reader too slow, past a cap."""
@@ -121,12 +129,27 @@ class ViewMessage(Encoded):
     view's own text wrapped, so a view is encoded once for its HTTP answer and every
     socket of its seat."""
 
+    _patched: tuple[weakref.ref[Encoded], str | None] | None = None
+
     def __init__(self, view: Encoded) -> None:
         super().__init__(type="view", view=view)
         self.view = view
 
     def _encode(self) -> str:
         return '{"type":"view","view":' + self.view.text() + "}"
+
+    def patch_text(self, base: Encoded) -> str | None:
+        """The patch that takes a client from ``base`` (the view it was sent last) to
+        this view, as text (each key in its shortest form: never longer than the whole
+        view but for a few bytes, and the whole view is not encoded for it); None when
+        nothing changed. Made once for the last base asked (the sockets of a seat share
+        their last view), which is held weakly: no old view is kept for it."""
+        if self._patched is not None and self._patched[0]() is base:
+            return self._patched[1]
+        made = patches.patch(base, self.view)
+        text = None if made is None else dumps(made)
+        self._patched = (weakref.ref(base), text)
+        return text
 
 
 def encode(message: dict[str, Any]) -> str:
@@ -162,9 +185,13 @@ class TokenBucket:
 class Connection:
     """One accepted WebSocket: its outbox, the task draining it, and its incoming frames."""
 
-    def __init__(self, websocket: WebSocket, limits: SocketLimits) -> None:
+    def __init__(self, websocket: WebSocket, limits: SocketLimits, patched: bool = False) -> None:
         self.websocket = websocket
         self.limits = limits
+        self.patched = patched
+        """Views after the first go as patches from the last one sent."""
+        self.sent_view: Encoded | None = None
+        """The last view sent (shared with every socket of its seat: not a copy)."""
         self.outbox: deque[dict[str, Any]] = deque()
         self.closing: tuple[int, str] | None = None
         """The close code and reason once the connection is being dropped."""
@@ -199,7 +226,9 @@ class Connection:
             await self._ready.wait()
             self._ready.clear()
             while self.outbox:
-                text = encode(self.outbox.popleft())
+                text = self._text(self.outbox.popleft())
+                if text is None:  # the view this client has already
+                    continue
                 try:  # asyncio.timeout: 3.11's wait_for can swallow a cancellation
                     async with asyncio.timeout(self.limits.send_timeout):
                         await self.websocket.send_text(text)
@@ -210,6 +239,22 @@ class Connection:
                     self.gone = True
                     self._stopped.set()
                     return
+
+    def _text(self, message: dict[str, Any]) -> str | None:
+        """The text to send for ``message``: a view as a patch from the last one sent
+        when patched; None for a view that changes nothing."""
+        if not (self.patched and isinstance(message, ViewMessage)):
+            return encode(message)
+        base, self.sent_view = self.sent_view, message.view
+        if base is None:
+            return message.text()
+        if base is message.view:
+            return None
+        return message.patch_text(base)
+
+    def resync(self) -> None:
+        """Send the next view whole (the client lost track of its view)."""
+        self.sent_view = None
 
     def drop(self, code: int, reason: str) -> None:
         """End the connection with a close ``code``: stops sending and receiving."""

@@ -42,7 +42,7 @@ from sqlalchemy.pool import ConnectionPoolEntry, StaticPool
 from mathable.engine.errors import MathableError
 
 MIGRATIONS = Path(__file__).with_name("migrations")
-HEAD = "0002"
+HEAD = "0004"
 """The newest migration: a database at this revision needs no Alembic run."""
 
 EXAMPLES = "sqlite:///mathable.db or postgresql://user:password@host:5432/database"
@@ -62,11 +62,14 @@ games = Table(
     Column("spec", Text, nullable=False),
     Column("seats", Text, nullable=False),
     Column("stamp", BigInteger, nullable=False, server_default=text("0")),
+    Column("fingerprint", Text),
     Index("ix_games_created", "created"),
     Index("ix_games_stamp", "stamp"),
+    Index("ux_games_fingerprint", "fingerprint", unique=True),
 )
 """A game's creation row. ``stamp`` is a store-wide counter raised when the row changes
-(a claimed seat), so the SQLite change feed sees the change."""
+(a claimed seat), so the SQLite change feed sees the change. ``fingerprint``: the
+record a game was made from (its canonical JSON's SHA-256), one game per record."""
 
 events = Table(
     "events",
@@ -78,6 +81,19 @@ events = Table(
     Column("created", Float, nullable=False),
 )
 """One row per action; the primary key (game, seq) lets one writer only take a number."""
+
+analyses = Table(
+    "analyses",
+    metadata,
+    Column("game_id", Text, ForeignKey("games.id"), primary_key=True),
+    Column("actions", Integer, primary_key=True),
+    Column("version", Integer, primary_key=True),
+    Column("report", Text, nullable=False),
+    Column("created", Float, nullable=False),
+)
+"""A finished game's analysis (JSON), by the number of actions it covers and the
+version of the analysis that made it: computed once, by whichever process is asked
+first, and kept across restarts."""
 
 
 class DatabaseError(MathableError):

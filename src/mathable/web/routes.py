@@ -12,7 +12,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Depends, Query, WebSocket
 from fastapi.responses import FileResponse, Response
 
-from mathable.engine import records
+from mathable.games.registry import GAMES
 
 from .connections import POLICY, Admissions, Connection, Encoded, refuse
 from .deps import PlayerDep, SeatDep, ServiceDep
@@ -29,6 +29,7 @@ from .schemas import (
     JoinedOut,
     Mode,
     NewGame,
+    Rematch,
     ReplayOut,
     ScoresheetOut,
     Transcript,
@@ -76,6 +77,12 @@ async def index() -> FileResponse:
 @pages.get("/g/{game_id}")
 async def game_page(game_id: str) -> FileResponse:
     return FileResponse(STATIC / "index.html")
+
+
+@pages.get("/rules/{variant}")
+async def rules_page(variant: str) -> FileResponse:
+    """A game's rules: the page draws them from its capabilities (404: no such game)."""
+    return FileResponse(STATIC / "index.html", status_code=200 if variant in GAMES else 404)
 
 
 # -- what is on offer ----------------------------------------------------------------
@@ -126,6 +133,38 @@ async def join(game_id: str, body: Join, service: ServiceDep) -> dict[str, Any]:
     return await service.join(game_id, body.invite)
 
 
+@games.get(
+    "/{game_id}/invitations",
+    summary="The invitations again, for the game's creator",
+    response_model=CreatedOut,
+)
+async def invitations(
+    game_id: str,
+    service: ServiceDep,
+    token: Annotated[str, Query(description="The creator's own seat token.")],
+) -> dict[str, Any]:
+    """Online: the creation's answer again (the page that shows the invitations can be
+    reloaded), each other person's seat ``claimed`` or with its ``invite``. Only the
+    creator's token opens it (403 for any other): invitations derive from it."""
+    return await service.invitations(game_id, token)
+
+
+@games.post(
+    "/{game_id}/rematch",
+    status_code=201,
+    summary="A rematch: the same seats, a new deal (game over, a player)",
+    response_model=CreatedOut,
+    dependencies=[Depends(rate_limited("create"))],
+)
+async def rematch(game_id: str, body: Rematch, service: ServiceDep) -> dict[str, Any]:
+    """The first player to ask creates the rematch (the same players, computer levels,
+    game, house rules and mode; a new deal) and gets it as ``POST /api/games`` answers
+    at one screen, or online with their own seat's token; the game's views then name it
+    (``rematch``). Each other person asks the same with their own token and gets their
+    seat's token in it, once."""
+    return await service.rematch(await service.seated_async(game_id, body.token))
+
+
 @games.get("", summary="Games, newest first", response_model=list[GameSummaryOut])
 async def list_games(
     service: ServiceDep, limit: Annotated[int, Query(ge=1, le=500)] = 100
@@ -174,14 +213,16 @@ async def hint(seated: SeatDep, service: ServiceDep) -> dict[str, Any]:
 
 @games.get(
     "/{game_id}/record",
-    summary="The game record (once the game is over)",
+    summary="The game record (once over; at one screen, a seat's during the game)",
     response_class=Response,
     responses={200: {"content": {"application/json": {}}, "description": "A game record"}},
 )
-async def record(game_id: str, service: ServiceDep) -> Response:
-    game = service.finished(game_id)
+async def record(game_id: str, seated: SeatDep, service: ServiceDep) -> Response:
+    """Open to all once the game is over. During a game at one screen, a seat (its
+    token) saves it to continue later (``POST /api/records``); an online game's record
+    holds its secret seed, so it waits for the end (O1)."""
     return Response(
-        records.dumps(game),
+        service.record_for(seated),
         media_type="application/json",
         headers={"Content-Disposition": f'attachment; filename="mathable-{game_id}.json"'},
     )
@@ -206,13 +247,15 @@ async def transcript(game_id: str, service: ServiceDep) -> Response:
 
 @games.get(
     "/{game_id}/replay",
-    summary="The public view after N actions (game over)",
+    summary="The public view after N actions, and the racks (game over; a seat's own during it)",
     response_model=ReplayOut,
 )
 async def replay(
-    game_id: str, service: ServiceDep, step: Annotated[int, Query(ge=0)] = 0
+    seated: SeatDep, service: ServiceDep, step: Annotated[int, Query(ge=0)] = 0
 ) -> dict[str, Any]:
-    return service.replay(service.finished(game_id), step)
+    """Open to all once the game is over, with every rack at each step. During the game
+    only for a seat (its token), with its own rack: never another's hidden one (O1)."""
+    return service.replay_for(seated, step)
 
 
 @games.get(
@@ -237,14 +280,23 @@ async def analysis(seated: SeatDep, service: ServiceDep) -> dict[str, Any]:
 async def upload_record(
     data: Annotated[Any, Body()],
     service: ServiceDep,
+    response: Response,
     mode: Annotated[
         Mode, Query(description="screen; online is refused for a game still to play (O1)")
     ] = "screen",
+    again: Annotated[
+        bool, Query(description="a new game even if this record was uploaded before")
+    ] = False,
 ) -> dict[str, Any]:
-    """Replays the record into a new game played at one screen; returns every seat's
-    token to go on playing it. A record fixes the deal, so its uploader knows every rack:
-    an online game is never made from one (O1)."""
-    return await service.import_record(data, mode)
+    """Replays the record into a new game played at one screen, its computer seats
+    (``bots``) played on by the computer; returns every person's token to go on playing
+    it. A record fixes the deal, so its uploader knows every rack: an online game is
+    never made from one (O1). The same record uploaded again answers 200 with the game
+    made from it (``existing``, no tokens) unless ``again``."""
+    made = await service.import_record(data, mode, again)
+    if made.get("existing"):
+        response.status_code = 200
+    return made
 
 
 @after.post("/transcripts", summary="Score a score sheet", response_model=ScoresheetOut)
@@ -257,11 +309,18 @@ async def upload_transcript(body: Transcript, service: ServiceDep) -> dict[str, 
 
 @live.websocket("/api/games/{game_id}/ws")
 async def updates(
-    websocket: WebSocket, game_id: str, service: ServiceDep, token: str | None = None
+    websocket: WebSocket,
+    game_id: str,
+    service: ServiceDep,
+    token: str | None = None,
+    patches: bool = False,
 ) -> None:
     """Sends ``{"type": "view", "view": …}`` now and after every action; accepts
     ``{"action": "I8=12", "seq": n}`` and answers a refusal with
-    ``{"type": "error", "status": …, "error": …}``. Sends are queued per connection
+    ``{"type": "error", "status": …, "error": …}``. With ``?patches=1``, the views after
+    the first come as ``{"type": "patch", "seq": n, "from": m, …}``: what changed since
+    the view sent last (:mod:`.patches`); ``{"type": "sync"}`` asks for the whole view
+    again (a client whose view is not at ``from``). Sends are queued per connection
     (a watcher gets the newest view; one that does not read is dropped with 1008);
     frames are JSON text within the size and rate limits, else the socket is closed
     (1003 binary, 1009 too big, 1008 too many); spectators per game and sockets per
@@ -280,9 +339,9 @@ async def updates(
         code, reason = refused
         await refuse(websocket, 429 if code == POLICY else 503, reason, code)
         return
-    connection = Connection(websocket, admissions.limits)
+    connection = Connection(websocket, admissions.limits, patched=patches)
+    key = service.listen(seated, connection.send)  # first: its first view is kept and shared
     connection.send(service.view_message(seated.live, seated.seat))
-    key = service.listen(seated, connection.send)
     try:
         async for text in connection.frames():
             try:
@@ -293,6 +352,10 @@ async def updates(
                 connection.send(
                     {"type": "error", "status": 400, "error": 'send JSON like {"action": "I8=12"}'}
                 )
+                continue
+            if message.get("type") == "sync":  # the client lost track: the whole view
+                connection.resync()
+                connection.send(service.view_message(service.get(game_id), seated.seat))
                 continue
             try:
                 await service.act(seated, message.get("action"), message.get("seq"))

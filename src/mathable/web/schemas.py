@@ -68,7 +68,10 @@ class Act(BaseModel):
     """An action for the seat whose token is given."""
 
     token: str = Field(description="The seat's secret token, from its link.")
-    action: str = Field(max_length=100, description="I8=12, J8=16+, end, pass, exchange 3,5…")
+    action: str = Field(
+        max_length=100,
+        description="I8=12, J8=16+, end, pass, exchange 3,5…; undo when the view's undo says so",
+    )
     seq: int | None = Field(
         default=None, description="The actions seen so far: refused (409) if the game moved on."
     )
@@ -78,6 +81,12 @@ class Join(BaseModel):
     """Claim a seat with its invitation (once: the invitation then stops working)."""
 
     invite: str = Field(max_length=100, description="The code of the invitation link.")
+
+
+class Rematch(BaseModel):
+    """A player's rematch: the token of their seat in the finished game."""
+
+    token: str = Field(description="The seat's secret token, from its link.")
 
 
 class Transcript(BaseModel):
@@ -186,6 +195,11 @@ class CreatedOut(BaseModel):
     id: str
     mode: Mode = "screen"
     seats: list[SeatTokenOut]
+    existing: bool = Field(
+        default=False,
+        description="an uploaded record: the game made from it before (no tokens: the "
+        "browser that uploaded it holds them)",
+    )
 
 
 class JoinedOut(BaseModel):
@@ -261,13 +275,30 @@ class ViewOut(PublicViewOut):
     that seat may play now (``legal``) and, once over, the winners."""
 
     id: str
-    seq: int = Field(description="actions played so far")
+    seq: int = Field(
+        description="events so far: the actions, and the undos (house rule allow_undo), so "
+        "it only grows; send it with an action (refused 409 if the game moved on)"
+    )
+    undo: bool = Field(
+        default=False,
+        description="whether this seat may send undo now (house rule allow_undo, V-B): it "
+        "takes back the seat's own last action and the computer players' replies after it, "
+        "while no other person has played since (at one screen and online alike)",
+    )
     seats: list[SeatInfoOut]
     title: str
     mode: Mode = Field(default="screen", description="online or screen (one screen)")
-    legal: list[str]
+    legal: list[str] = Field(
+        description="the actions the seat may play now, in notation, but for exchanges: "
+        "not listed (127 choices of 7 tokens); `available` says whether one may exchange"
+    )
     winners: list[int] | None = None
     seed: int | None = Field(default=None, description="the deal's seed, once the game is over")
+    rematch: str | None = Field(
+        default=None,
+        description="once over: the id of the rematch a player asked for (each player takes "
+        "their seat in it with POST /api/games/{id}/rematch)",
+    )
 
 
 class HintTurnOut(BaseModel):
@@ -285,6 +316,26 @@ class ReplayOut(BaseModel):
     total: int
     action: str | None = Field(description="the last action replayed, in notation")
     view: PublicViewOut
+    racks: list[list[int] | None] = Field(
+        default_factory=list,
+        description="every seat's rack after those actions, once the game is over; in a "
+        "game still played only the viewer's own (and racks that lie face up), null for "
+        "the others",
+    )
+    turns: list[ReplayTurnOut] = Field(
+        default_factory=list,
+        description="every finished turn of the game, with the steps it starts and ends at",
+    )
+
+
+class ReplayTurnOut(TurnSummaryOut):
+    start: int = Field(description="the actions played before the turn")
+    step: int = Field(description="the actions played once it was over: the step to show it")
+
+
+class BestPlacementOut(BaseModel):
+    cell: str
+    value: int
 
 
 class AnalysedTurnOut(Open):
@@ -295,6 +346,12 @@ class AnalysedTurnOut(Open):
     best: str
     best_points: int | None
     loss: int | None
+    step: int | None = Field(
+        None, description="the actions played before the turn: its position is the replay's"
+    )
+    best_placements: list[BestPlacementOut] = Field(
+        default_factory=list, description="the best turn's placements, to draw on the surface"
+    )
 
 
 class AnalysedPlayerOut(Open):

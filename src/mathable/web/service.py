@@ -11,8 +11,11 @@ into a 4xx answer.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import hashlib
+import hmac
+import json
 import logging
 import secrets
 import threading
@@ -23,9 +26,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from mathable.ai import BOTS
+from mathable.ai import BOTS, seat_levels
+from mathable.ai.analysis import REPORT_VERSION
 from mathable.engine import records
-from mathable.engine.actions import Action, Challenge, action_kind
+from mathable.engine.actions import Action, Challenge, Exchange, action_kind
 from mathable.engine.errors import IllegalMove, MathableError, NotationError
 from mathable.engine.protocol import Game, GameType, HouseRules, View
 from mathable.games import registry
@@ -34,15 +38,18 @@ from mathable.games.board.variants import get_variant
 from mathable.games.registry import GAMES, new_game
 
 from .connections import Encoded, ViewMessage
-from .schemas import NewGame
+from .schemas import NewGame, Seat
 from .store import ConflictError, EventStore, StoredGame
 from .workers import (
+    UNDO,
     Workers,
     analyse_record,
+    apply_event,
     bot_move,
     hint_turns,
     summarise,
     summary_data,
+    turn_steps,
 )
 from .workers import replay as replay_game
 
@@ -63,6 +70,14 @@ def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def _invitation(creator: str, seat: int) -> str:
+    """Online, a seat's invitation, derived from the creator's own token: the store keeps
+    only its hash, and the creator's token gives it again (:meth:`GameService.invitations`)
+    while nobody else (another seat, the database) can."""
+    digest = hmac.new(creator.encode(), f"invitation {seat}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:18]).decode()
+
+
 Listener = Callable[[dict[str, Any]], Any]
 
 
@@ -80,6 +95,12 @@ class LiveGame:
     listeners: dict[int, tuple[int | None, Listener]] = field(default_factory=dict)
     bots: dict[int, str] = field(default_factory=dict)
     """The computer players' seats and levels (they move in the worker pool)."""
+    events: int = 0
+    """The events stored (actions and undos, :data:`~.workers.UNDO`): the seq the next
+    one takes, and the views' ``seq``. Without undos, the game's number of actions."""
+    actors: tuple[Game, int, int, list[int]] | None = None
+    """The game, its events and actions, and who made each of its actions (worked out
+    for :meth:`GameService.undo_steps`, kept until the game changes)."""
     views: dict[int | None, tuple[Game, int, list[dict[str, Any]], ViewMessage]] = field(
         default_factory=dict
     )
@@ -190,6 +211,7 @@ class GameService:
         """Stop the background work (computer players, the resume) and the pool."""
         self._started = False
         self.store.unwatch()
+        await asyncio.to_thread(self.store.flush_notes)  # the other processes hear the last
         self._loop = None
         tasks = [t for t in (self._resuming, *self._bot_tasks.values()) if t is not None]
         for task in tasks:
@@ -298,14 +320,15 @@ class GameService:
             chosen.setdefault("hints", not online)  # O2: off online, on at one screen
         seats: list[dict[str, Any]] = []
         answer: list[dict[str, Any]] = []
+        own = secrets.token_urlsafe(18)  # the creator's token: online, invitations derive from it
         for number, player in enumerate(spec.players, start=1):
             seat = number - 1
             name = (player.name or f"Player {number}")[:40]
             token = invite = None
             if player.bot is None and (not online or seat == mine):
-                token = secrets.token_urlsafe(18)
+                token = own if seat == mine else secrets.token_urlsafe(18)
             elif player.bot is None:
-                invite = secrets.token_urlsafe(18)
+                invite = _invitation(own, seat)
             seats.append(
                 {
                     "name": name,
@@ -387,17 +410,73 @@ class GameService:
         await self._broadcast(live)  # views built outside the lock
         return {"id": game_id, "seat": seat, "name": info["name"], "token": token}
 
-    async def import_record(self, data: Any, mode: str = "screen") -> dict[str, Any]:
-        """Store an uploaded game record as a game played at one screen: the uploader
-        gets every seat's token to go on.
+    async def invitations(self, game_id: str, token: str) -> dict[str, Any]:
+        """Online, the invitations not claimed yet, again, for the game's creator (the
+        page that shows them can be reloaded): as :meth:`create` answered them, each
+        seat ``claimed`` or with its ``invite``, and the creator's own seat with its
+        token. Only the creator's token gives them: an invitation is derived from it
+        (:func:`_invitation`) and the store keeps its hash only."""
+        refusal = "only the game's creator holds its invitations: ask them for yours"
+        seated = await self.seated_async(game_id, token)
+        if seated.seat is None:
+            raise ServiceError(403, refusal)
+        live = seated.live
+        stored = await asyncio.to_thread(self.store.seats, game_id)
+        seats = stored if stored is not None else live.seats
+        answer: list[dict[str, Any]] = []
+        if not any(info.get("invite_hash") for info in seats):
+            raise ServiceError(404, "this game has no invitations: it is played at one screen")
+        if seats[seated.seat].get("invite_hash"):  # a seat joined by its invitation
+            raise ServiceError(403, refusal)
+        for seat, info in enumerate(seats):
+            claimed = bool(info.get("token_hash"))  # as :meth:`create` says: a person's
+            entry = {
+                "seat": seat,
+                "name": info["name"],
+                "bot": info.get("bot"),
+                "token": None,
+                "invite": None,
+                "claimed": claimed,
+            }
+            if seat == seated.seat:
+                entry["token"] = token
+            elif info.get("invite_hash"):
+                invite = _invitation(token, seat)
+                if not secrets.compare_digest(_hash(invite), info["invite_hash"]):
+                    raise ServiceError(403, refusal)
+                if not info.get("token_hash"):
+                    entry["invite"] = f"/g/{game_id}?invite={invite}"
+            answer.append(entry)
+        return {"id": game_id, "mode": live.mode, "seats": answer}
+
+    async def import_record(
+        self, data: Any, mode: str = "screen", again: bool = False
+    ) -> dict[str, Any]:
+        """Store an uploaded game record as a game played at one screen, its computer
+        seats (the record's ``bots``, or a name holding ``bot:LEVEL`` in older records)
+        played on by the computer: the uploader gets every person's token to go on.
 
         A record fixes the deal (its seed or setup), so whoever uploads it knows every
         rack and the bag: a game still to be played from it can never be an online game
-        (O1), and asking for one is refused. A finished game may be uploaded either way."""
+        (O1), and asking for one is refused. A finished game may be uploaded either way.
+
+        One game per record: the same record uploaded again (its canonical JSON's
+        fingerprint) answers the game made from it, ``existing`` and without tokens (the
+        browser that uploaded it holds them); ``again`` makes a new game all the same."""
         try:
+            if isinstance(data, str):
+                data = records.loads(data)
             game = registry.from_record(data)
+            bots = records.bots_of(data) or seat_levels(game.players)
         except MathableError as exc:
             raise ServiceError(400, f"this record cannot be read: {exc}") from None
+        for seat, level in bots.items():
+            if level not in BOTS:
+                raise ServiceError(
+                    400,
+                    f"this record cannot be read: seat {seat + 1} was played by the computer "
+                    f"level {level!r}, which this server has not ({', '.join(BOTS)})",
+                )
         if mode == "online" and not game.is_over:
             raise ServiceError(
                 422,
@@ -405,10 +484,22 @@ class GameService:
                 "a game from a record is played at one screen (O1). For an online game, "
                 "create a new one: the server deals it",
             )
-        tokens = [secrets.token_urlsafe(18) for _ in game.players]
+        canonical = json.dumps(records.to_record(game, bots), sort_keys=True, separators=(",", ":"))
+        fingerprint = None if again else _hash(canonical)
+        if fingerprint is not None:
+            known = await asyncio.to_thread(self.store.made_from, fingerprint)
+            if known is not None:
+                return self._made_before(known)
+        tokens = {seat: secrets.token_urlsafe(18) for seat in range(len(game.players))}
+        for seat in bots:
+            del tokens[seat]
         seats = [
-            {"name": name, "bot": None, "token_hash": _hash(t)}
-            for name, t in zip(game.players, tokens, strict=True)
+            {
+                "name": name,
+                "bot": bots.get(seat),
+                "token_hash": _hash(tokens[seat]) if seat in tokens else None,
+            }
+            for seat, name in enumerate(game.players)
         ]
         fields = game.record_fields()
         spec: dict[str, Any] = {
@@ -421,13 +512,132 @@ class GameService:
         if fields.get("setup") is not None:  # a chosen deal: kept server-side only
             spec["setup"] = fields["setup"]
         game_id = secrets.token_urlsafe(8)
-        self.store.create(game_id, spec, seats, [game.format_action(a) for a in game.log])
+        actions = [game.format_action(a) for a in game.log]
+        try:
+            await asyncio.to_thread(self.store.create, game_id, spec, seats, actions, fingerprint)
+        except ConflictError:  # the same record, uploaded at the same moment
+            known = await asyncio.to_thread(self.store.made_from, fingerprint or "")
+            if known is None:
+                raise ServiceError(409, "this record was being uploaded: try again") from None
+            return self._made_before(known)
+        live = await asyncio.to_thread(self.get, game_id)
+        await self._run_bots(live)  # the computer seats play on
         return {
             "id": game_id,
             "mode": "screen",
             "seats": [
-                {"seat": i, "name": n, "bot": None, "token": tokens[i], "claimed": True}
+                {
+                    "seat": i,
+                    "name": n,
+                    "bot": bots.get(i),
+                    "token": tokens.get(i),
+                    "claimed": True,
+                }
                 for i, n in enumerate(game.players)
+            ],
+        }
+
+    def _made_before(self, game_id: str) -> dict[str, Any]:
+        """The game already made from an uploaded record, without its tokens."""
+        live = self.get(game_id)  # its computer players set going if one is to move
+        return {
+            "id": game_id,
+            "mode": live.mode,
+            "existing": True,
+            "seats": [
+                {
+                    "seat": i,
+                    "name": s["name"],
+                    "bot": s["bot"],
+                    "token": None,
+                    "claimed": bool(s["bot"] or s.get("token_hash")),
+                }
+                for i, s in enumerate(live.seats)
+            ],
+        }
+
+    # -- a rematch --------------------------------------------------------------------
+
+    @staticmethod
+    def _rematch_of(live: LiveGame) -> str | None:
+        """The game's rematch, once a player asked for it (noted on its seats)."""
+        return next((s["rematch"] for s in live.seats if s.get("rematch")), None)
+
+    async def rematch(self, seated: Seated) -> dict[str, Any]:
+        """After the game, a new deal with the same seats: the same players and computer
+        levels, game, house rules, rounds and mode. The first player to ask creates it
+        (answered as a created game: at one screen every person's token, online only
+        theirs); it is noted on this game, whose views then show it (``rematch``), and
+        every other person's seat in it is claimed by that player from here with their
+        own token (this same call), so nobody holds another's seat. Online, the server
+        deals it and its seed stays secret until its end (O1)."""
+        live, seat = seated.live, seated.seat
+        if seat is None:
+            raise ServiceError(403, "a rematch is for the game's players: open your seat's link")
+        if not live.game.is_over:
+            raise ServiceError(409, "a rematch is offered once the game is over")
+        async with live.lock:
+            live, _ = await self._catch_up(self.get(live.id), seats=True)
+            made = self._rematch_of(live)
+            if made is None:
+                game = live.game
+                kind = game.game_type
+                spec = NewGame(
+                    variant=game.name,
+                    players=[Seat(name=s["name"], bot=s["bot"]) for s in live.seats],
+                    mode="online" if live.mode == "online" else "screen",
+                    seat=seat if live.mode == "online" else None,
+                    house_rules={
+                        k: v for k, v in game.house_rules.to_dict().items() if k in kind.house_rules
+                    },
+                    rounds=game.record_fields().get("rounds", 1),
+                )
+                created = await self.create(spec)
+                after = [{**s, "rematch": created["id"]} for s in live.seats]
+                if not await asyncio.to_thread(
+                    self.store.update_seats, live.id, live.seats, after
+                ):  # another's rematch came first, in another process (this one stays unplayed)
+                    self.reload(live)
+                    raise ServiceError(409, "a rematch was asked for at the same moment")
+                live.seats = after
+                for entry in created["seats"]:
+                    entry["invite"] = None  # each player claims their seat from here
+        if made is None:
+            await self._broadcast(live)  # the other seats see the rematch offered
+            return created
+        return await self._claim_rematch(made, seat)
+
+    async def _claim_rematch(self, game_id: str, seat: int) -> dict[str, Any]:
+        """A player's seat in the rematch: a fresh token if nobody holds it yet (as if
+        its invitation were followed: it then stops working), else the game without
+        tokens (the browser that asked before holds them)."""
+        live = await asyncio.to_thread(self.get, game_id)
+        token = None
+        async with live.lock:
+            live, _ = await self._catch_up(self.get(game_id), seats=True)
+            info = live.seats[seat]
+            if not info.get("bot") and not info.get("token_hash"):
+                token = secrets.token_urlsafe(18)
+                after = [dict(s) for s in live.seats]
+                after[seat]["token_hash"] = _hash(token)  # its invitation is used up
+                if not await asyncio.to_thread(self.store.update_seats, game_id, live.seats, after):
+                    self.reload(live)
+                    raise ServiceError(409, "this seat was claimed at the same moment")
+                live.seats = after
+        if token is not None:
+            await self._broadcast(live)
+        return {
+            "id": game_id,
+            "mode": live.mode,
+            "seats": [
+                {
+                    "seat": i,
+                    "name": s["name"],
+                    "bot": s["bot"],
+                    "token": token if i == seat else None,
+                    "claimed": bool(s["bot"] or s.get("token_hash")),
+                }
+                for i, s in enumerate(live.seats)
             ],
         }
 
@@ -436,7 +646,15 @@ class GameService:
         game = replay_game(spec, [s["name"] for s in stored.seats], stored.actions)
         bots = {seat: str(info["bot"]) for seat, info in enumerate(stored.seats) if info.get("bot")}
         mode = spec.get("mode", "screen")
-        return LiveGame(stored.id, game, stored.seats, stored.created, mode, bots=bots)
+        return LiveGame(
+            stored.id,
+            game,
+            stored.seats,
+            stored.created,
+            mode,
+            bots=bots,
+            events=len(stored.actions),
+        )
 
     def get(self, game_id: str) -> LiveGame:
         """The live game, rebuilt from the store after a restart or an eviction (its
@@ -528,7 +746,7 @@ class GameService:
             live, read = self.get(game_id), False
             while True:
                 try:
-                    action, seq = self._play(live.game, seat, text, expected_seq)
+                    event, seq = self._play(live, seat, text, expected_seq)
                 except ServiceError:
                     if read:
                         raise
@@ -539,9 +757,8 @@ class GameService:
                     await self._broadcast(live)
                     continue
                 try:
-                    await asyncio.to_thread(
-                        self.store.append, game_id, seq, live.game.format_action(action), seat
-                    )
+                    await asyncio.to_thread(self.store.append, game_id, seq, event, seat)
+                    live.events = seq + 1
                 except ConflictError:  # another process stored an action first
                     live = self.reload(live)
                     await self._broadcast(live)
@@ -549,7 +766,7 @@ class GameService:
                         read = True
                         continue
                     raise ServiceError(
-                        409, "another action came first: look again", seq=len(live.game.log)
+                        409, "another action came first: look again", seq=live.events
                     ) from None
                 except Exception:  # the database failed: memory goes back to what it holds
                     log.exception("storing an action of game %s", game_id)
@@ -567,17 +784,23 @@ class GameService:
         return self.view(self.get(game_id), seat)  # reloaded if a bot's move raced
 
     def _play(
-        self, game: Game, seat: int, text: str, expected_seq: int | None
-    ) -> tuple[Action, int]:
-        """Apply the seat's action to the game in memory; returns it and its seq (its
-        number in the store). Refusals (:class:`ServiceError`) change nothing."""
-        if expected_seq is not None and expected_seq != len(game.log):
+        self, live: LiveGame, seat: int, text: str, expected_seq: int | None
+    ) -> tuple[str, int]:
+        """Apply the seat's action (or undo) to the game in memory; returns the event to
+        store and its seq (its number in the store). Refusals (:class:`ServiceError`)
+        change nothing."""
+        game = live.game
+        if expected_seq is not None and expected_seq != live.events:
             raise ServiceError(
                 409,
-                f"the game has moved on (action {len(game.log)}, you saw {expected_seq}): "
-                "look again",
-                seq=len(game.log),
+                f"the game has moved on (action {live.events}, you saw {expected_seq}): look again",
+                seq=live.events,
             )
+        if text.strip().lower() == UNDO:
+            steps = self.undo_steps(live, seat, refuse=True)
+            for _ in range(steps):
+                game.undo()
+            return (UNDO if steps == 1 else f"{UNDO} {steps}"), live.events
         try:
             action = game.parse_action(text)
         except NotationError as exc:
@@ -588,16 +811,64 @@ class GameService:
             action = self._challenge(game, seat)
         elif seat != game.to_move:
             raise ServiceError(
-                409, f"it is {game.players[game.to_move]}'s turn, not yours", seq=len(game.log)
+                409, f"it is {game.players[game.to_move]}'s turn, not yours", seq=live.events
             )
-        seq = len(game.log)
         try:
             game.apply(action)
         except IllegalMove as exc:
             raise ServiceError(
                 422, str(exc), rule=exc.rule, where=exc.where, reason=exc.reason
             ) from None
-        return action, seq
+        return game.format_action(action), live.events
+
+    def undo_steps(self, live: LiveGame, seat: int | None, refuse: bool = False) -> int:
+        """How many actions an undo by ``seat`` takes back now; 0 if it may not (with
+        ``refuse``, a :class:`ServiceError` saying why).
+
+        House rule ``allow_undo`` (ruling V-B forbids it otherwise), on the web: a player
+        takes back their own last action, and the computer players' replies after it,
+        back to their turn, while no other person has acted since. The same at one screen
+        (its page sends the undo with the token of the person whose action it is) and
+        online, so nobody ever takes back what another person did; never once the game is
+        over. The view's ``undo`` says whether the seat may."""
+        game = live.game
+        why = ""
+        if seat is None:
+            why = "spectators cannot undo"
+        elif not game.house_rules.allow_undo:
+            why = "undo is off in this game: taking back is a house rule (allow undo, V-B)"
+        elif game.is_over:
+            why = "the game is over"
+        else:
+            for steps, actor in enumerate(reversed(self._actors(live)), start=1):
+                if actor == seat:
+                    return steps
+                if actor not in live.bots:
+                    break
+            why = (
+                "nothing of yours to take back: you may undo your own last action (and the "
+                "computer's replies) while nobody else has played since (V-B)"
+            )
+        if refuse:
+            raise ServiceError(409, why, seq=live.events)
+        return 0
+
+    @staticmethod
+    def _actors(live: LiveGame) -> list[int]:
+        """The seat that made each action of the game's log (a challenge: its challenger,
+        when known), from one replay, kept until the game changes."""
+        game = live.game
+        memo = live.actors
+        if memo is not None and memo[0] is game and memo[1:3] == (live.events, len(game.log)):
+            return memo[3]
+        replay = game.fresh()
+        actors = []
+        for action in game.log:
+            by = action.by if isinstance(action, Challenge) else None
+            actors.append(replay.to_move if by is None else by)
+            replay.apply(action)
+        live.actors = (game, live.events, len(game.log), actors)
+        return actors
 
     @staticmethod
     def _challenge(game: Game, seat: int) -> Challenge:
@@ -677,10 +948,10 @@ class GameService:
                 if not self._bot_to_move(live):
                     return
                 game = live.game
-                seat, seq = game.to_move, len(game.log)
+                seat, seq = game.to_move, live.events
                 action = await self._decide(live.bots[seat], self._bot_seed(game, seat), game, seat)
                 async with live.lock:
-                    if self.live.get(game_id) is not live or len(game.log) != seq:
+                    if self.live.get(game_id) is not live or live.events != seq:
                         continue  # the game moved (or was reloaded) meanwhile: decide again
                     try:
                         game.apply(action)
@@ -694,6 +965,7 @@ class GameService:
                         await asyncio.to_thread(
                             self.store.append, game_id, seq, game.format_action(action), seat
                         )
+                        live.events = seq + 1
                     except ConflictError:  # another process came first: its move stands
                         self.reload(live)
                         continue
@@ -742,11 +1014,12 @@ class GameService:
             for s in live.seats
         ]
         made = live.views.get(seat)
-        if made is not None and made[0] is game and made[1] == len(game.log) and made[2] == seats:
+        stored = live.seats  # replaced, never changed in place: a claim or a rematch
+        if made is not None and made[0] is game and made[1] == live.events and made[2] is stored:
             return made[3]
         message = ViewMessage(self._build_view(live, seat, seats))
         if live.listeners:  # kept while watched (an idle game's memory stays small)
-            live.views[seat] = (game, len(game.log), seats, message)
+            live.views[seat] = (game, live.events, stored, message)
         return message
 
     def _build_view(self, live: LiveGame, seat: int | None, seats: list[dict[str, Any]]) -> Encoded:
@@ -754,13 +1027,22 @@ class GameService:
         view = game.view(seat)
         data = Encoded(view_data(game, view))
         data["id"] = live.id
-        data["seq"] = len(game.log)
+        data["seq"] = live.events
+        data["undo"] = bool(self.undo_steps(live, seat))
         data["seats"] = seats
         data["title"] = game.game_type.title
         data["mode"] = live.mode
         legal: list[str] = []
         if seat is not None and seat == game.to_move and not game.is_over:
-            legal = sorted({game.format_action(a) for a in game.legal_actions()})
+            # exchanges are not listed (127 choices of 7 tokens): ``available`` says one
+            # may exchange, the page lets the player choose, the engine checks the choice
+            legal = sorted(
+                {
+                    game.format_action(a)
+                    for a in game.legal_actions()
+                    if action_kind(a) != "exchange"
+                }
+            )
         for keyword in view.available:  # a word alone: challenge, accept, decline...
             if keyword not in WRITTEN_OUT and keyword not in legal:
                 legal.append(keyword)
@@ -768,6 +1050,9 @@ class GameService:
         if game.is_over:
             data["winners"] = list(game.winners())
             data["seed"] = game.seed  # O1: the deal is no secret any more
+            rematch = self._rematch_of(live)
+            if rematch is not None:
+                data["rematch"] = rematch  # the next game, open to watch like any
         return data
 
     async def hint(self, seated: Seated) -> dict[str, Any]:
@@ -789,7 +1074,7 @@ class GameService:
     @staticmethod
     def _summary_of(live: LiveGame) -> dict[str, Any]:
         """A game in the list of games: who plays, the scores, whether it is over."""
-        return summary_data(live.id, live.created, live.game, live.seats, live.mode)
+        return summary_data(live.id, live.created, live.game, live.seats, live.mode, live.events)
 
     SUMMARIES = 20_000
     """The most summaries kept for the list of games (a few hundred bytes each)."""
@@ -810,7 +1095,7 @@ class GameService:
         """A game's summary at ``head`` actions (None: as stored now): from memory if
         current, else replayed in the worker pool (not kept in memory as a live game)."""
         live = self.live.get(game_id)
-        if live is not None and (head is None or len(live.game.log) == head):
+        if live is not None and (head is None or live.events == head):
             return self._keep_summary(live)
         known = self._summaries.get(game_id)
         if known is not None and head is not None and known[0] == head:
@@ -843,6 +1128,30 @@ class GameService:
 
     # -- after the game ---------------------------------------------------------------
 
+    @staticmethod
+    def record_for(seated: Seated) -> str:
+        """The game's record (its computer seats in ``bots``): whole once over, for all;
+        during the game (save and continue) for a seat of a game at one screen, where
+        every rack is at that screen anyway. An online game's record holds its seed,
+        which deals every rack and the bag: secret until the end (O1), so it is saved
+        once over."""
+        live, seat = seated.live, seated.seat
+        if not live.game.is_over:
+            if seat is None:
+                raise ServiceError(
+                    409,
+                    "the game is still being played: its record opens to all at the end "
+                    "(at one screen, a player saves it with their own link)",
+                )
+            if live.mode == "online":
+                raise ServiceError(
+                    409,
+                    "the game is still being played online: its record holds the deal (the "
+                    "seed: every rack and the bag), secret until the end (O1); it is saved "
+                    "once the game is over",
+                )
+        return records.dumps(live.game, live.bots)
+
     def finished(self, game_id: str) -> Game:
         """The game, once over (records, replays and analysis reveal every rack)."""
         live = self.get(game_id)
@@ -863,18 +1172,51 @@ class GameService:
         return format_transcript(game)
 
     @staticmethod
-    def replay(game: Game, step: int) -> dict[str, Any]:
-        """The public view after the first ``step`` actions, and the last of them."""
+    def replay(game: Game, step: int, seat: int | None = None) -> dict[str, Any]:
+        """The public view after the first ``step`` actions, the last of them, and the
+        racks then: all of them once the game is over; in a game still played only the
+        viewer's ``seat`` (and racks that lie face up), and an exchange without the
+        pieces exchanged, for they are hidden until the end (O1)."""
         total = len(game.log)
         step = min(step, total)
         past = game.replayed(step)
-        last = game.format_action(game.log[step - 1]) if step else None
+        public = past.view(None)
+        last = game.log[step - 1] if step else None
+        face_up = [list(rack) for rack in public.open_racks]
+        shown: list[list[int] | None] = [*face_up] if face_up else [None for _ in game.players]
+        racks = [
+            list(past.rack(i)) if game.is_over or i == seat else shown[i]
+            for i in range(len(game.players))
+        ]
+        if isinstance(last, Exchange) and not game.is_over:
+            action: str | None = f"exchange ({len(last.values)})"
+        else:
+            action = game.format_action(last) if last is not None else None
+        steps = turn_steps(game)
+        turns = [
+            {"seat": t.seat, "notation": t.notation, "points": t.points, "note": t.note}
+            | {"start": steps[i], "step": steps[i + 1]}
+            for i, t in enumerate(game.view(seat).summaries)
+        ]
         return {
             "step": step,
             "total": total,
-            "action": last,
-            "view": view_data(past, past.view(None)),
+            "action": action,
+            "view": view_data(past, public),
+            "racks": racks,
+            "turns": turns,
         }
+
+    def replay_for(self, seated: Seated, step: int) -> dict[str, Any]:
+        """The replay: open to all once the game is over; during the game to a seat
+        (its token), which sees its own rack at each step and no other hidden one."""
+        if not seated.live.game.is_over and seated.seat is None:
+            raise ServiceError(
+                409,
+                "the game is still being played: its replay opens to all at the end "
+                "(during the game to a seat, with its own link)",
+            )
+        return self.replay(seated.live.game, step, seated.seat)
 
     async def analysis(self, game: Game) -> dict[str, Any]:
         """Per turn, what was played against the best turn available (in the worker
@@ -884,23 +1226,34 @@ class GameService:
     ANALYSES = 64
     """The most finished games' analyses kept in memory (tens of KB each)."""
 
-    async def finished_analysis(self, game_id: str, game: Game) -> dict[str, Any]:
-        """A finished game's analysis, computed once and kept (in memory, by game and
-        number of actions, the newest :data:`ANALYSES`): requests that arrive while it
-        is being computed wait for that one computation."""
-        key = (game_id, len(game.log))
+    async def finished_analysis(self, live: LiveGame) -> dict[str, Any]:
+        """A finished game's analysis, computed once and kept: in the database (for every
+        process and restart) and in memory (by game and number of actions, the newest
+        :data:`ANALYSES`); requests that arrive while it is being computed wait for that
+        one computation. By the number of stored events, which only grows (an undo is
+        one), so an analysis never answers for another ending of the same game."""
+        key = (live.id, live.events)
         pending = self._analyses.get(key)
         if (
             pending is None
             or (pending.done() and (pending.cancelled() or pending.exception() is not None))
             or (not pending.done() and pending.get_loop() is not asyncio.get_running_loop())
         ):
-            pending = asyncio.ensure_future(self.analysis(game))
+            pending = asyncio.ensure_future(self._kept_analysis(live.id, live.events, live.game))
             self._analyses[key] = pending
             while len(self._analyses) > self.ANALYSES:
                 self._analyses.popitem(last=False)
         self._analyses.move_to_end(key)
         return await asyncio.shield(pending)
+
+    async def _kept_analysis(self, game_id: str, actions: int, game: Game) -> dict[str, Any]:
+        """The analysis the database keeps, else computed (in the worker pool) and kept."""
+        kept = await asyncio.to_thread(self.store.analysis, game_id, actions, REPORT_VERSION)
+        if kept is not None:
+            return kept
+        report = await self.analysis(game)
+        await asyncio.to_thread(self.store.keep_analysis, game_id, actions, REPORT_VERSION, report)
+        return report
 
     async def analysis_for(self, seated: Seated) -> dict[str, Any]:
         """The analysis: of the whole game for everyone once it is over; during the game
@@ -908,7 +1261,7 @@ class GameService:
         would show their racks)."""
         game, seat = seated.live.game, seated.seat
         if game.is_over:
-            return await self.finished_analysis(seated.live.id, game)
+            return await self.finished_analysis(seated.live)
         if not game.house_rules.hints:
             raise ServiceError(
                 409,
@@ -951,7 +1304,7 @@ class GameService:
     def _stored_after(
         self, live: LiveGame, seats: bool
     ) -> tuple[list[str], list[dict[str, Any]] | None]:
-        later = self.store.events_after(live.id, len(live.game.log))
+        later = self.store.events_after(live.id, live.events)
         return later, self.store.seats(live.id) if seats else None
 
     def _apply_stored(
@@ -961,7 +1314,8 @@ class GameService:
         if later:
             try:
                 for text in later:
-                    live.game.apply(live.game.parse_action(text))
+                    apply_event(live.game, text)
+                    live.events += 1
             except MathableError:
                 return self.reload(live), True
             changed = True
@@ -992,7 +1346,7 @@ class GameService:
             if current is None:
                 return
             # no new action: then it is a seat that changed
-            live, changed = await self._catch_up(current, seats=seq <= len(current.game.log))
+            live, changed = await self._catch_up(current, seats=seq <= current.events)
         if changed:
             await self._broadcast(live)
 

@@ -25,8 +25,8 @@ from sqlalchemy import Connection, func, insert, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from .db import (
-    CHANNEL,
     DatabaseError,
+    analyses,
     events,
     games,
     in_memory,
@@ -39,7 +39,7 @@ from .db import (
     reason,
     shown,
 )
-from .feed import Feed, OnChange, PostgresListener, SqlitePoller
+from .feed import Feed, OnChange, PostgresListener, PostgresNotifier, SqlitePoller
 
 
 class ConflictError(Exception):
@@ -81,6 +81,7 @@ class EventStore:
         self._mine: dict[str, int] = {}  # game -> seq this store wrote (not news to it)
         self._mine_lock = threading.Lock()
         self._feed: Feed | None = None
+        self._notifier: PostgresNotifier | None = None
         # one shared connection in memory: one caller at a time
         self._lock: AbstractContextManager[Any] = (
             threading.RLock() if in_memory(self.url) else nullcontext()
@@ -90,6 +91,10 @@ class EventStore:
             migrate(self.engine)
         except (SQLAlchemyError, OSError, ImportError) as exc:
             raise DatabaseError(f"cannot open the database: {reason(exc, self.url)}") from None
+        if self.postgresql:
+            self._notifier = PostgresNotifier(psycopg_arguments(self.url), self._origin)
+
+    _insert_event = insert(events)
 
     @property
     def postgresql(self) -> bool:
@@ -105,11 +110,11 @@ class EventStore:
         with self._lock, self.engine.connect() as connection:
             yield connection
 
-    def _notify(self, connection: Connection, game_id: str, seq: int) -> None:
-        """On PostgreSQL, tell every listening process (sent when the transaction commits)."""
-        if self.postgresql:
-            payload = f"{game_id} {seq} {self._origin}"
-            connection.execute(select(func.pg_notify(CHANNEL, payload)))
+    def _notify(self, game_id: str, seq: int) -> None:
+        """On PostgreSQL, tell every listening process, once the change has committed
+        (:class:`PostgresNotifier`: why not in the writing transaction)."""
+        if self._notifier is not None:
+            self._notifier.note(game_id, seq)
 
     # -- writing ------------------------------------------------------------------------
 
@@ -119,15 +124,26 @@ class EventStore:
         spec: dict[str, Any],
         seats: list[dict[str, Any]],
         actions: Sequence[str] = (),
+        fingerprint: str | None = None,
     ) -> None:
-        """Store a new game, with ``actions`` already played (an imported record), at once."""
+        """Store a new game, with ``actions`` already played (an imported record), at once;
+        ``fingerprint``: the record it is made from (ConflictError if a game has it)."""
         now = time.time()
         with self._write() as connection:
-            connection.execute(
-                insert(games).values(
-                    id=game_id, created=now, spec=json.dumps(spec), seats=json.dumps(seats)
+            try:
+                connection.execute(
+                    insert(games).values(
+                        id=game_id,
+                        created=now,
+                        spec=json.dumps(spec),
+                        seats=json.dumps(seats),
+                        fingerprint=fingerprint,
+                    )
                 )
-            )
+            except IntegrityError as exc:
+                if fingerprint is not None and is_unique_violation(exc):
+                    raise ConflictError(f"a game was made from record {fingerprint}") from None
+                raise
             if actions:
                 connection.execute(
                     insert(events),
@@ -150,8 +166,9 @@ class EventStore:
                 .where(games.c.id == game_id, games.c.seats == json.dumps(before))
                 .values(seats=json.dumps(after), stamp=stamp)
             ).rowcount
-            if changed == 1:
-                self._notify(connection, game_id, self._head(connection, game_id))
+            head = self._head(connection, game_id) if changed == 1 else 0
+        if changed == 1:
+            self._notify(game_id, head)
         return changed == 1
 
     def append(self, game_id: str, seq: int, action: str, seat: int | None) -> None:
@@ -162,12 +179,16 @@ class EventStore:
             self._mine[game_id] = max(before or 0, seq + 1)
         try:
             with self._write() as connection:
-                connection.execute(
-                    insert(events).values(
-                        game_id=game_id, seq=seq, action=action, seat=seat, created=time.time()
-                    )
+                connection.execute(  # parameters apart: the statement is compiled once
+                    self._insert_event,
+                    {
+                        "game_id": game_id,
+                        "seq": seq,
+                        "action": action,
+                        "seat": seat,
+                        "created": time.time(),
+                    },
                 )
-                self._notify(connection, game_id, seq + 1)
         except Exception as exc:
             with self._mine_lock:  # the row that exists is another's: news after all
                 if before is None:
@@ -177,6 +198,7 @@ class EventStore:
             if isinstance(exc, IntegrityError) and is_unique_violation(exc):
                 raise ConflictError(f"event {seq} of game {game_id} exists") from None
             raise
+        self._notify(game_id, seq + 1)
 
     # -- reading ------------------------------------------------------------------------
 
@@ -223,6 +245,36 @@ class EventStore:
             ).all()
         return {str(game_id): int(last) + 1 for game_id, last in rows}
 
+    def analysis(self, game_id: str, actions: int, version: int) -> dict[str, Any] | None:
+        """The kept analysis of the game's first ``actions`` actions (None: not yet)."""
+        with self._read() as connection:
+            found = connection.execute(
+                select(analyses.c.report).where(
+                    analyses.c.game_id == game_id,
+                    analyses.c.actions == actions,
+                    analyses.c.version == version,
+                )
+            ).scalar()
+        return None if found is None else dict(json.loads(found))
+
+    def keep_analysis(
+        self, game_id: str, actions: int, version: int, report: dict[str, Any]
+    ) -> None:
+        """Keep an analysis; one already kept (another process was as quick) stays."""
+        row = {
+            "game_id": game_id,
+            "actions": actions,
+            "version": version,
+            "report": json.dumps(report),
+            "created": time.time(),
+        }
+        try:
+            with self._write() as connection:
+                connection.execute(insert(analyses), row)
+        except IntegrityError as exc:
+            if not is_unique_violation(exc):
+                raise
+
     def games_page(self, offset: int, limit: int) -> list[tuple[str, list[dict[str, Any]]]]:
         """A page of games, newest first, with their seats (to page through every game
         without loading their events)."""
@@ -246,6 +298,14 @@ class EventStore:
                     .order_by(events.c.seq)
                 ).scalars()
             )
+
+    def made_from(self, fingerprint: str) -> str | None:
+        """The game made from the record of this fingerprint (None: none)."""
+        with self._read() as connection:
+            found = connection.execute(
+                select(games.c.id).where(games.c.fingerprint == fingerprint)
+            ).scalar()
+        return None if found is None else str(found)
 
     def seats(self, game_id: str) -> list[dict[str, Any]] | None:
         """The game's seats as stored now (None: no such game)."""
@@ -291,7 +351,14 @@ class EventStore:
             self._feed.stop()
             self._feed = None
 
+    def flush_notes(self, timeout: float = 5.0) -> bool:
+        """Wait until the other processes have been told of every write so far (PostgreSQL;
+        at once elsewhere); False after ``timeout`` seconds."""
+        return self._notifier.flush(timeout) if self._notifier is not None else True
+
     def close(self) -> None:
-        """Stop the change feed and close the connections."""
+        """Send the last change notes, stop the change feed and close the connections."""
+        if self._notifier is not None:
+            self._notifier.close()
         self.unwatch()
         self.engine.dispose()

@@ -16,6 +16,7 @@ used, because nothing would shut it down.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -28,7 +29,8 @@ from typing import Any, TypeVar
 from mathable.ai import get_bot
 from mathable.ai.analysis import analysis_report
 from mathable.ai.hints import Hint, hints
-from mathable.engine.actions import Action
+from mathable.engine.actions import Action, Place
+from mathable.engine.errors import NotationError
 from mathable.engine.protocol import Game, HouseRules, View
 from mathable.games import registry
 from mathable.games.registry import new_game
@@ -40,6 +42,18 @@ log = logging.getLogger(__name__)
 def default_size() -> int:
     """One worker per core but one (the event loop keeps a core), at least one."""
     return max(1, (os.cpu_count() or 1) - 1)
+
+
+WORKER_NICENESS = 10
+"""How much lower the workers' CPU priority is than the server's (``nice``)."""
+
+
+def yield_to_the_server() -> None:
+    """Run at a lower CPU priority than the server process: when searches and analyses
+    take every core, the event loop still gets one at once, so requests and moves are
+    answered in milliseconds while the long jobs take a little longer."""
+    with contextlib.suppress(OSError):  # a system that refuses: the same priority
+        os.nice(WORKER_NICENESS)
 
 
 def replay(spec: dict[str, Any], names: list[str], actions: list[str]) -> Game:
@@ -54,14 +68,47 @@ def replay(spec: dict[str, Any], names: list[str], actions: list[str]) -> Game:
         setup=spec.get("setup"),
     )
     for text in actions:
-        game.apply(game.parse_action(text))
+        apply_event(game, text)
     return game
 
 
+UNDO = "undo"
+"""A stored event that takes actions back (house rule ``allow_undo``, ruling V-B):
+``undo`` takes back one action, ``undo 3`` three. It is an event of the store's log,
+not an action of the game's (its log keeps what stands), so replaying the store gives
+the game as its players left it, and the seq of events only grows."""
+
+
+def undo_count(text: str) -> int | None:
+    """How many actions an ``undo`` event takes back; None for any other text."""
+    words = text.split()
+    if not words or words[0] != UNDO or len(words) > 2:
+        return None
+    if len(words) == 1:
+        return 1
+    return int(words[1]) if words[1].isdigit() and 0 < int(words[1]) <= 100_000 else None
+
+
+def apply_event(game: Game, text: str) -> None:
+    """Apply one stored event: an action in notation, or an undo (:data:`UNDO`)."""
+    count = undo_count(text)
+    if count is None:
+        game.apply(game.parse_action(text))
+        return
+    for _ in range(count):
+        game.undo()
+
+
 def summary_data(
-    game_id: str, created: float, game: Game, seats: list[dict[str, Any]], mode: str
+    game_id: str,
+    created: float,
+    game: Game,
+    seats: list[dict[str, Any]],
+    mode: str,
+    events: int | None = None,
 ) -> dict[str, Any]:
-    """A game in the list of games: who plays, the scores, whether it is over."""
+    """A game in the list of games: who plays, the scores, whether it is over;
+    ``actions`` counts its stored events (undos too: :data:`UNDO`), as the store does."""
     return {
         "id": game_id,
         "created": created,
@@ -69,7 +116,7 @@ def summary_data(
         "players": [s["name"] for s in seats],
         "bots": [s["bot"] for s in seats],
         "scores": list(game.scores),
-        "actions": len(game.log),
+        "actions": len(game.log) if events is None else events,
         "over": game.is_over,
         "to_move": None if game.is_over else game.players[game.to_move],
         "mode": mode,
@@ -88,7 +135,7 @@ def summarise(
 ) -> dict[str, Any]:
     """The summary of a stored game, replayed (:func:`summary_data`)."""
     game = replay(spec, [s["name"] for s in seats], actions)
-    return summary_data(game_id, created, game, seats, spec.get("mode", "screen"))
+    return summary_data(game_id, created, game, seats, spec.get("mode", "screen"), len(actions))
 
 
 def bot_move(level: str, seed: int, view: View) -> Action:
@@ -102,8 +149,38 @@ def hint_turns(view: View) -> list[Hint]:
 
 
 def analyse_record(record: str) -> dict[str, Any]:
-    """The analysis of the game a record (JSON text) holds."""
-    return analysis_report(registry.from_record(record))
+    """The analysis of the game a record (JSON text) holds, with what a page draws of
+    each turn: ``step``, the actions played before it (its position is the replay's
+    view at that step), and ``best_placements``, the best turn's cells and values."""
+    game = registry.from_record(record)
+    report = analysis_report(game)
+    starts = turn_steps(game)
+    for turn in report["turns"]:
+        turn["step"] = starts[turn["turn"] - 1]
+        turn["best_placements"] = placements_of(game, turn["best"])
+    return report
+
+
+def turn_steps(game: Game) -> list[int]:
+    """Per finished turn (and the one under way), how many actions came before it."""
+    replay = game.replayed(0)
+    steps = [0]
+    for done, action in enumerate(game.log, start=1):
+        replay.apply(action)
+        while len(steps) <= len(replay.summaries()):
+            steps.append(done)
+    return steps
+
+
+def placements_of(game: Game, turn: str) -> list[dict[str, Any]]:
+    """The placements of a turn written in notation (``I8=12 H6=8``, ``diago A=8``)."""
+    out = []
+    for word in turn.split():
+        with contextlib.suppress(NotationError):
+            action = game.parse_action(word)
+            if isinstance(action, Place):
+                out.append({"cell": game.cell_names.name(action.cell), "value": action.value})
+    return out
 
 
 def worker_pid() -> int:
@@ -137,10 +214,15 @@ class Workers:
         """Whether jobs go to worker processes."""
         return self._pool is not None
 
+    def _new_pool(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(
+            self.size, mp_context=_context(), initializer=yield_to_the_server
+        )
+
     def start(self) -> None:
         """Open the pool (its processes start with the first job)."""
         if self._pool is None and self.size > 0:
-            self._pool = ProcessPoolExecutor(self.size, mp_context=_context())
+            self._pool = self._new_pool()
 
     async def run(self, job: Callable[..., T], *args: Any) -> T:
         """``job(*args)`` in a worker, awaited without blocking the event loop. A pool
@@ -173,7 +255,7 @@ class Workers:
             self._pool = None
         else:
             log.warning("a worker process died: the pool is restarted")
-            self._pool = ProcessPoolExecutor(self.size, mp_context=_context())
+            self._pool = self._new_pool()
 
     def shutdown(self) -> None:
         """Stop the pool: queued jobs are cancelled, running ones finish."""

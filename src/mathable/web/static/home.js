@@ -1,6 +1,6 @@
 // The home page: a new game, the list of games, records and score sheets.
 
-import { api, app, capsOf, h, say, setWhere, state } from "./core.js";
+import { announce, api, app, ask, capsOf, h, say, setWhere, state } from "./core.js";
 
 export async function home() {
   setWhere("");
@@ -18,7 +18,9 @@ export async function home() {
   const houseRules = [...new Set(state.variants.flatMap(v => v.capabilities.house_rules))];
   const rules = houseRules.map(r => h("label", { id: "rule-" + r }, h("input", { type: "checkbox", id: r, "data-rule": r }), " " + r.replaceAll("_", " ")));
   const form = h("fieldset", {}, h("legend", {}, "New game"),
-    h("div", { class: "row" }, "Game ", variant), h("p", { id: "about", class: "about" }), ...seats,
+    h("div", { class: "row" }, "Game ", variant), h("p", { id: "about", class: "about" }),
+    h("p", { id: "rules-links", class: "about" }, "Rules: ", state.variants.flatMap((v, i) => [i ? " · " : "",
+      h("a", { href: "/rules/" + encodeURIComponent(v.name), class: "rules-link", "data-variant": v.name }, v.title)])), ...seats,
     h("div", { class: "row" }, "Play ", mode),
     h("div", { class: "row", id: "rules" }, ...rules),
     h("div", { class: "row" }, h("input", { id: "seed", placeholder: "seed (optional)", inputmode: "numeric", "aria-label": "seed" }),
@@ -104,26 +106,74 @@ export async function createGame() {
 
 // Online: the creator's own private link, and one invitation per other person. An
 // invitation works once: whoever follows it first gets that seat, and the page shows it.
+// The page has its own address (/g/{id}?invitations&t={the creator's token}): a reload
+// asks the server for the invitations still unclaimed (only the creator's token gives
+// them), so nothing is lost. Each link has a copy button; "Play as Ann" opens the seat.
 export function showLinks(made) {
   const base = location.origin + "/g/" + made.id;
   const mine = made.seats.find(s => s.token);
+  if (mine && !new URLSearchParams(location.search).has("invitations")) {
+    localStorage.setItem("mathable:" + made.id, JSON.stringify({ [mine.seat]: mine.token }));
+    location.assign("/g/" + made.id + "?invitations&t=" + encodeURIComponent(mine.token));
+    return;
+  }
+  const others = made.seats.filter(s => s.invite || (!s.bot && !s.token));
   app.replaceChildren(h("h2", {}, "Send each person their invitation"),
-    h("div", { class: "links" }, made.seats.filter(s => s.invite).map(s =>
-      h("p", {}, h("b", {}, s.name), h("input", { readonly: true, value: location.origin + s.invite, class: "invite-link", "data-seat": s.seat })))),
-    h("p", {}, "Each invitation opens its seat once, for the first person who follows it; every player sees which seats are taken."),
-    mine ? h("p", {}, h("b", {}, "Your own seat (" + mine.name + "): "), h("a", { href: base + "?t=" + mine.token, id: "my-link", class: "seat-link", "data-seat": mine.seat }, "play"), " — keep this link private.") : "",
-    h("p", {}, "Spectators: ", h("a", { href: base }, base)));
+    h("div", { class: "links" }, others.map(s => s.invite ? invitation(s, location.origin + s.invite)
+      : h("p", { class: "joined", "data-seat": s.seat }, h("b", {}, s.name), " has joined."))),
+    h("p", {}, "Each invitation opens its seat once, for the first person who follows it; every player sees which seats are taken. "
+      + "This page keeps them: come back to its address (it holds your private link, keep it to yourself)."),
+    mine ? h("p", {}, h("a", { href: base + "?t=" + encodeURIComponent(mine.token), id: "my-link", class: "seat-link button-link", "data-seat": mine.seat }, "Play as " + mine.name),
+      " — your own seat's private link.") : "",
+    h("p", {}, "Spectators: ", h("a", { href: base }, base)),
+    h("div", { id: "message" }));
+}
+
+// One invitation: its link, read-only, and a button that copies it.
+function invitation(seat, link) {
+  const input = h("input", { readonly: true, value: link, class: "invite-link", id: "invite-" + seat.seat, "data-seat": seat.seat });
+  const label = h("label", { for: input.id }, h("b", {}, seat.name), "'s invitation");
+  const button = h("button", { type: "button", class: "copy", id: "copy-" + seat.seat, "aria-label": "Copy " + seat.name + "'s invitation",
+    onclick: () => copyLink(link, input, seat.name + "'s invitation") }, "Copy");
+  return h("div", { class: "invite" }, label, h("div", { class: "row" }, input, button));
+}
+
+// The clipboard where the browser gives it; else the text is selected (for Ctrl+C) and
+// copied the old way. Either way the live region says what happened.
+async function copyLink(link, input, what) {
+  let done = false;
+  try {
+    await navigator.clipboard.writeText(link);
+    done = true;
+  } catch {
+    input.focus();
+    input.select();
+    try { done = document.execCommand("copy"); } catch { done = false; }
+  }
+  const text = done ? what + " copied." : what + " selected: press Ctrl+C (or ⌘C) to copy it.";
+  say(text);
+  announce(text);
 }
 
 export async function uploadRecord(event) {
   const file = event.target.files[0];
   if (!file) return;
   try {
-    const made = await api("/api/records", { method: "POST", body: await file.text() });
+    const text = await file.text();
+    let made = await api("/api/records", { method: "POST", body: text });
+    if (made.existing) {  // uploaded before: one game per record
+      const held = JSON.parse(localStorage.getItem("mathable:" + made.id) || "{}");
+      if (Object.keys(held).length) { location.href = "/g/" + made.id + "?screen=1"; return; }
+      if (!(await ask("This record was uploaded before, from another browser: its game is open to watch. Start a new game from it instead?"))) {
+        location.href = "/g/" + made.id;
+        return;
+      }
+      made = await api("/api/records?again=true", { method: "POST", body: text });
+    }
     const tokens = {};
-    made.seats.forEach(s => { tokens[s.seat] = s.token; });
+    made.seats.forEach(s => { if (s.token) tokens[s.seat] = s.token; });  // the people's seats
     localStorage.setItem("mathable:" + made.id, JSON.stringify(tokens));
-    location.href = "/g/" + made.id + "?screen=1";
+    location.href = "/g/" + made.id + (Object.keys(tokens).length ? "?screen=1" : "");
   } catch (e) { say(e.message, true); }
 }
 

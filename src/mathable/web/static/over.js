@@ -1,7 +1,7 @@
 // Game over: the winner, final racks and deductions, the score graph, the links.
 
 import { analysis } from "./analysis.js";
-import { capsOf, h, pieces, svg } from "./core.js";
+import { api, capsOf, h, pieces, say, state, svg } from "./core.js";
 import { runningTotals } from "./panels.js";
 
 // Game over: the score per turn, one labelled line per player, drawn here from the turns
@@ -49,7 +49,45 @@ export function summary(v) {
       h("a", { href: "/g/" + v.id + "?replay", id: "replay-link" }, "Replay"), " · ",
       h("a", { href: "/api/games/" + v.id + "/record", download: "mathable-" + v.id + ".json" }, "Download the record"),
       c.score_sheets ? [" · ", h("a", { href: "/api/games/" + v.id + "/transcript", download: "mathable-" + v.id + ".txt", id: "transcript-link" }, "the score sheet")] : "",
-      h("button", { id: "analysis", onclick: () => analysis(v.id) }, "Analysis")));
+      h("button", { id: "analysis", onclick: () => analysis(v.id) }, "Analysis"), rematchOffer(v)));
+}
+
+// A rematch: the same seats, a new deal. A player asks for it (or, once another has,
+// takes their own seat in it, with their own token); spectators may watch it.
+export function rematchOffer(v) {
+  if (v.seat === null || v.seat === undefined || !state.socketToken) {
+    return v.rematch ? [" · ", h("a", { href: "/g/" + v.rematch, id: "watch-rematch" }, "Watch the rematch")] : "";
+  }
+  return h("button", { id: "rematch", class: v.rematch ? "primary" : "", onclick: () => rematch(v) }, v.rematch ? "Rematch offered: join" : "Rematch");
+}
+
+export async function rematch(v) {
+  const held = v.rematch && JSON.parse(localStorage.getItem("mathable:" + v.rematch) || "{}");
+  if (held && Object.keys(held).length) { openGame(v.rematch, v.mode, held); return; }  // this browser's already
+  try {
+    const made = await api("/api/games/" + v.id + "/rematch", { method: "POST", body: JSON.stringify({ token: state.socketToken }) });
+    const tokens = {};
+    made.seats.forEach(s => { if (s.token) tokens[s.seat] = s.token; });
+    if (Object.keys(tokens).length) localStorage.setItem("mathable:" + made.id, JSON.stringify(tokens));
+    openGame(made.id, made.mode, tokens);
+  } catch (e) { say(e.message, true); }
+}
+
+// A game this browser holds seats of: at one screen, every seat (pass and play); online,
+// the seat's own private link.
+function openGame(id, mode, tokens) {
+  const mine = Object.values(tokens);
+  if (mode === "screen" || !mine.length) location.href = "/g/" + id + (mine.length ? "?screen=1" : "");
+  else location.href = "/g/" + id + "?t=" + encodeURIComponent(mine[0]);
+}
+
+// Save and continue: a seat of a game at one screen downloads its record during the
+// game, to upload it later and play on (with its computer seats). Online, the record
+// holds the secret deal (O1): it is saved at the end, from the summary.
+export function saveLink(v) {
+  if (v.over || v.mode !== "screen" || v.seat === null || v.seat === undefined || !state.socketToken) return "";
+  return h("p", { id: "save" }, h("a", { id: "save-record", href: "/api/games/" + v.id + "/record?token=" + encodeURIComponent(state.socketToken), download: "mathable-" + v.id + ".json" }, "Save the game"),
+    " (a record file: upload it on the home page to play on)");
 }
 
 // Game over: what each player still held, and what it cost them where the rules deduct it.

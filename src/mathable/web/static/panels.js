@@ -21,7 +21,7 @@ export function table(v) {
   const waiting = v.seats.map((s, i) => s.claimed ? null : v.players[i]).filter(Boolean);
   return h("div", { class: "table-rules", id: "table" },
     state.note ? h("p", { id: "joined" }, state.note) : "",
-    h("p", { id: "mode-note" }, where),
+    h("p", { id: "mode-note" }, where, " ", h("a", { href: "/rules/" + encodeURIComponent(v.variant), id: "rules-link" }, "Rules of " + capsOf(v.variant).title)),
     h("p", { id: "house-rules" }, h("b", {}, "House rules: "), on.length ? on.join(", ") : "none (no hints)"),
     waiting.length ? h("p", { id: "unclaimed" }, "Invited, not joined yet: " + waiting.join(", ")) : "",
     hintsOn(v) && v.seat !== null && !v.over ? h("button", { id: "my-analysis", onclick: () => analysis(v.id, state.socketToken) }, "Analysis of my turns") : "");

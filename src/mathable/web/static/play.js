@@ -1,12 +1,14 @@
-// The game page: the connection, the cover of pass and play, the rack, the actions
+// The game page (its connection is net.js): the cover of pass and play, the rack, the actions
 // and the keys.
 
 import { BUTTONS, announce, api, app, ask, can, caps, capsOf, h, hintsOn, myTurn, people, pieces, say, setTitle, setWhere, state } from "./core.js";
-import { summary } from "./over.js";
+import { openSocket } from "./net.js";
+import { saveLink, summary } from "./over.js";
 import { card, describe, moves, scores, table } from "./panels.js";
 import { beep } from "./prefs.js";
 import { replayPage } from "./replay.js";
-import { drawSurface, legalTargetsFor } from "./surface.js";
+import { showLinks } from "./home.js";
+import { drawSurface, dragEnd, dragStart, justDragged, legalTargetsFor, pointerDrag } from "./surface.js";
 
 // ---------------------------------------------------------------- game page
 
@@ -17,6 +19,7 @@ export async function gamePage(id) {
   const invite = params.get("invite");
   if (invite) return join(id, invite);
   const token = params.get("t");
+  if (params.has("invitations")) return invitationsPage(id, token);
   if (token) state.tokens = { link: token };
   state.variants = await api("/api/variants");
   if (params.has("replay")) return replayPage(id);
@@ -37,10 +40,21 @@ export async function join(id, invite) {
   }
 }
 
+// The online invitations again, on their own address: the creator's token fetches them.
+export async function invitationsPage(id, token) {
+  try {
+    showLinks(await api("/api/games/" + id + "/invitations?token=" + encodeURIComponent(token || "")));
+  } catch (e) {
+    app.replaceChildren(h("p", { id: "message", class: "error" }, e.message));
+  }
+}
+
+// The token to watch with: a private link's, else (pass and play) the person's to move;
+// while a computer player moves, the screen stays with the person who was on it.
 export function tokenFor(view) {
   if (state.tokens.link) return state.tokens.link;
   if (view && state.tokens[view.to_move] && !view.over) return state.tokens[view.to_move];
-  return Object.values(state.tokens)[0] || null;
+  return state.socketToken || Object.values(state.tokens)[0] || null;
 }
 
 export async function connect(id) {
@@ -49,35 +63,8 @@ export async function connect(id) {
   openSocket(id, tokenFor(first));
 }
 
-export function openSocket(id, token) {
-  if (state.socket) { state.socket.onclose = null; state.socket.close(); }
-  const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/api/games/" + id + "/ws" + (token ? "?token=" + encodeURIComponent(token) : "");
-  const socket = new WebSocket(url);
-  state.socket = socket;
-  state.socketToken = token;
-  socket.onopen = () => connection(true);
-  socket.onmessage = event => {
-    const message = JSON.parse(event.data);
-    if (message.type === "view") receive(message.view);
-    else if (message.type === "error") say(message.error, true);
-  };
-  socket.onclose = () => {
-    if (state.socket !== socket) return;
-    connection(false);
-    setTimeout(() => { if (state.socket === socket) openSocket(id, token); }, 1000);
-  };
-}
-
-// A banner while the socket is closed; reconnecting removes it (the server resends the view).
-export function connection(up) {
-  let banner = document.getElementById("connection");
-  if (up) { if (banner) { banner.remove(); announce("Connected again."); } return; }
-  if (banner) return;
-  banner = h("div", { id: "connection", class: "connection", role: "alert" }, "Connection lost: reconnecting…");
-  document.body.prepend(banner);
-}
-
 export function receive(view) {
+  const shownBefore = Boolean(state.view) && state.view.seat === view.seat;
   const moved = !state.view || view.seq !== state.view.seq;
   const before = state.view ? state.view.summaries.length : null;
   state.view = view;
@@ -87,13 +74,59 @@ export function receive(view) {
     if (view.seat !== null && view.seat === view.to_move && !view.over) beep(880, 0.18); else beep(520);
     announce(view.players[s.seat] + ": " + describe(s, capsOf(view.variant)) + (view.over ? ". Game over." : ""));
   }
-  // pass and play: follow the person to move, behind a cover
+  // pass and play: follow the person to move, behind a cover; when the turn passes from
+  // the person on the screen to another, first their turn's result ("Ann scored 48"),
+  // and the screen is passed by a button (a turn that ended by itself is seen too)
   const wanted = tokenFor(view);
+  state.handover = null;
   if (state.passAndPlay && wanted && wanted !== state.socketToken) {
-    openSocket(view.id, wanted);
-    return;
+    if (!shownBefore || view.seat === null || !view.summaries.some(s => s.seat === view.seat)) {
+      openSocket(view.id, wanted);
+      return;
+    }
+    state.handover = wanted;
   }
   render();
+  if (moved && state.undoing !== undefined && state.undoing !== null) {  // the undo's own view: the next event
+    if (view.seq === state.undoing + 1) { say("Taken back."); announce("Taken back."); }
+    state.undoing = null;
+  }
+}
+
+// At one screen, the turn's result before the cover: the board with its placements, what
+// each turn since this person's scored, an Undo if the house rule lets them take it back,
+// and the button that passes the screen (then the next person's cover).
+export function handover(v) {
+  const c = capsOf(v.variant);
+  let from = v.summaries.length - 1;  // this person's last turn, and the computers' after it
+  while (from > 0 && v.summaries[from].seat !== v.seat) from--;
+  const lines = v.summaries.slice(from).map(s => h("li", {}, c.score_unit === "points"
+    ? v.players[s.seat] + " scored " + s.points + " (" + s.notation + (s.note ? ", " + s.note : "") + ")"
+    : v.players[s.seat] + ": " + describe(s, c)));
+  const next = v.players[v.to_move];
+  return h("div", { class: "layout" },
+    h("div", { class: "main" }, drawSurface(v),
+      h("div", { class: "handover", id: "result", role: "region", "aria-labelledby": "result-title" }, h("h2", { id: "result-title" }, v.players[v.seat] + "'s turn is over"), h("ul", {}, lines),
+        h("div", { class: "row" },
+          v.undo ? h("button", { id: "undo", onclick: undo }, "Undo (u)") : "",
+          h("button", { class: "primary", id: "pass-screen", onclick: passScreen }, "Pass the screen to " + next))),
+      h("div", { id: "message" }, "")),
+    h("div", { class: "side" }, scores(v), moves(v)));
+}
+
+export function passScreen() {
+  const next = state.handover;
+  if (!next) return;
+  state.handover = null;
+  openSocket(state.view.id, next);
+}
+
+// House rule allow_undo: take back this person's last action (and the computer players'
+// replies after it); the server says in the view (undo) when this seat may.
+export function undo() {
+  if (!state.view || !state.view.undo) return;
+  state.undoing = state.view.seq;
+  send("undo");
 }
 
 
@@ -118,6 +151,11 @@ export function drawPage() {
   setWhere(v.title);
   setTitle(v);
   const turn = v.summaries.length + ":" + v.seat;
+  if (state.handover) {
+    state.coverUp = true;  // keys wait for the next person (but u takes back)
+    app.replaceChildren(handover(v));
+    return;
+  }
   if (state.passAndPlay && myTurn() && state.covered !== turn && Object.keys(state.tokens).length > 1 && people() > 1) {
     state.coverUp = true;
     app.replaceChildren(h("div", { class: "cover" }, h("h2", {}, "Pass the screen to " + v.players[v.seat]),
@@ -129,14 +167,17 @@ export function drawPage() {
     const classes = ["tile"];
     if (state.picked === i) classes.push("picked");
     if (state.exchange && state.exchange.has(i)) classes.push("chosen");
-    return h("button", { class: classes.join(" "), "data-value": value, onclick: () => pick(i), disabled: !myTurn() }, value);
+    const drag = myTurn() && !state.exchange;  // dragged onto a target, as well as clicked
+    return h("button", { class: classes.join(" "), "data-value": value, "data-index": i, onclick: () => { if (!justDragged()) pick(i); }, disabled: !myTurn(),
+      draggable: drag ? "true" : false, ondragstart: e => { if (drag) dragStart(i, e); else e.preventDefault(); }, ondragend: dragEnd,
+      onpointerdown: e => { if (drag) pointerDrag(i, e); } }, value);
   }));
   const controls = h("div", { class: "row", id: "controls" }, actionButtons(v));
   app.replaceChildren(h("div", { class: "layout" },
     h("div", { class: "main" }, drawSurface(v), h("p", { id: "status" }, v.status),
       v.seat !== null ? rack : v.over ? "" : h("p", { id: "watching" }, "Watching: the " + pieces() + " in hand are private."), controls,
       h("div", { id: "message" }, v.notice)),
-    h("div", { class: "side" }, scores(v), table(v), card(v), moves(v))));
+    h("div", { class: "side" }, scores(v), table(v), card(v), moves(v), saveLink(v))));
   if (v.over) app.prepend(summary(v));
   const list = document.querySelector("#moves ol");
   list.scrollTop = list.scrollHeight;  // the latest turn in sight
@@ -152,14 +193,15 @@ export function actionButtons(v) {
     return h("button", { id: action, onclick: () => (action === "exchange" ? exchange() : send(action)) }, text);
   };
   const offered = Object.keys(BUTTONS).filter(a => v.available.includes(a));
+  const undoing = v.undo ? h("button", { id: "undo", onclick: undo, title: "Take back your last action (and the computer's replies)" }, "Undo (u)") : "";
   if (!myTurn()) {
-    const out = offered.map(button);
+    const out = [...offered.map(button), undoing];
     const bot = !v.over && v.seats[v.to_move] && v.seats[v.to_move].bot;
     if (bot) out.push(h("span", { id: "thinking", class: "thinking", role: "status" }, v.players[v.to_move] + " is thinking…"));
     else if (!v.over) out.push(h("span", {}, v.seat === null ? "" : "Waiting for " + v.players[v.to_move] + "…"));
     return out;
   }
-  return [...offered.map(button),
+  return [...offered.map(button), undoing,
     hintsOn(v) ? h("button", { id: "hint", onclick: hint }, "Hint (h)") : "",
     h("label", { for: "notation", class: "notation-label" }, "Type a move"),
     h("input", { id: "notation", placeholder: "e.g. " + example(v, c), size: 10, onkeydown: e => { if (e.key === "Enter") { send(e.target.value); e.target.value = ""; } } })];
@@ -233,7 +275,9 @@ export function send(text) {
 
 export function onKey(e) {
   if (!state.view || !state.view.available || e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
-  if (state.coverUp || e.ctrlKey || e.metaKey || e.altKey) return;  // nothing acts behind the pass-and-play cover
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  if (e.key === "u" && state.view.undo && (!state.coverUp || state.handover)) { undo(); return; }
+  if (state.coverUp) return;  // nothing acts behind the pass-and-play cover
   if ((e.key === "Enter" || e.key === " ") && e.target.tagName === "BUTTON") return;  // the button's own click
   if (/^[1-9]$/.test(e.key)) { pick(Number(e.key) - 1); return; }
   const keyed = Object.keys(BUTTONS).find(a => BUTTONS[a][1] === e.key);

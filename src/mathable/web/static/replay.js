@@ -1,33 +1,124 @@
-// Replay of a finished or running game, action by action.
+// Replay of a game, action by action: buttons, arrows and Home/End, a move list that
+// jumps to a turn, the racks at each step (every rack once the game is over; in a game
+// still played a seat sees only its own, O1), and the analysis panel beside the board.
 
-import { api, app, capsOf, h, setWhere, state } from "./core.js";
-import { moves, scores } from "./panels.js";
+import { analysisPanel } from "./analysis.js";
+import { api, app, capsOf, count, h, setWhere, state } from "./core.js";
+import { scores } from "./panels.js";
 import { drawSurface } from "./surface.js";
 
+// The seat's token of this page (its private link, or the first one kept at this
+// screen): during a game the replay opens to a seat only, with its own rack.
+function token() {
+  return state.tokens.link || Object.values(state.tokens)[0] || null;
+}
+
 export async function replayPage(id) {
-  let step = 0, total = 0;
-  const go = to => { step = Math.max(0, Math.min(total, to)); show(); };
+  const t = token();
+  const cache = new Map();
+  const fetchStep = to => {
+    if (!cache.has(to)) cache.set(to, api("/api/games/" + id + "/replay?step=" + to + (t ? "&token=" + encodeURIComponent(t) : "")));
+    return cache.get(to);
+  };
+  let step = 0, total = 0, data = null, previewing = 0;
+  const go = to => { step = Math.max(0, Math.min(total, to)); return show(); };
+  const stepText = h("span", { id: "step", role: "status" }, "…");
+  const holder = h("div", { id: "board-holder" });
+  const status = h("p", { id: "status" });
+  const racks = h("div", { id: "racks-at-step" });
+  const scoreBox = h("div", {});
+  const list = h("ol", { id: "replay-moves", class: "replay-moves", "aria-labelledby": "replay-moves-title" });
+  const panel = h("div", { id: "analysis-panel", class: "analysis-panel" });
+  const view = d => Object.assign(d.view, { id, seq: d.step, legal: [], seats: d.view.players.map(() => ({})) });
+
+  // The board and racks of a step; `mark` draws a turn's best alternative on the board
+  // (the analysis shows the position a turn started from, and what the player held).
+  const draw = (d, mark = null) => {
+    const v = view(d);
+    state.view = v;
+    const board = drawSurface(v);
+    if (mark) mark(board);
+    holder.replaceChildren(board);
+    racks.replaceChildren(racksTable(v, d.racks || [], d.step));
+  };
+  const show = async () => {
+    const wanted = step;
+    const got = await fetchStep(wanted).catch(e => { app.textContent = e.message; });
+    if (!got || wanted !== step) return;  // a later step was asked for meanwhile
+    data = got;
+    previewing++;
+    step = data.step;
+    total = data.total;
+    draw(data);
+    const v = state.view;
+    status.textContent = v.status;
+    stepText.textContent = "action " + data.step + " of " + data.total + (data.action ? ": " + data.action : "");
+    scoreBox.replaceChildren(scores(v));
+    list.querySelectorAll("li").forEach(li => {
+      const now = Number(li.dataset.start) < step && step <= Number(li.dataset.step);
+      li.classList.toggle("now", now);
+      if (now) { li.setAttribute("aria-current", "step"); scrollWithin(list, li); }
+      else li.removeAttribute("aria-current");
+    });
+  };
+
   document.addEventListener("keydown", e => {
     if (e.target.tagName === "INPUT" || e.ctrlKey || e.metaKey || e.altKey) return;
     const to = { ArrowLeft: step - 1, ArrowRight: step + 1, Home: 0, End: total }[e.key];
     if (to !== undefined) { e.preventDefault(); go(to); }
   });
-  const show = async () => {
-    const data = await api("/api/games/" + id + "/replay?step=" + step).catch(e => { app.textContent = e.message; });
-    if (!data) return;
-    step = data.step;
-    total = data.total;
-    state.view = Object.assign(data.view, { id, seq: step, legal: [], seats: data.view.players.map(() => ({})) });
-    setWhere(capsOf(data.view.variant).title);
-    app.replaceChildren(h("h2", {}, "Replay"), h("div", { class: "row" },
-      h("button", { id: "first", onclick: () => go(0) }, "First (Home)"),
-      h("button", { id: "back", onclick: () => go(step - 1) }, "← Back"),
-      h("span", { id: "step", role: "status" }, "action " + data.step + " of " + data.total + (data.action ? ": " + data.action : "")),
-      h("button", { id: "forward", onclick: () => go(step + 1) }, "Forward →"),
-      h("button", { id: "last", onclick: () => go(total) }, "Last (End)"),
-      h("a", { href: "/g/" + id }, "back to the game")),
-      h("div", { class: "layout" }, h("div", { class: "main" }, drawSurface(data.view), h("p", { id: "status" }, data.view.status)),
-        h("div", { class: "side" }, scores(data.view), moves(data.view))));
-  };
+  const first = await fetchStep(0).catch(e => { app.textContent = e.message; });
+  if (!first) return;
+  const v0 = first.view;
+  const c = capsOf(v0.variant);
+  setWhere(c.title);
+  const points = c.score_unit === "points";
+  list.replaceChildren(...(first.turns || []).map((turn, i) => h("li", { "data-start": turn.start, "data-step": turn.step },
+    h("button", { type: "button", class: "jump", onclick: () => go(turn.step) },
+      (i + 1) + ". " + v0.players[turn.seat] + ": " + turn.notation + (turn.note ? " (" + turn.note + ")" : "") + (points ? " +" + turn.points : "")))));
+  app.replaceChildren(h("h2", {}, "Replay"), h("div", { class: "row", id: "controls" },
+    h("button", { id: "first", onclick: () => go(0) }, "First (Home)"),
+    h("button", { id: "back", onclick: () => go(step - 1) }, "← Back"),
+    stepText,
+    h("button", { id: "forward", onclick: () => go(step + 1) }, "Forward →"),
+    h("button", { id: "last", onclick: () => go(total) }, "Last (End)"),
+    h("a", { href: "/g/" + id + (state.tokens.link ? "?t=" + encodeURIComponent(state.tokens.link) : "") }, "back to the game"),
+    h("a", { href: "/rules/" + encodeURIComponent(v0.variant), id: "rules-link" }, "Rules of " + c.title)),
+  h("div", { class: "layout replay-layout" },
+    h("div", { class: "main" }, holder, status, h("p", { id: "preview", class: "preview" }), racks, scoreBox),
+    h("div", { class: "side replay-side" },
+      h("div", { class: "moves" }, h("b", { id: "replay-moves-title" }, "Moves (choose one to go to it)"), list),
+      panel)));
   await show();
+  // The analysis beside the board: open once the game is over, and during it to a seat
+  // with the house rule hints (O2), for its own turns.
+  const over = first.total > 0 && (await fetchStep(first.total).catch(() => null))?.view.over;
+  if (over || (t && v0.house_rules && v0.house_rules.hints)) {
+    analysisPanel(panel, id, over ? null : t, {
+      preview: async (turn, mark) => {
+        const mine = ++previewing;
+        const at = await fetchStep(turn.step).catch(() => null);
+        if (at && mine === previewing) draw(at, mark);
+      },
+      restore: () => { previewing++; if (data) draw(data); },
+      go,
+    });
+  }
+}
+
+// The racks after this step: every seat's once the game is over; during it only the
+// viewer's own (and racks that lie face up); the others are hidden (O1).
+function racksTable(v, racks, step) {
+  if (!racks.some(r => r)) return "";
+  const c = capsOf(v.variant);
+  return h("table", { id: "replay-racks" }, h("caption", {}, "Racks after action " + step),
+    v.players.map((p, i) => h("tr", { "data-seat": i }, h("th", { scope: "row" }, p),
+      h("td", {}, racks[i] ? racks[i].join(" ") || "none left" : "hidden (" + count(v.rack_sizes[i], c) + ")"))));
+}
+
+// Scroll a list so that its item is in sight, without moving the page.
+export function scrollWithin(box, item) {
+  const b = box.getBoundingClientRect(), r = item.getBoundingClientRect();
+  if (r.top < b.top) box.scrollTop -= b.top - r.top;
+  else if (r.bottom > b.bottom) box.scrollTop += r.bottom - b.bottom;
 }

@@ -1,7 +1,7 @@
 // The board or the piles, drawn from the capabilities.
 
-import { SYMBOLS, capsOf, h, state } from "./core.js";
-import { place } from "./play.js";
+import { SYMBOLS, capsOf, h, myTurn, state } from "./core.js";
+import { place, render } from "./play.js";
 
 // The surface, drawn from the capabilities: a grid of `columns` targets, row after row;
 // on a board each target is a square, on piles a card pile with its note (its count).
@@ -39,7 +39,11 @@ export function drawSurface(v) {
       : [h("small", {}, t.label + (notes[i] ? " · " + notes[i] : "")), value >= 0 ? h("span", { class: "top" }, value) : ""];
     grid.append(h("button", { type: "button", class: classes.join(" "), "data-cell": t.name, "data-index": i, title: t.name,
       "aria-label": targetName(t, value, notes[i], legal.has(t.name), current.has(t.name), recent.has(t.name)),
-      tabindex: i === focusAt ? "0" : "-1", onclick: () => { state.cursor = i; place(i); } }, content));
+      tabindex: i === focusAt ? "0" : "-1", onclick: () => { state.cursor = i; place(i); },
+      ondragover: e => { if (state.dragging !== null) { e.preventDefault(); e.dataTransfer.dropEffect = "move"; } },
+      ondragenter: e => { if (state.dragging !== null) over(e.currentTarget); },
+      ondragleave: e => e.currentTarget.classList.remove("drop-over"),
+      ondrop: e => { e.preventDefault(); dropOn(i); } }, content));
   });
   return grid;
 }
@@ -70,4 +74,93 @@ export function coordinates(c) {
 
 export function legalTargetsFor(value) {
   return new Set(state.view.legal.map(a => a.match(/^([A-Z]\d*)=(\d+)\+?$/)).filter(m => m && Number(m[2]) === value).map(m => m[1]));
+}
+
+// ---------------------------------------------------------------- drag and drop
+
+// Beside click and keys, a rack piece may be dragged onto a target: dropped there, it is
+// placed as a click on the piece then on the target would (an illegal target gets the
+// server's refusal, with its rule). While it is dragged its legal targets light. A mouse
+// drags with HTML5 drag events; touch and pens (which do not fire them everywhere) with
+// pointer events, a copy of the piece following the finger.
+state.dragging = null;
+let droppedAt = -Infinity;
+
+export function dragStart(i, event) {
+  state.dragging = i;
+  state.picked = i;
+  state.exchange = null;
+  if (event && event.dataTransfer) {
+    event.dataTransfer.setData("text/plain", String(state.view.playable[i]));
+    event.dataTransfer.effectAllowed = "move";
+  }
+  const legal = legalTargetsFor(state.view.playable[i]);  // lit in place: a redraw would end the drag
+  document.querySelectorAll("#board [data-cell]").forEach(cell => cell.classList.toggle("legal", legal.has(cell.dataset.cell)));
+  document.querySelectorAll("#rack button.tile").forEach((tile, k) => tile.classList.toggle("picked", k === i));
+}
+
+export function dropOn(i) {
+  const dragged = state.dragging;
+  state.dragging = null;
+  droppedAt = performance.now();
+  document.querySelectorAll("#board .drop-over").forEach(cell => cell.classList.remove("drop-over"));
+  if (dragged === null || !myTurn()) return;
+  state.picked = dragged;
+  state.cursor = i;
+  place(i);
+}
+
+// Dropped anywhere else: the piece stays picked, as after a click on it.
+export function dragEnd() {
+  if (state.dragging === null) return;
+  state.dragging = null;
+  droppedAt = performance.now();
+  render();
+}
+
+// A drag ends in a click on the piece in some browsers: that click is not a pick.
+export function justDragged() { return performance.now() - droppedAt < 400; }
+
+function over(cell) {
+  document.querySelectorAll("#board .drop-over").forEach(other => { if (other !== cell) other.classList.remove("drop-over"); });
+  if (cell) cell.classList.add("drop-over");
+}
+
+function targetAt(x, y) {
+  const found = document.elementFromPoint(x, y);
+  return found ? found.closest("#board [data-index]") : null;
+}
+
+export function pointerDrag(i, down) {
+  if (down.pointerType === "mouse" || !down.isPrimary) return;  // a mouse: HTML5 drag events
+  const tile = down.currentTarget;
+  const start = [down.clientX, down.clientY];
+  let ghost = null;
+  try { tile.setPointerCapture(down.pointerId); } catch { /* a pointer already gone */ }
+  const move = e => {
+    if (e.pointerId !== down.pointerId) return;
+    if (!ghost && Math.hypot(e.clientX - start[0], e.clientY - start[1]) < 8) return;  // a tap: a click
+    if (!ghost) {
+      dragStart(i, null);
+      ghost = h("div", { class: "drag-ghost", "aria-hidden": "true" }, tile.textContent);
+      document.body.append(ghost);
+    }
+    e.preventDefault();
+    ghost.style.left = e.clientX + "px";
+    ghost.style.top = e.clientY + "px";
+    over(targetAt(e.clientX, e.clientY));
+  };
+  const end = e => {
+    if (e.pointerId !== down.pointerId) return;
+    tile.removeEventListener("pointermove", move);
+    tile.removeEventListener("pointerup", end);
+    tile.removeEventListener("pointercancel", end);
+    if (!ghost) return;
+    ghost.remove();
+    const target = e.type === "pointerup" ? targetAt(e.clientX, e.clientY) : null;
+    if (target) dropOn(Number(target.dataset.index)); else dragEnd();
+  };
+  tile.addEventListener("pointermove", move);
+  tile.addEventListener("pointerup", end);
+  tile.addEventListener("pointercancel", end);
 }

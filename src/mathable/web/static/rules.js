@@ -1,0 +1,47 @@
+// The rules page of a game (/rules/{variant}): its title, summary and rules, from the
+// capabilities (/api/variants), as text only; links to the other games' rules.
+
+import { api, app, h, setWhere, state } from "./core.js";
+
+// The rules text in paragraphs: the lines of the text are wrapped for a terminal, so
+// they are joined again, and a new paragraph starts after a blank line or where a line
+// that ends a sentence is followed by one that begins with a capital.
+export function paragraphs(text) {
+  const out = [];
+  let open = false;
+  for (const line of text.split("\n").map(l => l.trim())) {
+    if (!line) { open = false; continue; }
+    const last = out.length ? out[out.length - 1] : "";
+    if (open && !(/[.\]:]$/.test(last) && /^[A-Z(]/.test(line))) out[out.length - 1] = last + " " + line;
+    else out.push(line);
+    open = true;
+  }
+  return out;
+}
+
+export async function rulesPage(name) {
+  state.variants = await api("/api/variants");
+  const found = state.variants.find(v => v.name === name);
+  const others = h("nav", { "aria-label": "the rules of every game" }, "Rules of: ",
+    state.variants.flatMap((v, i) => [i ? " · " : "",
+      v.name === name ? h("span", { "aria-current": "page" }, v.title) : h("a", { href: "/rules/" + encodeURIComponent(v.name) }, v.title)]));
+  // Back to the page that opened this one (the game), or home for a page opened by itself.
+  const back = history.length > 1
+    ? h("a", { href: "/", id: "back-link", onclick: e => { e.preventDefault(); history.back(); } }, "← back")
+    : h("a", { href: "/", id: "back-link" }, "← home");
+  if (!found) {
+    setWhere("");
+    app.replaceChildren(h("h2", {}, "No such game"), h("p", { id: "message", class: "error" }, "There is no game called " + name + "."), others, back);
+    return;
+  }
+  const c = found.capabilities;
+  setWhere(c.title);
+  document.title = "Rules of " + c.title + " — " + document.querySelector("header .brand").textContent;
+  app.replaceChildren(h("article", { class: "rules-page", id: "rules-page" },
+    h("h2", {}, "Rules of " + c.title),
+    h("p", { class: "about" }, c.summary),
+    h("p", {}, c.min_players === c.max_players ? c.min_players + " players" : c.min_players + " to " + c.max_players + " players", ", ",
+      c.rack_size + " " + c.piece + "s each."),
+    paragraphs(c.rules || "").map(p => h("p", { class: "rule" }, p)),
+    h("div", { class: "row" }, back, " · ", h("a", { href: "/" }, "start a game")), others));
+}
