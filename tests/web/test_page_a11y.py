@@ -7,7 +7,7 @@ replay pages, desktop and phone."""
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Literal
 
 import httpx
 import pytest
@@ -115,9 +115,13 @@ def serious(page: Page) -> list[str]:
     ]
 
 
+@pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
-def test_axe_finds_no_serious_violation(server: Server, browser: Browser, size: Any) -> None:
-    context = browser.new_context(viewport=size)
+def test_axe_finds_no_serious_violation(
+    server: Server, browser: Browser, size: Any, scheme: Literal["light", "dark"]
+) -> None:
+    """Home, game, game over, analysis and replay: light and dark, desktop and phone."""
+    context = browser.new_context(viewport=size, color_scheme=scheme)
     page = context.new_page()
     page.goto(server.url + "/")
     expect(page.locator("#create")).to_be_visible()
