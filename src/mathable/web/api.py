@@ -23,11 +23,12 @@ from starlette.middleware.gzip import GZipMiddleware
 
 from mathable.games.registry import GAMES
 
-from . import routes
+from . import accounts, routes
 from .connections import Admissions, SocketLimits
 from .db import shown_database_url
 from .limits import Limits
 from .limits import install as install_limits
+from .players import PlayerStore, secret_key
 from .service import GameService, ServiceError
 from .store import EventStore
 from .workers import Workers, default_size
@@ -47,6 +48,20 @@ def _whole(name: str, default: int, low: int) -> int:
     return value
 
 
+def _switch(name: str) -> bool:
+    """An on/off setting from the environment (default off)."""
+    text = os.environ.get(name, "").strip().lower()
+    if text in ("", "0", "off", "no", "false"):
+        return False
+    if text in ("1", "on", "yes", "true"):
+        return True
+    raise ValueError(f"{name}={text!r}: on or off")
+
+
+MIN_SECRET = 32
+"""The shortest ``MATHABLE_SECRET_KEY``, in characters."""
+
+
 class Settings:
     """Settings from the environment: ``DATABASE_URL`` (default ``sqlite:///mathable.db``, a
     SQLite file; ``postgresql://user:password@host:5432/db`` for PostgreSQL, shared by any
@@ -57,7 +72,9 @@ class Settings:
     What one client may ask: :class:`~.limits.Limits` (``MATHABLE_RATE_*`` per address,
     ``MATHABLE_MAX_BODY``, ``MATHABLE_MAX_RECORD_BODY``) and the live connections:
     :class:`~.connections.SocketLimits` (``MATHABLE_WS_*``, ``MATHABLE_SPECTATORS_PER_GAME``,
-    ``MATHABLE_SOCKETS_PER_ADDRESS``)."""
+    ``MATHABLE_SOCKETS_PER_ADDRESS``). The session cookie: ``MATHABLE_SECRET_KEY``, the key
+    that signs it (default: one made at random and kept in the database, shared by every
+    process over it), ``MATHABLE_SECURE_COOKIES`` (``on``: sent over HTTPS only)."""
 
     def __init__(self) -> None:
         self.database_url = os.environ.get("DATABASE_URL", "sqlite:///mathable.db")
@@ -67,6 +84,10 @@ class Settings:
         self.live_games = _whole("MATHABLE_LIVE_GAMES", 500, 1)
         self.limits = Limits.from_env()
         self.sockets = SocketLimits.from_env()
+        self.secret_key = os.environ.get("MATHABLE_SECRET_KEY", "").strip() or None
+        if self.secret_key is not None and len(self.secret_key) < MIN_SECRET:
+            raise ValueError(f"MATHABLE_SECRET_KEY: at least {MIN_SECRET} characters")
+        self.secure_cookies = _switch("MATHABLE_SECURE_COOKIES")
 
 
 GZIP_MINIMUM = 1000
@@ -106,6 +127,8 @@ def create_app(database_url: str | None = None) -> FastAPI:
     settings = Settings()
     store = EventStore(database_url or settings.database_url)
     service = GameService(store, Workers(settings.workers), settings.live_games)
+    players = PlayerStore(store)
+    players.ensure_bots()
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -131,6 +154,11 @@ def create_app(database_url: str | None = None) -> FastAPI:
     app.state.service = service
     app.state.admissions = Admissions(settings.sockets)
     _answer_refusals(app)
+    # the session cookie (innermost: the answers that set it are gzipped and get the
+    # security headers too) and the players' routes
+    accounts.install(
+        app, players, settings.secret_key or secret_key(store), secure=settings.secure_cookies
+    )
     # gzip for the page's files and JSON answers (those that ask for it), inside the
     # limits and the security headers, which every answer keeps
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM, compresslevel=6)

@@ -42,7 +42,7 @@ from sqlalchemy.pool import ConnectionPoolEntry, StaticPool
 from mathable.engine.errors import MathableError
 
 MIGRATIONS = Path(__file__).with_name("migrations")
-HEAD = "0004"
+HEAD = "0005"
 """The newest migration: a database at this revision needs no Alembic run."""
 
 EXAMPLES = "sqlite:///mathable.db or postgresql://user:password@host:5432/database"
@@ -94,6 +94,31 @@ analyses = Table(
 """A finished game's analysis (JSON), by the number of actions it covers and the
 version of the analysis that made it: computed once, by whichever process is asked
 first, and kept across restarts."""
+
+
+players = Table(
+    "players",
+    metadata,
+    Column("id", Text, primary_key=True),
+    Column("name", Text, nullable=False),
+    Column("name_key", Text),
+    Column("password_hash", Text),
+    Column("kind", Text, nullable=False),
+    Column("created", Float, nullable=False),
+    Index("ux_players_name_key", "name_key", unique=True),
+)
+"""Everyone who plays (issue 15): a guest (no ``password_hash``), an account (a name
+and an argon2 hash) or a computer player (``kind`` ``bot``). ``name_key``, the case-folded
+name, is set for accounts and bots only: their names are unique whatever the case."""
+
+settings = Table(
+    "settings",
+    metadata,
+    Column("key", Text, primary_key=True),
+    Column("value", Text, nullable=False),
+)
+"""Values every server process over the database shares, made once: the key that signs
+the session cookies (``secret_key``)."""
 
 
 class DatabaseError(MathableError):

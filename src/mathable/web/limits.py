@@ -1,11 +1,12 @@
 """What one client may ask of the server (issue 13, "limits"), and the headers every
 answer carries.
 
-- Per-address rate limits on creating games, importing records, actions and analysis
-  (hints too: both are searches), with the ``limits`` library's moving window; a refusal
-  is 429 with ``Retry-After``. The client's address is the ASGI scope's: behind a
-  reverse proxy, uvicorn takes it from ``X-Forwarded-For`` when the proxy is one of
-  ``FORWARDED_ALLOW_IPS`` (127.0.0.1 and ::1 by default).
+- Per-address rate limits on creating games, importing records, actions, analysis
+  (hints too: both are searches) and log-ins (new accounts too), with the ``limits``
+  library's moving window; a refusal is 429 with ``Retry-After``. The client's address
+  is the ASGI scope's: behind a reverse proxy, uvicorn takes it from
+  ``X-Forwarded-For`` when the proxy is one of ``FORWARDED_ALLOW_IPS`` (127.0.0.1 and
+  ::1 by default).
 - A request body limit (256 KB; a record 1 MB), enforced before the body is read: a
   ``Content-Length`` over it is refused at once, and a body without one (chunked) is
   counted as it streams and refused as soon as it passes the limit; 413 with a reason.
@@ -36,6 +37,7 @@ RATES = {
     "import": ("MATHABLE_RATE_IMPORT", "10/minute"),
     "action": ("MATHABLE_RATE_ACTION", "600/minute"),
     "analysis": ("MATHABLE_RATE_ANALYSIS", "30/minute"),
+    "login": ("MATHABLE_RATE_LOGIN", "10/minute"),
 }
 """Each kind of request limited per client address: its variable and default."""
 
@@ -44,6 +46,7 @@ WHAT = {
     "import": "uploaded records",
     "action": "actions",
     "analysis": "analyses and hints",
+    "login": "log-ins and new accounts",
 }
 
 OFF = frozenset({"", "0", "off", "none", "unlimited"})
@@ -63,9 +66,11 @@ class Limits:
     """The HTTP limits, from the environment (defaults in brackets):
 
     - ``MATHABLE_RATE_CREATE`` (30/minute), ``MATHABLE_RATE_IMPORT`` (10/minute),
-      ``MATHABLE_RATE_ACTION`` (600/minute), ``MATHABLE_RATE_ANALYSIS`` (30/minute):
-      requests per client address, in the ``limits`` notation (``10/second;600/hour``);
-      ``off`` lifts one (for a load benchmark). They count per server process.
+      ``MATHABLE_RATE_ACTION`` (600/minute), ``MATHABLE_RATE_ANALYSIS`` (30/minute),
+      ``MATHABLE_RATE_LOGIN`` (10/minute: log-ins and new accounts, against password
+      guessing): requests per client address, in the ``limits`` notation
+      (``10/second;600/hour``); ``off`` lifts one (for a load benchmark). They count
+      per server process.
     - ``MATHABLE_MAX_BODY`` (262144): bytes in a request body;
       ``MATHABLE_MAX_RECORD_BODY`` (1048576): in an uploaded record.
     """

@@ -110,6 +110,15 @@ class EventStore:
         with self._lock, self.engine.connect() as connection:
             yield connection
 
+    def writing(self) -> AbstractContextManager[Connection]:
+        """A connection in a transaction, for the stores of the other tables over this
+        database (:mod:`.players`): committed at the end, rolled back on an error."""
+        return self._write()
+
+    def reading(self) -> AbstractContextManager[Connection]:
+        """A connection to read from, for the stores of the other tables."""
+        return self._read()
+
     def _notify(self, game_id: str, seq: int) -> None:
         """On PostgreSQL, tell every listening process, once the change has committed
         (:class:`PostgresNotifier`: why not in the writing transaction)."""

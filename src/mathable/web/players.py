@@ -1,0 +1,277 @@
+"""Players and accounts (issue 15, "Players"): who is at the table, kept in the database
+beside the games (:data:`~.db.players`).
+
+- A **guest** is made on a first visit, with a display name ("Guest 4821"); the session
+  cookie (:mod:`.accounts`) holds its id, so nobody types a token.
+- An **account** is a guest who chose a name (unique whatever its case) and a password,
+  kept as an argon2 hash only (never in clear, never logged): the same player on every
+  device that logs in.
+- A **computer player** is a player of kind ``bot``, one per level of
+  :data:`mathable.ai.BOTS` (``bot-strong``), made once by whichever process starts first.
+
+Every method is one blocking transaction: the routes call them in a thread.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import Connection, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from mathable.ai import BOTS
+from mathable.engine.validation import MAX_NAME_LENGTH, FieldError, shown
+
+from .db import is_unique_violation, players, settings
+from .service import ServiceError
+from .store import EventStore
+
+PERSON = "person"
+BOT = "bot"
+MIN_PASSWORD = 8
+MAX_PASSWORD = 200
+"""A password's bounds, in characters (the upper one: argon2's work stays bounded)."""
+WRONG_LOGIN = "wrong name or password"
+"""The one answer to a failed log-in, whichever of the two was wrong."""
+SECRET_KEY = "secret_key"
+"""The shared setting that signs the session cookies."""
+
+
+@dataclass(frozen=True)
+class Player:
+    """A player as the API shows it: ``account`` is False for a guest (and a bot)."""
+
+    id: str
+    name: str
+    kind: str
+    account: bool
+    created: float
+
+    def me(self) -> dict[str, Any]:
+        """What ``GET /api/me`` answers: the player behind the cookie."""
+        return {"id": self.id, "name": self.name, "kind": self.kind, "account": self.account}
+
+    def profile(self) -> dict[str, Any]:
+        """What anyone may see: ``GET /api/players/{id}``."""
+        return {"id": self.id, "name": self.name, "kind": self.kind, "created": self.created}
+
+
+def check_name(value: object, field: str = "name") -> str:
+    """A player's name as typed (kept exactly so): not blank, at most
+    :data:`~mathable.engine.validation.MAX_NAME_LENGTH` characters, no control
+    characters, as every player name of a game (``validation.player_names``)."""
+    if not isinstance(value, str):
+        raise FieldError(field, "a name is a text")
+    if not value.strip():
+        raise FieldError(field, "a player's name may not be empty")
+    if len(value) > MAX_NAME_LENGTH:
+        raise FieldError(field, f"{len(value)} characters: a name has at most {MAX_NAME_LENGTH}")
+    if any(unicodedata.category(c) == "Cc" for c in value):
+        raise FieldError(field, f"{shown(value)} holds a control character")
+    return value
+
+
+def name_key(name: str) -> str:
+    """What makes two account names the same: case, width and spacing aside
+    (``"Ann  Lee"`` and ``"ann lee"`` are one name)."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+def bot_id(level: str) -> str:
+    return f"bot-{level}"
+
+
+class PlayerStore:
+    """The players of the database of ``store`` (its engine and transactions)."""
+
+    def __init__(self, store: EventStore, hasher: PasswordHasher | None = None) -> None:
+        self.store = store
+        self.hasher = hasher or PasswordHasher()
+        # a log-in with an unknown name still verifies a hash: as slow as a wrong password
+        self._decoy = self.hasher.hash(secrets.token_urlsafe(16))
+
+    # -- reading --------------------------------------------------------------------------
+
+    @staticmethod
+    def _player(row: Any) -> Player:
+        return Player(row.id, row.name, row.kind, row.password_hash is not None, row.created)
+
+    @staticmethod
+    def _row(connection: Connection, player_id: str) -> Any:
+        return connection.execute(select(players).where(players.c.id == player_id)).one_or_none()
+
+    def get(self, player_id: str) -> Player | None:
+        """The player of this id (None: none)."""
+        with self.store.reading() as connection:
+            row = self._row(connection, player_id)
+        return None if row is None else self._player(row)
+
+    # -- guests and names -----------------------------------------------------------------
+
+    def new_guest(self) -> Player:
+        """A new anonymous player, "Guest" and four digits."""
+        player_id = secrets.token_urlsafe(12)
+        name = f"Guest {1000 + secrets.randbelow(9000)}"
+        now = time.time()
+        with self.store.writing() as connection:
+            connection.execute(
+                insert(players).values(id=player_id, name=name, kind=PERSON, created=now)
+            )
+        return Player(player_id, name, PERSON, False, now)
+
+    def rename(self, player_id: str, name: str) -> Player:
+        """Change a person's display name; it may not be an account's or a computer
+        player's name, whatever its case (409): nobody passes for another. Guests' names
+        may repeat."""
+        name = self._checked(name)
+        try:
+            with self.store.writing() as connection:
+                row = self._row(connection, player_id)
+                if row is None or row.kind != PERSON:
+                    raise ServiceError(404, "no such player")
+                key: str | None = name_key(name)
+                if row.password_hash is None:  # a guest: no key of its own
+                    taken = connection.execute(
+                        select(players.c.id).where(players.c.name_key == key)
+                    ).first()
+                    if taken is not None:
+                        raise ServiceError(409, f"the name {shown(name)} is taken: choose another")
+                    key = None
+                connection.execute(
+                    update(players).where(players.c.id == player_id).values(name=name, name_key=key)
+                )
+        except IntegrityError as exc:
+            raise self._taken(exc, name) from None
+        return Player(player_id, name, PERSON, row.password_hash is not None, row.created)
+
+    # -- accounts -------------------------------------------------------------------------
+
+    def register(self, player_id: str, name: str, password: str) -> Player:
+        """Turn the guest ``player_id`` into an account: ``name`` free whatever its case
+        (409), the password kept as an argon2 hash."""
+        name = self._checked(name)
+        digest = self.hasher.hash(self._password(password))
+        try:
+            with self.store.writing() as connection:
+                row = self._row(connection, player_id)
+                if row is None or row.kind != PERSON:
+                    raise ServiceError(404, "no such player")
+                if row.password_hash is not None:
+                    raise ServiceError(409, "you have an account already: log out to make another")
+                connection.execute(
+                    update(players)
+                    .where(players.c.id == player_id)
+                    .values(name=name, name_key=name_key(name), password_hash=digest)
+                )
+        except IntegrityError as exc:
+            raise self._taken(exc, name) from None
+        return Player(player_id, name, PERSON, True, row.created)
+
+    def login(self, name: str, password: str) -> Player:
+        """The account of this name and password; 401 :data:`WRONG_LOGIN` otherwise
+        (the same answer for an unknown name and a wrong password)."""
+        with self.store.reading() as connection:
+            row = connection.execute(
+                select(players).where(
+                    players.c.name_key == name_key(name),
+                    players.c.kind == PERSON,
+                    players.c.password_hash.is_not(None),
+                )
+            ).one_or_none()
+        digest = self._decoy if row is None else str(row.password_hash)
+        try:
+            self.hasher.verify(digest, password)
+        except (VerificationError, InvalidHashError):
+            raise ServiceError(401, WRONG_LOGIN) from None
+        if row is None:  # pragma: no cover - the decoy's password is never guessed
+            raise ServiceError(401, WRONG_LOGIN)
+        if self.hasher.check_needs_rehash(digest):  # the hasher's parameters were raised
+            with self.store.writing() as connection:
+                connection.execute(
+                    update(players)
+                    .where(players.c.id == row.id)
+                    .values(password_hash=self.hasher.hash(password))
+                )
+        return self._player(row)
+
+    # -- computer players -----------------------------------------------------------------
+
+    def ensure_bots(self) -> None:
+        """A player of kind ``bot`` for each computer level, made once (another process
+        starting at the same time may make them first)."""
+        with self.store.reading() as connection:
+            known = set(
+                connection.execute(select(players.c.id).where(players.c.kind == BOT)).scalars()
+            )
+        for level in BOTS:
+            if bot_id(level) in known:
+                continue
+            name = f"Computer ({level})"
+            try:
+                with self.store.writing() as connection:
+                    connection.execute(
+                        insert(players).values(
+                            id=bot_id(level),
+                            name=name,
+                            name_key=name_key(name),
+                            kind=BOT,
+                            created=time.time(),
+                        )
+                    )
+            except IntegrityError as exc:
+                if not is_unique_violation(exc):
+                    raise
+
+    # -- checks ---------------------------------------------------------------------------
+
+    @staticmethod
+    def _checked(name: str) -> str:
+        try:
+            return check_name(name)
+        except FieldError as exc:
+            raise ServiceError(400, str(exc)) from None
+
+    @staticmethod
+    def _password(password: str) -> str:
+        if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
+            raise ServiceError(
+                400,
+                f"field 'password': {MIN_PASSWORD} to {MAX_PASSWORD} characters, "
+                f"not {len(password)}",
+            )
+        return password
+
+    @staticmethod
+    def _taken(exc: IntegrityError, name: str) -> Exception:
+        if is_unique_violation(exc):
+            return ServiceError(409, f"the name {shown(name)} is taken: choose another")
+        return exc
+
+
+def secret_key(store: EventStore) -> str:
+    """The key that signs the session cookies: made once, at random, and kept in the
+    database, so that every server process over it accepts the others' cookies."""
+    with store.reading() as connection:
+        found = connection.execute(
+            select(settings.c.value).where(settings.c.key == SECRET_KEY)
+        ).scalar()
+    if found is not None:
+        return str(found)
+    try:
+        with store.writing() as connection:
+            connection.execute(insert(settings).values(key=SECRET_KEY, value=secrets.token_hex(32)))
+    except IntegrityError as exc:  # another process made it first: theirs is the key
+        if not is_unique_violation(exc):
+            raise
+    with store.reading() as connection:
+        return str(
+            connection.execute(
+                select(settings.c.value).where(settings.c.key == SECRET_KEY)
+            ).scalar_one()
+        )
