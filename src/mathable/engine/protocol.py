@@ -225,6 +225,13 @@ class View:
         return ()
 
     @property
+    def last_turn_targets(self) -> tuple[tuple[Cell, ...], ...]:
+        """Per seat, the targets its last finished turn placed on (empty for a seat that
+        has not finished a turn or whose last turn placed nothing; never the turn under
+        way), for a front end to mark each player's last turn apart."""
+        return tuple(() for _ in self.players)
+
+    @property
     def target_notes(self) -> tuple[str, ...]:
         """A short note per target (a pile's card count), or () where targets need none."""
         return ()

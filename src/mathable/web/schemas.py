@@ -258,6 +258,11 @@ class PublicViewOut(Open):
     recent: list[str] = Field(
         description="targets of the last finished turn and the turn under way, to highlight"
     )
+    last_turns: list[list[str]] = Field(
+        default_factory=list,
+        description="per seat, the targets of its last finished turn (empty if it placed "
+        "nothing or has not played yet; never the turn under way), to mark each apart",
+    )
     target_notes: list[str] = Field(description="a short note per target (a pile's count)")
     notice: str = Field(description="a message for the opening of a game, or ''")
 

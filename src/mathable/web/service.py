@@ -141,6 +141,7 @@ def view_data(game: Game, view: View) -> dict[str, Any]:
     name = game.cell_names.name
     data = view.to_dict(name)
     data["recent"] = [name(c) for c in view.recent_targets]
+    data["last_turns"] = [[name(c) for c in cells] for cells in view.last_turn_targets]
     data["target_notes"] = list(view.target_notes)
     data["notice"] = view.notice
     return data

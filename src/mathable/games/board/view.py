@@ -52,6 +52,14 @@ class BoardView(View):
         last = self.turns[-1].placements if self.turns else ()
         return tuple(sorted({p.cell for p in (*last, *self.turn_placements)}))
 
+    @property
+    def last_turn_targets(self) -> tuple[tuple[Cell, ...], ...]:
+        """Per seat, the cells its last finished turn placed on."""
+        last: dict[int, tuple[Cell, ...]] = {}
+        for turn in self.turns:
+            last[turn.seat] = tuple(sorted({p.cell for p in turn.placements}))
+        return tuple(last.get(seat, ()) for seat in range(len(self.players)))
+
     def to_dict(self, cell_name: Callable[[Cell], Any] | None = None) -> dict[str, Any]:
         """JSON-ready data; ``cell_name`` turns cell numbers into names if given."""
         name: Callable[[Cell], Any] = cell_name or (lambda c: c)

@@ -60,6 +60,18 @@ class PilesView(View):
         return tuple(sorted(piles))
 
     @property
+    def last_turn_targets(self) -> tuple[tuple[Cell, ...], ...]:
+        """Per seat, the piles its last finished turn played on (a stuck turn: the pile
+        its drawn card went to)."""
+        last: dict[int, tuple[Cell, ...]] = {}
+        for turn in self.turns:
+            piles = {p for p, _ in turn.plays}
+            if turn.drawn_to is not None:
+                piles.add(turn.drawn_to[0])
+            last[turn.seat] = tuple(sorted(piles))
+        return tuple(last.get(seat, ()) for seat in range(len(self.players)))
+
+    @property
     def target_notes(self) -> tuple[str, ...]:
         """How many cards each pile holds."""
         return tuple(f"{n} card{'s' if n != 1 else ''}" for n in self.pile_sizes)

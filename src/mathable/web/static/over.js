@@ -46,7 +46,7 @@ export function summary(v) {
     scoreGraph(v),
     v.seed !== undefined && v.seed !== null ? h("p", { id: "seed-shown" }, "The deal's seed: " + v.seed) : "",
     h("div", { class: "row" },
-      h("a", { href: "/g/" + v.id + "?replay", id: "replay-link" }, "Replay"), " · ",
+      h("a", { href: "/g/" + v.id + "?replay", id: "replay-link" }, "Replay and analysis"), " · ",
       h("a", { href: "/api/games/" + v.id + "/record", download: "mathable-" + v.id + ".json" }, "Download the record"),
       c.score_sheets ? [" · ", h("a", { href: "/api/games/" + v.id + "/transcript", download: "mathable-" + v.id + ".txt", id: "transcript-link" }, "the score sheet")] : "",
       h("button", { id: "analysis", onclick: () => analysis(v.id) }, "Analysis"), rematchOffer(v)));
@@ -88,6 +88,13 @@ export function saveLink(v) {
   if (v.over || v.mode !== "screen" || v.seat === null || v.seat === undefined || !state.socketToken) return "";
   return h("p", { id: "save" }, h("a", { id: "save-record", href: "/api/games/" + v.id + "/record?token=" + encodeURIComponent(state.socketToken), download: "mathable-" + v.id + ".json" }, "Save the game"),
     " (a record file: upload it on the home page to play on)");
+}
+
+// A seated player of a running game may replay it so far (their own rack at each step,
+// O1): the replay opens to the seat's token, carried in the link as the private link does.
+export function replaySoFar(v) {
+  if (v.over || v.seat === null || v.seat === undefined || !state.socketToken) return "";
+  return h("p", { id: "replay-so-far" }, h("a", { id: "replay-so-far-link", href: "/g/" + v.id + "?replay&t=" + encodeURIComponent(state.socketToken) }, "Replay so far"));
 }
 
 // Game over: what each player still held, and what it cost them where the rules deduct it.

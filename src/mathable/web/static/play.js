@@ -3,12 +3,12 @@
 
 import { BUTTONS, announce, api, app, ask, can, caps, capsOf, h, hintsOn, myTurn, people, pieces, say, setTitle, setWhere, state } from "./core.js";
 import { openSocket } from "./net.js";
-import { saveLink, summary } from "./over.js";
+import { replaySoFar, saveLink, summary } from "./over.js";
 import { card, describe, moves, scores, table } from "./panels.js";
 import { beep } from "./prefs.js";
 import { replayPage } from "./replay.js";
 import { showLinks } from "./home.js";
-import { drawSurface, dragEnd, dragStart, justDragged, legalTargetsFor, pointerDrag } from "./surface.js";
+import { drawSurface, dragEnd, dragStart, justDragged, lastTurnsLegend, legalTargetsFor, pointerDrag } from "./surface.js";
 
 // ---------------------------------------------------------------- game page
 
@@ -105,7 +105,7 @@ export function handover(v) {
     : v.players[s.seat] + ": " + describe(s, c)));
   const next = v.players[v.to_move];
   return h("div", { class: "layout" },
-    h("div", { class: "main" }, drawSurface(v),
+    h("div", { class: "main" }, drawSurface(v), lastTurnsLegend(v),
       h("div", { class: "handover", id: "result", role: "region", "aria-labelledby": "result-title" }, h("h2", { id: "result-title" }, v.players[v.seat] + "'s turn is over"), h("ul", {}, lines),
         h("div", { class: "row" },
           v.undo ? h("button", { id: "undo", onclick: undo }, "Undo (u)") : "",
@@ -174,10 +174,10 @@ export function drawPage() {
   }));
   const controls = h("div", { class: "row", id: "controls" }, actionButtons(v));
   app.replaceChildren(h("div", { class: "layout" },
-    h("div", { class: "main" }, drawSurface(v), h("p", { id: "status" }, v.status),
+    h("div", { class: "main" }, drawSurface(v), lastTurnsLegend(v), h("p", { id: "status" }, v.status),
       v.seat !== null ? rack : v.over ? "" : h("p", { id: "watching" }, "Watching: the " + pieces() + " in hand are private."), controls,
       h("div", { id: "message" }, v.notice)),
-    h("div", { class: "side" }, scores(v), table(v), card(v), moves(v), saveLink(v))));
+    h("div", { class: "side" }, scores(v), table(v), card(v), moves(v), saveLink(v), replaySoFar(v))));
   if (v.over) app.prepend(summary(v));
   const list = document.querySelector("#moves ol");
   list.scrollTop = list.scrollHeight;  // the latest turn in sight

@@ -8,15 +8,17 @@ import { place, render } from "./play.js";
 // Each target is a button named for screen readers ("H8, 4", "I8, empty, times square");
 // one of them (the cursor) is in the tab order and arrow keys move it (roving focus).
 // A board whose targets are named column letter + row number gets its coordinates drawn.
-// This turn's placements ("current") and the other placements of the last turns ("last")
-// are marked apart: by colour and by a corner mark.
+// This turn's placements ("current") and each player's last turn ("last", with the
+// player's marker class "by-s0".."by-s3", as in the score graph) are marked apart: by
+// colour, by border style, and in the cell's name ("H8, 4, Bob's last turn").
 export function drawSurface(v) {
   const c = capsOf(v.variant);
   const board = c.surface === "board";
   const legal = state.picked !== null ? legalTargetsFor(v.playable[state.picked]) : new Set();
   const turn = v.turn || {};
   const current = new Set([...(turn.placements || []).map(p => p.cell), ...(turn.plays || []).map(p => p.pile)]);
-  const recent = new Set((v.recent || []).filter(name => !current.has(name)));
+  const lastBy = lastTurns(v, current);
+  const latest = new Set(v.recent || []);  // the last finished turn's (it pops in)
   const hinted = new Set(state.hinted);
   const notes = v.target_notes || [];
   const coords = board ? coordinates(c) : null;
@@ -31,14 +33,15 @@ export function drawSurface(v) {
     const classes = [board ? "cell" : "pile", t.kind];
     if (legal.has(t.name)) classes.push("legal");
     if (current.has(t.name)) classes.push("current");
-    if (recent.has(t.name)) classes.push("last");
+    const by = lastBy.get(t.name);
+    if (by) classes.push("last", "by-s" + (by[by.length - 1] % 4), ...(latest.has(t.name) ? ["latest"] : []));
     if (hinted.has(t.name)) classes.push("hinted");
     if (state.cursor === i) classes.push("cursor");
     const content = board
       ? (value >= 0 ? h("span", { class: "tok" }, value) : SYMBOLS[t.label] || t.label)
       : [h("small", {}, t.label + (notes[i] ? " · " + notes[i] : "")), value >= 0 ? h("span", { class: "top" }, value) : ""];
     grid.append(h("button", { type: "button", class: classes.join(" "), "data-cell": t.name, "data-index": i, title: t.name,
-      "aria-label": targetName(t, value, notes[i], legal.has(t.name), current.has(t.name), recent.has(t.name)),
+      "aria-label": targetName(t, value, notes[i], legal.has(t.name), current.has(t.name), by ? whose(v, by) + " last turn" : ""),
       tabindex: i === focusAt ? "0" : "-1", onclick: () => { state.cursor = i; place(i); },
       ondragover: e => { if (state.dragging !== null) { e.preventDefault(); e.dataTransfer.dropEffect = "move"; } },
       ondragenter: e => { if (state.dragging !== null) over(e.currentTarget); },
@@ -56,9 +59,41 @@ export function targetName(t, value, note, legal, current, last) {
   if (t.label && t.label !== t.name) parts.push((LABEL_WORDS[t.label] || t.label) + (t.kind === "pile" ? "" : " square"));
   if (note) parts.push(note);
   if (current) parts.push("placed this turn");
-  else if (last) parts.push("last turn");
+  else if (last) parts.push(last === true ? "last turn" : last);
   if (legal) parts.push("legal");
   return parts.join(", ");
+}
+
+// Target name -> the seats whose last finished turn placed there, the latest mover last
+// (piles are shared: several players' last turns may have played on one); this turn's
+// placements are "current", not a last turn. Without `last_turns`, the recent targets.
+export function lastTurns(v, current) {
+  const by = new Map();
+  const put = (name, seat) => { if (!current.has(name)) by.set(name, [...(by.get(name) || []).filter(s => s !== seat), seat]); };
+  if (!v.last_turns) {
+    const mover = v.summaries.length ? v.summaries[v.summaries.length - 1].seat : 0;
+    (v.recent || []).forEach(name => put(name, mover));
+    return by;
+  }
+  const latest = seat => v.summaries.map(s => s.seat).lastIndexOf(seat);
+  const seats = v.last_turns.map((_, seat) => seat).sort((a, b) => latest(a) - latest(b));
+  seats.forEach(seat => v.last_turns[seat].forEach(name => put(name, seat)));
+  return by;
+}
+
+// "Bob's", "Ann's and Bob's": the players named for a list of seats.
+function whose(v, seats) {
+  const names = seats.map(s => v.players[s] + "'s");
+  return names.length > 1 ? names.slice(0, -1).join(", ") + " and " + names[names.length - 1] : names[0];
+}
+
+// The legend of the last-turn markers: each player's marker and name (text, not colour
+// alone), shown once someone has finished a turn that placed something.
+export function lastTurnsLegend(v) {
+  if (!(v.last_turns || []).some(cells => cells.length)) return "";
+  return h("p", { class: "last-legend", id: "last-legend" }, "Last turns: ",
+    v.players.map((p, i) => h("span", { class: "legend-item", "data-seat": i },
+      h("span", { class: "swatch by-s" + (i % 4), "aria-hidden": "true" }), p + (v.last_turns[i] && v.last_turns[i].length ? "" : " (none)"))));
 }
 
 // Column letters and row numbers, read off the targets' own names (letters then digits);
