@@ -128,10 +128,22 @@ def only_fields(data: Mapping[str, Any], field: str, known: Iterable[str]) -> No
             raise FieldError(where, f"no such field (the fields are {', '.join(allowed)})")
 
 
+def player_name(value: object, field: str = "name") -> str:
+    """One player's name as typed (kept exactly so): not blank, at most
+    :data:`MAX_NAME_LENGTH` characters, no control characters (a name is printed on every
+    player's screen and score sheet)."""
+    name = text(value, field)
+    if not name.strip():
+        raise FieldError(field, "a player's name may not be empty")
+    if len(name) > MAX_NAME_LENGTH:
+        raise FieldError(field, f"{len(name)} characters: a name has at most {MAX_NAME_LENGTH}")
+    if any(unicodedata.category(c) == "Cc" for c in name):
+        raise FieldError(field, f"{shown(name)} holds a control character")
+    return name
+
+
 def player_names(value: object, low: int, high: int, field: str = "players") -> tuple[str, ...]:
-    """``low`` to ``high`` distinct names (compared exactly), none empty or blank, none
-    longer than :data:`MAX_NAME_LENGTH` characters, none with control characters (a
-    name is printed on every player's screen and score sheet)."""
+    """``low`` to ``high`` distinct names (compared exactly), each a :func:`player_name`."""
     if isinstance(value, str | bytes) or not isinstance(value, Sequence):
         raise FieldError(field, f"a list of names, not {kind_of(value)}")
     if not low <= len(value) <= high:
@@ -139,13 +151,7 @@ def player_names(value: object, low: int, high: int, field: str = "players") -> 
     names: list[str] = []
     for seat, name in enumerate(value):
         where = f"{field}[{seat}]"
-        name = text(name, where)
-        if not name.strip():
-            raise FieldError(where, "a player's name may not be empty")
-        if len(name) > MAX_NAME_LENGTH:
-            raise FieldError(where, f"{len(name)} characters: a name has at most {MAX_NAME_LENGTH}")
-        if any(unicodedata.category(c) == "Cc" for c in name):
-            raise FieldError(where, f"{shown(name)} holds a control character")
+        name = player_name(name, where)
         if name in names:
             raise FieldError(where, f"{shown(name)} is the name of two players")
         names.append(name)

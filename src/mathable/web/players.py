@@ -26,7 +26,7 @@ from sqlalchemy import Connection, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from mathable.ai import BOTS
-from mathable.engine.validation import MAX_NAME_LENGTH, FieldError, shown
+from mathable.engine.validation import FieldError, player_name, shown
 
 from .db import is_unique_violation, players, settings
 from .service import ServiceError
@@ -60,21 +60,6 @@ class Player:
     def profile(self) -> dict[str, Any]:
         """What anyone may see: ``GET /api/players/{id}``."""
         return {"id": self.id, "name": self.name, "kind": self.kind, "created": self.created}
-
-
-def check_name(value: object, field: str = "name") -> str:
-    """A player's name as typed (kept exactly so): not blank, at most
-    :data:`~mathable.engine.validation.MAX_NAME_LENGTH` characters, no control
-    characters, as every player name of a game (``validation.player_names``)."""
-    if not isinstance(value, str):
-        raise FieldError(field, "a name is a text")
-    if not value.strip():
-        raise FieldError(field, "a player's name may not be empty")
-    if len(value) > MAX_NAME_LENGTH:
-        raise FieldError(field, f"{len(value)} characters: a name has at most {MAX_NAME_LENGTH}")
-    if any(unicodedata.category(c) == "Cc" for c in value):
-        raise FieldError(field, f"{shown(value)} holds a control character")
-    return value
 
 
 def name_key(name: str) -> str:
@@ -233,7 +218,7 @@ class PlayerStore:
     @staticmethod
     def _checked(name: str) -> str:
         try:
-            return check_name(name)
+            return player_name(name)
         except FieldError as exc:
             raise ServiceError(400, str(exc)) from None
 
