@@ -84,7 +84,15 @@ def test_a_100_mb_body_is_refused_413_before_it_is_read(tmp_path: Path) -> None:
 
 
 def test_every_kind_of_request_has_a_rate_limit_by_default() -> None:
-    assert set(Limits.from_env().rates) == {"create", "import", "action", "analysis", "login"}
+    assert set(Limits.from_env().rates) == {
+        "create",
+        "import",
+        "action",
+        "analysis",
+        "login",
+        "seek",
+        "chat",
+    }
 
 
 def test_429_with_retry_after_past_the_creation_limit(

@@ -23,7 +23,7 @@ from starlette.middleware.gzip import GZipMiddleware
 
 from mathable.games.registry import GAMES
 
-from . import accounts, routes
+from . import accounts, chat, lobby, routes
 from .connections import Admissions, SocketLimits
 from .db import shown_database_url
 from .limits import Limits
@@ -159,6 +159,7 @@ def create_app(database_url: str | None = None) -> FastAPI:
     accounts.install(
         app, players, settings.secret_key or secret_key(store), secure=settings.secure_cookies
     )
+    lobby.install(app, store)  # the lobby's seeks, page and routes (issue 15)
     # gzip for the page's files and JSON answers (those that ask for it), inside the
     # limits and the security headers, which every answer keeps
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM, compresslevel=6)
@@ -167,4 +168,5 @@ def create_app(database_url: str | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=routes.STATIC), name="static")
     for router in (routes.catalog, routes.games, routes.after, routes.live):
         app.include_router(router)
+    app.include_router(chat.router)  # the chat of each game (issue 15)
     return app

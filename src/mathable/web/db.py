@@ -20,6 +20,7 @@ from typing import Any
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     Column,
     Connection,
     Engine,
@@ -42,7 +43,7 @@ from sqlalchemy.pool import ConnectionPoolEntry, StaticPool
 from mathable.engine.errors import MathableError
 
 MIGRATIONS = Path(__file__).with_name("migrations")
-HEAD = "0005"
+HEAD = "0007"
 """The newest migration: a database at this revision needs no Alembic run."""
 
 EXAMPLES = "sqlite:///mathable.db or postgresql://user:password@host:5432/database"
@@ -119,6 +120,59 @@ settings = Table(
 )
 """Values every server process over the database shares, made once: the key that signs
 the session cookies (``secret_key``)."""
+
+
+seeks = Table(
+    "seeks",
+    metadata,
+    Column("id", Text, primary_key=True),
+    Column("owner", Text, nullable=False),
+    Column("owner_name", Text, nullable=False),
+    Column("spec", Text, nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("joined", Text, nullable=False),
+    Column("status", Text, nullable=False),
+    Column("game_id", Text),
+    Column("created", Float, nullable=False),
+    Index("ix_seeks_status_created", "status", "created"),
+    Index("ix_seeks_owner", "owner"),
+)
+"""The lobby's seeks (issue 15, "Lobby", :mod:`.lobby`): a game offered by its ``owner``
+(``spec``: its game, seats, computer seats, house rules and clock, JSON), the players who
+joined it so far (``joined``, JSON, in seat order: the owner first), ``open`` until every
+person's seat is taken (then ``started``, with its ``game_id``) or ``cancelled``."""
+
+
+chat = Table(
+    "chat",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", Text, ForeignKey("games.id"), nullable=False),
+    Column("room", Text, nullable=False),
+    Column("player_id", Text),
+    Column("name", Text, nullable=False),
+    Column("seat", Integer),
+    Column("text", Text, nullable=False),
+    Column("created", Float, nullable=False),
+    Column("hidden", Boolean, nullable=False, server_default=text("false")),
+    Index("ix_chat_game_room_id", "game_id", "room", "id"),
+)
+"""A game's chat (issue 15, "Chat", :mod:`.chat`): one row per message, in the
+``players`` or ``spectators`` room, by its author's player id (None: unknown) and the name
+shown, the seat in the players' room; ``hidden`` by a moderator. Not game state: never in
+the event log."""
+
+reports = Table(
+    "reports",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", Text, ForeignKey("games.id"), nullable=False),
+    Column("message_id", Integer, ForeignKey("chat.id")),
+    Column("reporter", Text, nullable=False),
+    Column("reason", Text, nullable=False),
+    Column("created", Float, nullable=False),
+)
+"""A report of a chat message (or of a game, ``message_id`` None) for a moderator."""
 
 
 class DatabaseError(MathableError):

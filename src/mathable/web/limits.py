@@ -38,6 +38,8 @@ RATES = {
     "action": ("MATHABLE_RATE_ACTION", "600/minute"),
     "analysis": ("MATHABLE_RATE_ANALYSIS", "30/minute"),
     "login": ("MATHABLE_RATE_LOGIN", "10/minute"),
+    "seek": ("MATHABLE_RATE_SEEK", "20/minute"),
+    "chat": ("MATHABLE_RATE_CHAT", "5/10 seconds"),
 }
 """Each kind of request limited per client address: its variable and default."""
 
@@ -47,6 +49,8 @@ WHAT = {
     "action": "actions",
     "analysis": "analyses and hints",
     "login": "log-ins and new accounts",
+    "seek": "new seeks",
+    "chat": "chat messages and reports",
 }
 
 OFF = frozenset({"", "0", "off", "none", "unlimited"})
@@ -67,8 +71,10 @@ class Limits:
 
     - ``MATHABLE_RATE_CREATE`` (30/minute), ``MATHABLE_RATE_IMPORT`` (10/minute),
       ``MATHABLE_RATE_ACTION`` (600/minute), ``MATHABLE_RATE_ANALYSIS`` (30/minute),
-      ``MATHABLE_RATE_LOGIN`` (10/minute: log-ins and new accounts, against password
-      guessing): requests per client address, in the ``limits`` notation
+      ``MATHABLE_RATE_CHAT`` (5/10 seconds: chat messages and reports, per address and
+      per player), ``MATHABLE_RATE_LOGIN`` (10/minute: log-ins and new accounts, against password
+      guessing), ``MATHABLE_RATE_SEEK`` (20/minute: seeks offered in the lobby): requests
+      per client address, in the ``limits`` notation
       (``10/second;600/hour``); ``off`` lifts one (for a load benchmark). They count
       per server process.
     - ``MATHABLE_MAX_BODY`` (262144): bytes in a request body;
@@ -119,14 +125,15 @@ class RateLimiter:
         self.rates = limits.rates
         self.strategy = MovingWindowRateLimiter(MemoryStorage())
 
-    def hit(self, kind: str, address: str) -> None:
-        """Count one request; raises :class:`RateLimited` past a limit."""
+    def hit(self, kind: str, address: str, source: str = "your address") -> None:
+        """Count one request from ``address`` (any key: a player's too, ``source``
+        naming it in the refusal); raises :class:`RateLimited` past a limit."""
         for item in self.rates.get(kind, ()):
             if not self.strategy.hit(item, kind, address):
                 stats = self.strategy.get_window_stats(item, kind, address)
                 seconds = max(1, math.ceil(stats.reset_time - time.time()))
                 raise RateLimited(
-                    f"too many {WHAT[kind]} from your address (at most "
+                    f"too many {WHAT[kind]} from {source} (at most "
                     f"{item.amount} per {_per(item)}): try again in {seconds} s",
                     seconds,
                 )

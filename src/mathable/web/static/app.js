@@ -8,9 +8,10 @@
 import { app } from "./core.js";
 import { home } from "./home.js";
 import { gamePage } from "./play.js";
+import { lobbyPage } from "./lobby.js";
 import "./prefs.js";
 import { rulesPage } from "./rules.js";
 
 const match = location.pathname.match(/^\/g\/([\w-]+)/);
 const rules = location.pathname.match(/^\/rules\/([^/]+)$/);
-(match ? gamePage(match[1]) : rules ? rulesPage(decodeURIComponent(rules[1])) : home()).catch(e => { app.textContent = "Error: " + e.message; });
+(match ? gamePage(match[1]) : rules ? rulesPage(decodeURIComponent(rules[1])) : location.pathname === "/lobby" ? lobbyPage() : home()).catch(e => { app.textContent = "Error: " + e.message; });

@@ -33,7 +33,7 @@ export async function home() {
       state.variants.filter(v => v.capabilities.score_sheets).map(v => h("option", { value: v.name }, v.title))), ": ",
       h("input", { type: "file", id: "sheet-file", accept: ".txt", "aria-label": "score sheet file", onchange: uploadSheet })),
     h("div", { id: "sheet" }));
-  app.replaceChildren(h("div", { class: "layout" }, h("div", {}, form, upload), h("div", { class: "side" }, h("h3", {}, "Games"), list)),
+  app.replaceChildren(h("div", { class: "layout" }, h("div", {}, form, upload), h("div", { class: "side" }, h("p", {}, h("a", { href: "/lobby", id: "lobby-link", class: "button-link" }, "Play online: the lobby")), h("h3", {}, "Games"), list)),
     h("div", { id: "message" }));
   fitForm();
   document.querySelectorAll("[id^=kind]").forEach(select => select.addEventListener("change", fitMode));

@@ -2,6 +2,7 @@
 // and the keys.
 
 import { BUTTONS, announce, api, app, ask, can, caps, capsOf, h, hintsOn, myTurn, people, pieces, say, setTitle, setWhere, state } from "./core.js";
+import { chatPanel } from "./chat.js";
 import { openSocket } from "./net.js";
 import { replaySoFar, saveLink, summary } from "./over.js";
 import { card, describe, moves, scores, table } from "./panels.js";
@@ -177,7 +178,7 @@ export function drawPage() {
     h("div", { class: "main" }, drawSurface(v), lastTurnsLegend(v), h("p", { id: "status" }, v.status),
       v.seat !== null ? rack : v.over ? "" : h("p", { id: "watching" }, "Watching: the " + pieces() + " in hand are private."), controls,
       h("div", { id: "message" }, v.notice)),
-    h("div", { class: "side" }, scores(v), table(v), card(v), moves(v), saveLink(v), replaySoFar(v))));
+    h("div", { class: "side" }, scores(v), table(v), card(v), moves(v), chatPanel(v), saveLink(v), replaySoFar(v))));
   if (v.over) app.prepend(summary(v));
   const list = document.querySelector("#moves ol");
   list.scrollTop = list.scrollHeight;  // the latest turn in sight

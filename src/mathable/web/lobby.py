@@ -1,0 +1,533 @@
+"""The lobby (issue 15, "Lobby"): open seeks, joining them, quick pairing.
+
+A **seek** is a game offered by a player (its game, 2 to 4 seats, computer seats with
+their levels, house rules, a time control, rated or casual), kept in the database
+(:data:`~.db.seeks`) so that every server process lists the same ones. Its owner holds
+the first seat; each player who joins takes the next. When the last person's seat is
+taken, the game is created by the service as an online game (dealt by the server, O1)
+with the joined players' names and the computer seats, and each player gets their own
+seat's token -- in their join answer, and in ``GET /api/seeks/{id}`` for them only.
+
+Two joins at once never overfill a seek: a join is a conditional update (the joined
+players still as read and the seek still open), retried on a conflict, as
+``EventStore.update_seats`` claims an invitation once. Open seeks expire after
+:data:`EXPIRY` seconds; a player holds at most :data:`MAX_OPEN` open seeks; offering
+seeks is rate-limited per address (``MATHABLE_RATE_SEEK``).
+
+The page polls ``GET /api/seeks`` every few seconds rather than holding a lobby socket:
+a read of one indexed table, answered alike by every process over the database, with
+nothing to fan out between processes (the games' change feed knows games, not seeks).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+import time
+from collections.abc import Callable
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, FastAPI, Query, Request
+from fastapi.responses import FileResponse
+from pydantic import BaseModel, Field
+from sqlalchemy import Connection, insert, select, update
+
+from mathable.ai import BOTS
+from mathable.games import registry
+from mathable.games.registry import GAMES
+from mathable.online.clocks import TimeControlError, parse_time_control
+
+from .accounts import MeDep
+from .db import seeks
+from .deps import ServiceDep
+from .limits import rate_limited
+from .players import Player
+from .routes import REFUSALS, STATIC
+from .schemas import NewGame, Seat
+from .service import GameService, ServiceError
+from .store import EventStore
+
+OPEN, STARTED, CANCELLED = "open", "started", "cancelled"
+EXPIRY = 30 * 60
+"""Seconds an open seek waits for players before it is cancelled."""
+MAX_OPEN = 3
+"""Open seeks one player may offer at once."""
+LISTED = 50
+"""Open seeks listed at most (the newest)."""
+RETRIES = 5
+"""Conditional updates tried before a join gives up (each lost one means a change)."""
+
+# -- shapes ------------------------------------------------------------------------------
+
+
+class SeekIn(BaseModel):
+    """A game offered in the lobby."""
+
+    variant: str = Field(default="classic", description=", ".join(GAMES))
+    seats: int = Field(default=2, ge=2, le=4, description="All the seats, computers' included.")
+    computers: list[str] = Field(
+        default_factory=list,
+        max_length=2,
+        description=f"A level per computer seat ({', '.join(BOTS)}); two people at least.",
+    )
+    house_rules: dict[str, bool] = Field(default_factory=dict)
+    clock: dict[str, Any] | None = Field(
+        default=None,
+        description='{"minutes": 5, "increment": 3} (live) or {"days": 3} (correspondence).',
+    )
+    rated: bool = Field(default=False, description="Rated games are for accounts only.")
+
+
+class QuickIn(BaseModel):
+    """Play anyone: a game and a clock."""
+
+    variant: str = Field(default="classic", description=", ".join(GAMES))
+    clock: dict[str, Any] | None = None
+
+
+class SeekPlayer(BaseModel):
+    id: str
+    name: str
+
+
+class SeekOut(BaseModel):
+    """A seek as listed; its members also see their own ``seat`` and, once it has
+    started, their ``token`` (nobody else's)."""
+
+    id: str
+    owner: SeekPlayer
+    variant: str
+    seats: int
+    computers: list[str]
+    house_rules: dict[str, bool]
+    clock: dict[str, int] | None
+    rated: bool
+    players: list[SeekPlayer] = Field(description="The people who took a seat, in seat order.")
+    open_seats: int = Field(description="People's seats still free.")
+    status: str = Field(description="open, started or cancelled.")
+    game_id: str | None = Field(description="The game, once started.")
+    created: float
+    seat: int | None = Field(default=None, description="Mine, if I am in this seek.")
+    token: str | None = Field(default=None, description="My seat's token, once started.")
+
+
+# -- the store ---------------------------------------------------------------------------
+
+
+def _refused(exc: TimeControlError | ValueError, status: int = 422) -> ServiceError:
+    return ServiceError(status, str(exc))
+
+
+def checked_spec(body: SeekIn) -> dict[str, Any]:
+    """The seek's game as stored, checked as the service will create it: a known game,
+    its number of seats, known computer levels, two people at least, its house rules,
+    a valid clock (the field at fault named)."""
+    try:
+        kind = registry.game_type(body.variant)
+    except ValueError as exc:
+        raise ServiceError(400, f"variant: {exc}") from None
+    if not kind.min_players <= body.seats <= kind.max_players:
+        raise ServiceError(
+            422, f"seats: {kind.title} is played by {kind.min_players} to {kind.max_players}"
+        )
+    for number, level in enumerate(body.computers, start=1):
+        if level not in BOTS:
+            raise ServiceError(
+                422, f"computers.{number - 1}: unknown level {level!r} ({', '.join(BOTS)})"
+            )
+    if body.seats - len(body.computers) < 2:
+        raise ServiceError(
+            422, "computers: a seek is for two people at least (play the computer from home)"
+        )
+    for rule in body.house_rules:
+        if rule not in kind.house_rules:
+            raise ServiceError(
+                422,
+                f"house_rules.{rule}: {kind.title} offers "
+                f"{', '.join(kind.house_rules) or 'no house rules'}",
+            )
+    clock = None
+    if body.clock is not None:
+        try:
+            clock = parse_time_control(body.clock).to_json()
+        except TimeControlError as exc:
+            raise _refused(exc) from None
+    return {
+        "variant": kind.name,
+        "seats": body.seats,
+        "computers": list(body.computers),
+        "house_rules": dict(body.house_rules),
+        "clock": clock,
+    }
+
+
+class SeekStore:
+    """The seeks of the database of ``store``; each method one blocking transaction (the
+    routes run them in a thread). ``now`` is the clock expiry reads (tests move it)."""
+
+    def __init__(self, store: EventStore, now: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.now = now
+
+    # -- reading --------------------------------------------------------------------------
+
+    @staticmethod
+    def _row(connection: Connection, seek_id: str) -> Any:
+        return connection.execute(select(seeks).where(seeks.c.id == seek_id)).one_or_none()
+
+    @staticmethod
+    def shown(row: Any, viewer: str | None = None) -> dict[str, Any]:
+        """A seek as the API shows it to ``viewer`` (a player id): their own seat and
+        token only."""
+        spec = json.loads(row.spec)
+        joined = json.loads(row.joined)
+        people = spec["seats"] - len(spec["computers"])
+        answer = {
+            "id": row.id,
+            "owner": {"id": row.owner, "name": row.owner_name},
+            **spec,
+            "rated": bool(row.rated),
+            "players": [{"id": p["id"], "name": p["name"]} for p in joined],
+            "open_seats": people - len(joined),
+            "status": row.status,
+            "game_id": row.game_id,
+            "created": row.created,
+            "seat": None,
+            "token": None,
+        }
+        for seat, entry in enumerate(joined):
+            if viewer is not None and entry["id"] == viewer:
+                answer["seat"] = seat
+                answer["token"] = entry.get("token")
+        return answer
+
+    def _current(self, seek_id: str) -> Any:
+        """The seek's row as a join reads it, before its conditional update."""
+        with self.store.reading() as connection:
+            return self._row(connection, seek_id)
+
+    def get(self, seek_id: str, viewer: str | None = None) -> dict[str, Any]:
+        with self.store.reading() as connection:
+            row = self._row(connection, seek_id)
+        if row is None:
+            raise ServiceError(404, "no such seek")
+        return self.shown(row, viewer)
+
+    def listed(self, limit: int = LISTED) -> list[dict[str, Any]]:
+        """The open seeks with a free seat, newest first."""
+        self.expire()
+        with self.store.reading() as connection:
+            rows = connection.execute(
+                select(seeks)
+                .where(seeks.c.status == OPEN)
+                .order_by(seeks.c.created.desc())
+                .limit(limit * 2)  # full ones being started are left out
+            ).all()
+        found = [self.shown(row) for row in rows]
+        return [seek for seek in found if seek["open_seats"] > 0][:limit]
+
+    def mine(self, player_id: str, limit: int = 50) -> list[dict[str, Any]]:
+        """The seeks ``player_id`` offered or joined, open or started, newest first."""
+        self.expire()
+        pattern = f'%"{player_id}"%'  # a first cut; exact membership checked below
+        with self.store.reading() as connection:
+            rows = connection.execute(
+                select(seeks)
+                .where(seeks.c.status != CANCELLED, seeks.c.joined.like(pattern))
+                .order_by(seeks.c.created.desc())
+                .limit(limit)
+            ).all()
+        return [s for s in (self.shown(row, player_id) for row in rows) if s["seat"] is not None]
+
+    # -- changing -------------------------------------------------------------------------
+
+    def expire(self) -> int:
+        """Cancel the open seeks older than :data:`EXPIRY`; how many (a read first: the
+        lobby is polled, and most polls find none to cancel)."""
+        old = (seeks.c.status == OPEN, seeks.c.created < self.now() - EXPIRY)
+        with self.store.reading() as connection:
+            if connection.execute(select(seeks.c.id).where(*old).limit(1)).first() is None:
+                return 0
+        with self.store.writing() as connection:
+            changed: int = connection.execute(
+                update(seeks).where(*old).values(status=CANCELLED)
+            ).rowcount
+        return changed
+
+    def create(self, player: Player, spec: dict[str, Any], rated: bool) -> dict[str, Any]:
+        """A new open seek by ``player``, who holds its first seat."""
+        if rated and not player.account:
+            raise ServiceError(
+                403, "rated: rated games are for players with an account: make one or log in"
+            )
+        self.expire()
+        seek_id = secrets.token_urlsafe(8)
+        with self.store.writing() as connection:
+            held = connection.execute(
+                select(seeks.c.id).where(seeks.c.owner == player.id, seeks.c.status == OPEN)
+            ).all()
+            if len(held) >= MAX_OPEN:
+                raise ServiceError(
+                    409, f"you have {len(held)} open seeks: at most {MAX_OPEN} (cancel one)"
+                )
+            connection.execute(
+                insert(seeks).values(
+                    id=seek_id,
+                    owner=player.id,
+                    owner_name=player.name,
+                    spec=json.dumps(spec),
+                    rated=rated,
+                    joined=json.dumps([{"id": player.id, "name": player.name}]),
+                    status=OPEN,
+                    created=self.now(),
+                )
+            )
+            row = self._row(connection, seek_id)
+        return self.shown(row, player.id)
+
+    def join(self, seek_id: str, player: Player) -> tuple[dict[str, Any], bool]:
+        """``player`` takes the next seat; the seek and whether this join filled it (then
+        the caller starts its game, :meth:`started`). Refusals: 404, 403 (a rated seek
+        and a guest), 409 (in it already, full, started, cancelled)."""
+        self.expire()
+        for _ in range(RETRIES):
+            row = self._current(seek_id)
+            if row is None:
+                raise ServiceError(404, "no such seek")
+            if row.status != OPEN:
+                raise ServiceError(409, f"this seek has been {row.status} already")
+            joined = json.loads(row.joined)
+            spec = json.loads(row.spec)
+            if any(entry["id"] == player.id for entry in joined):
+                raise ServiceError(409, "you have a seat in this seek already")
+            people = spec["seats"] - len(spec["computers"])
+            if len(joined) >= people:
+                raise ServiceError(409, "this seek is full: its game is starting")
+            if row.rated and not player.account:
+                raise ServiceError(
+                    403, "this seek is rated: rated games are for players with an account"
+                )
+            after = [*joined, {"id": player.id, "name": player.name}]
+            with self.store.writing() as connection:
+                changed = connection.execute(
+                    update(seeks)
+                    .where(
+                        seeks.c.id == seek_id,
+                        seeks.c.status == OPEN,
+                        seeks.c.joined == row.joined,
+                    )
+                    .values(joined=json.dumps(after))
+                ).rowcount
+                if changed == 1:
+                    row = self._row(connection, seek_id)
+                    return self.shown(row, player.id), len(after) == people
+        raise ServiceError(409, "this seek changed too often at the same moment: try again")
+
+    def started(self, seek_id: str, game_id: str, tokens: list[str]) -> None:
+        """The seek's game is made: its id, and each joined player's token (by seat)."""
+        with self.store.writing() as connection:
+            row = self._row(connection, seek_id)
+            joined = json.loads(row.joined)
+            for entry, token in zip(joined, tokens, strict=True):
+                entry["token"] = token
+            connection.execute(
+                update(seeks)
+                .where(seeks.c.id == seek_id)
+                .values(status=STARTED, game_id=game_id, joined=json.dumps(joined))
+            )
+
+    def failed(self, seek_id: str) -> None:
+        """The filled seek's game could not be made: cancelled, not left full for ever."""
+        with self.store.writing() as connection:
+            connection.execute(
+                update(seeks)
+                .where(seeks.c.id == seek_id, seeks.c.status == OPEN)
+                .values(status=CANCELLED)
+            )
+
+    def cancel(self, seek_id: str, player: Player) -> dict[str, Any]:
+        """The owner withdraws an open seek (403 for anyone else, 409 once started)."""
+        with self.store.writing() as connection:
+            row = self._row(connection, seek_id)
+            if row is None:
+                raise ServiceError(404, "no such seek")
+            if row.owner != player.id:
+                raise ServiceError(403, "only the seek's owner may cancel it")
+            changed = connection.execute(
+                update(seeks)
+                .where(seeks.c.id == seek_id, seeks.c.status == OPEN)
+                .values(status=CANCELLED)
+            ).rowcount
+            if changed != 1:
+                raise ServiceError(409, f"this seek has been {row.status} already")
+            row = self._row(connection, seek_id)
+        return self.shown(row, player.id)
+
+    def matching(self, player: Player, spec: dict[str, Any]) -> list[str]:
+        """Quick pairing: the open casual two-player seeks of this game and clock that
+        others offer, oldest first."""
+        self.expire()
+        with self.store.reading() as connection:
+            rows = connection.execute(
+                select(seeks)
+                .where(seeks.c.status == OPEN, seeks.c.owner != player.id, seeks.c.rated.is_(False))
+                .order_by(seeks.c.created)
+                .limit(200)
+            ).all()
+        found = []
+        for row in rows:
+            theirs = json.loads(row.spec)
+            if (
+                theirs["variant"] == spec["variant"]
+                and theirs["seats"] == 2
+                and not theirs["computers"]
+                and not theirs["house_rules"]
+                and theirs["clock"] == spec["clock"]
+                and len(json.loads(row.joined)) < 2
+            ):
+                found.append(row.id)
+        return found
+
+
+# -- starting a game ---------------------------------------------------------------------
+
+
+async def start_game(service: GameService, seek: dict[str, Any]) -> list[str]:
+    """Create the filled seek's online game: the joined people in seat order (the owner
+    first), then the computer seats; the game's id and each person's token."""
+    players = [Seat(name=p["name"]) for p in seek["players"]]
+    players += [Seat(name=f"Computer ({level})", bot=level) for level in seek["computers"]]
+    fields: dict[str, Any] = {
+        "variant": seek["variant"],
+        "players": players,
+        "mode": "online",
+        "seat": 0,
+        "house_rules": seek["house_rules"],
+    }
+    for extra in ("clock", "rated"):  # once new games take them (the contract), passed on
+        if extra in NewGame.model_fields:
+            fields[extra] = seek[extra]
+    made = await service.create(NewGame(**fields))
+    game_id = str(made["id"])
+    tokens: list[str] = []
+    for entry in made["seats"][: len(seek["players"])]:
+        if entry["token"]:
+            tokens.append(str(entry["token"]))
+            continue
+        invite = str(entry["invite"]).rpartition("invite=")[2]
+        tokens.append(str((await service.join(game_id, invite))["token"]))
+    return [game_id, *tokens]
+
+
+# -- the routes --------------------------------------------------------------------------
+
+
+def get_seeks(request: Request) -> SeekStore:
+    found: SeekStore = request.app.state.seeks
+    return found
+
+
+SeeksDep = Annotated[SeekStore, Depends(get_seeks)]
+
+router = APIRouter(prefix="/api", tags=["lobby"], responses=REFUSALS)
+page = APIRouter(include_in_schema=False)
+seek_limited = [Depends(rate_limited("seek"))]
+
+
+@page.get("/lobby")
+async def lobby_page() -> FileResponse:
+    return FileResponse(STATIC / "index.html")
+
+
+@router.get("/seeks", summary="The open seeks, newest first", response_model=list[SeekOut])
+async def list_seeks(
+    seeks_: SeeksDep, limit: Annotated[int, Query(ge=1, le=LISTED)] = LISTED
+) -> list[dict[str, Any]]:
+    """Seeks with a free seat; the page polls this every few seconds."""
+    return await asyncio.to_thread(seeks_.listed, limit)
+
+
+@router.post(
+    "/seeks",
+    status_code=201,
+    summary="Offer a game in the lobby",
+    response_model=SeekOut,
+    dependencies=seek_limited,
+)
+async def create_seek(body: SeekIn, player: MeDep, seeks_: SeeksDep) -> dict[str, Any]:
+    """The session's player offers a game and holds its first seat; a rated seek needs an
+    account (403); at most three open seeks each (409)."""
+    spec = checked_spec(body)
+    return await asyncio.to_thread(seeks_.create, player, spec, body.rated)
+
+
+async def _join(
+    seek_id: str, player: Player, seeks_: SeekStore, service: GameService
+) -> dict[str, Any]:
+    seek, filled = await asyncio.to_thread(seeks_.join, seek_id, player)
+    if filled:
+        try:
+            game_id, *tokens = await start_game(service, seek)
+        except BaseException:
+            await asyncio.to_thread(seeks_.failed, seek_id)
+            raise
+        await asyncio.to_thread(seeks_.started, seek_id, game_id, tokens)
+        seek = await asyncio.to_thread(seeks_.get, seek_id, player.id)
+    return seek
+
+
+@router.post(
+    "/seeks/quick", summary="Play anyone", response_model=SeekOut, dependencies=seek_limited
+)
+async def quick(
+    body: QuickIn, player: MeDep, seeks_: SeeksDep, service: ServiceDep
+) -> dict[str, Any]:
+    """Join the oldest open casual two-player seek of this game and clock, or offer one."""
+    spec = checked_spec(SeekIn(variant=body.variant, clock=body.clock))
+    for seek_id in await asyncio.to_thread(seeks_.matching, player, spec):
+        try:
+            return await _join(seek_id, player, seeks_, service)
+        except ServiceError as exc:
+            if exc.status != 409:  # taken by another at the same moment: the next one
+                raise
+    for seek in await asyncio.to_thread(seeks_.mine, player.id):  # pressed again: the same
+        same = {key: seek[key] for key in spec} == spec and seek["owner"]["id"] == player.id
+        if same and seek["status"] == OPEN and not seek["rated"]:
+            return seek
+    return await asyncio.to_thread(seeks_.create, player, spec, False)
+
+
+@router.get(
+    "/seeks/{seek_id}", summary="A seek (my seat's token once started)", response_model=SeekOut
+)
+async def get_seek(seek_id: str, player: MeDep, seeks_: SeeksDep) -> dict[str, Any]:
+    return await asyncio.to_thread(seeks_.get, seek_id, player.id)
+
+
+@router.post("/seeks/{seek_id}/join", summary="Take a seat in a seek", response_model=SeekOut)
+async def join_seek(
+    seek_id: str, player: MeDep, seeks_: SeeksDep, service: ServiceDep
+) -> dict[str, Any]:
+    """The next seat is mine; the last person's seat starts the game (my token in the
+    answer, the others' in their ``GET /api/seeks/{id}``)."""
+    return await _join(seek_id, player, seeks_, service)
+
+
+@router.delete("/seeks/{seek_id}", summary="Cancel my seek", response_model=SeekOut)
+async def cancel_seek(seek_id: str, player: MeDep, seeks_: SeeksDep) -> dict[str, Any]:
+    return await asyncio.to_thread(seeks_.cancel, seek_id, player)
+
+
+@router.get("/me/games", summary="My seeks and games", response_model=list[SeekOut])
+async def my_games(player: MeDep, seeks_: SeeksDep) -> list[dict[str, Any]]:
+    """The seeks I offered or joined, open or started (with my seat's token), newest
+    first."""
+    return await asyncio.to_thread(seeks_.mine, player.id)
+
+
+def install(app: FastAPI, store: EventStore) -> None:
+    """The seeks' store (``app.state.seeks``), the lobby's page and routes."""
+    app.state.seeks = SeekStore(store)
+    app.include_router(page)
+    app.include_router(router)

@@ -1,0 +1,171 @@
+// The lobby (issue 15): my name, a form to offer a game (a seek), the open seeks with
+// their Join buttons, and quick pairing. The list is polled (GET /api/seeks every
+// 2.5 s): one read any server process answers alike. The seeks I am in are polled too
+// (GET /api/seeks/{id}): when one starts, its answer holds my seat's token, kept as the
+// page keeps every seat's (localStorage), and the page opens the game at my seat.
+
+import { announce, api, app, capsOf, h, say, setWhere, state } from "./core.js";
+
+const POLL = 2500;
+const CLOCKS = [["", "no clock"], ['{"minutes":5,"increment":3}', "5 + 3"], ['{"minutes":10,"increment":0}', "10 minutes"],
+  ['{"minutes":15,"increment":5}', "15 + 5"], ['{"days":3}', "3 days a turn"]];
+const mine = new Map();  // the seeks I am in, still open: id -> the players seen so far
+let me = null;
+
+function clockText(clock) {
+  if (!clock) return "no clock";
+  if (clock.days) return clock.days + (clock.days === 1 ? " day" : " days") + " a turn";
+  return clock.increment ? clock.minutes + " + " + clock.increment : clock.minutes + " minutes";
+}
+function title(name) { return (state.variants.find(v => v.name === name) || { title: name }).title; }
+
+export async function lobbyPage() {
+  setWhere("Lobby");
+  [state.variants, state.bots, me] = await Promise.all([api("/api/variants"), api("/api/bots"), api("/api/me")]);
+  const field = (label, control) => h("div", { class: "row" }, h("label", { for: control.id }, label), control);
+  const name = h("input", { id: "my-name", value: me.name, maxlength: 40, autocomplete: "nickname" });
+  const who = h("form", { class: "row", id: "rename", onsubmit: rename }, h("label", { for: "my-name" }, "Your name"), name,
+    h("button", { type: "submit", id: "rename-button" }, "Rename"), h("span", { id: "account", class: "about" }, me.account ? "account" : "guest"));
+  const variant = h("select", { id: "seek-variant", onchange: fitSeek }, state.variants.map(v => h("option", { value: v.name }, v.title)));
+  const seats = h("select", { id: "seek-seats", onchange: fitSeek });
+  const computers = h("select", { id: "seek-computers" });
+  const level = h("select", { id: "seek-level" }, state.bots.map(b => h("option", { value: b.name }, b.name)));
+  const clock = h("select", { id: "seek-clock" }, CLOCKS.map(([value, text]) => h("option", { value }, text)));
+  const rated = h("input", { type: "checkbox", id: "seek-rated" });
+  const form = h("form", { id: "seek-form", onsubmit: offer }, h("fieldset", {}, h("legend", {}, "Offer a game"),
+    field("Game", variant), field("Seats", seats), field("Computer seats", computers), field("Computer level", level),
+    field("Clock", clock), h("div", { class: "row" }, rated, h("label", { for: "seek-rated" }, "Rated (players with an account)")),
+    h("button", { type: "submit", class: "primary", id: "offer" }, "Offer")));
+  const quick = h("fieldset", { id: "quick" }, h("legend", {}, "Quick pairing"),
+    h("div", { class: "row" }, state.variants.map(v => h("button", { type: "button", class: "quick-button", "data-variant": v.name,
+      onclick: () => pair(v.name) }, "Play anyone: " + v.title + ", 10 minutes"))));
+  const list = h("table", { id: "seeks", class: "seeks" }, h("caption", {}, "Open seeks"),
+    h("thead", {}, h("tr", {}, ["Game", "Offered by", "Players", "Computers", "Clock", "Rated", ""].map(t => h("th", { scope: "col" }, t)))),
+    h("tbody", { id: "seek-rows" }));
+  app.replaceChildren(h("h2", {}, "Lobby"), who,
+    h("div", { class: "layout lobby" }, h("div", {}, form, quick), h("div", { class: "side" }, list, h("p", { id: "no-seeks", class: "about" }, "No open seeks yet: offer one."))),
+    h("div", { id: "message" }));
+  fitSeek();
+  for (const seek of await api("/api/me/games")) if (seek.status === "open") mine.set(seek.id, seek.players.length);
+  poll();
+}
+
+// The seats the chosen game takes, and computer seats leaving two people at least.
+function fitSeek() {
+  const c = capsOf(document.getElementById("seek-variant").value);
+  const seats = document.getElementById("seek-seats");
+  const chosen = Number(seats.value) || c.min_players;
+  const counts = [];
+  for (let n = Math.max(2, c.min_players); n <= c.max_players; n++) counts.push(n);
+  seats.replaceChildren(...counts.map(n => h("option", { value: n }, String(n))));
+  seats.value = String(counts.includes(chosen) ? chosen : counts[0]);
+  const computers = document.getElementById("seek-computers");
+  const most = Number(seats.value) - 2;
+  computers.replaceChildren(...[...Array(most + 1).keys()].map(n => h("option", { value: n }, String(n))));
+}
+
+async function rename(e) {
+  e.preventDefault();
+  try {
+    me = await api("/api/me", { method: "PATCH", body: JSON.stringify({ name: document.getElementById("my-name").value }) });
+    say("You are now " + me.name + ".");
+  } catch (err) { say(err.message, true); }
+}
+
+async function offer(e) {
+  e.preventDefault();
+  const clock = document.getElementById("seek-clock").value;
+  const level = document.getElementById("seek-level").value;
+  const spec = { variant: document.getElementById("seek-variant").value, seats: Number(document.getElementById("seek-seats").value),
+    computers: Array(Number(document.getElementById("seek-computers").value)).fill(level),
+    clock: clock ? JSON.parse(clock) : null, rated: document.getElementById("seek-rated").checked };
+  try {
+    follow(await api("/api/seeks", { method: "POST", body: JSON.stringify(spec) }));
+    say("Your seek is open: it starts when every seat is taken.");
+    await refresh();
+  } catch (err) { say(err.message, true); }
+}
+
+async function pair(variant) {
+  try {
+    const seek = await api("/api/seeks/quick", { method: "POST", body: JSON.stringify({ variant, clock: { minutes: 10, increment: 0 } }) });
+    follow(seek);
+    if (seek.status === "open") say("Waiting for someone to play " + title(variant) + " with you.");
+    await refresh();
+  } catch (err) { say(err.message, true); }
+}
+
+async function join(id) {
+  try {
+    follow(await api("/api/seeks/" + encodeURIComponent(id) + "/join", { method: "POST" }));
+    await refresh();
+  } catch (err) { say(err.message, true); }
+}
+
+async function cancel(id) {
+  try {
+    await api("/api/seeks/" + encodeURIComponent(id), { method: "DELETE" });
+    mine.delete(id);
+    say("Seek cancelled.");
+    await refresh();
+  } catch (err) { say(err.message, true); }
+}
+
+// A seek I am in: open, watched; started, my seat's token opens the game.
+function follow(seek) {
+  if (seek.status === "started" && seek.token) {
+    localStorage.setItem("mathable:" + seek.game_id, JSON.stringify({ [seek.seat]: seek.token }));
+    mine.clear();
+    announce("Your game starts.");
+    location.assign("/g/" + seek.game_id + "?t=" + encodeURIComponent(seek.token));
+    return true;
+  }
+  if (seek.status === "open") {
+    const before = mine.get(seek.id);
+    if (before !== undefined && seek.players.length > before) {
+      const joined = seek.players.slice(before).map(p => p.name).join(" and ");
+      announce(joined + " joined your seek");
+      say(joined + " joined your seek.");
+    }
+    mine.set(seek.id, seek.players.length);
+  } else {
+    mine.delete(seek.id);
+    if (seek.status === "cancelled") say("A seek of yours was cancelled (it waited too long).");
+  }
+  return false;
+}
+
+async function poll() {
+  try { await refresh(); } catch (err) { say(err.message, true); }
+  setTimeout(poll, POLL);
+}
+
+async function refresh() {
+  for (const id of [...mine.keys()]) if (follow(await api("/api/seeks/" + encodeURIComponent(id)))) return;
+  draw(await api("/api/seeks"));
+}
+
+// Rows are kept by seek and moved only when needed, so a focused button survives a refresh.
+function draw(seeks) {
+  const body = document.getElementById("seek-rows");
+  if (!body) return;
+  const kept = new Map([...body.children].map(row => [row.dataset.seek, row]));
+  const rows = seeks.map(s => {
+    const people = s.players.length + s.open_seats;
+    const cells = [title(s.variant), s.owner.name, s.players.map(p => p.name).join(", ") + " (" + s.players.length + "/" + people + ")",
+      s.computers.length ? s.computers.join(", ") : "none", clockText(s.clock), s.rated ? "rated" : "casual"];
+    const action = mine.has(s.id)
+      ? (s.owner.id === me.id ? h("button", { type: "button", class: "cancel-seek", onclick: () => cancel(s.id), "aria-label": "Cancel your " + title(s.variant) + " seek" }, "Cancel")
+        : h("span", { class: "about" }, "waiting"))
+      : h("button", { type: "button", class: "join-seek", onclick: () => join(s.id), "aria-label": "Join " + s.owner.name + "'s " + title(s.variant) + " seek" }, "Join");
+    const row = kept.get(s.id) || h("tr", { "data-seek": s.id }, cells.map(() => h("td")), h("td", { class: "seek-action" }));
+    cells.forEach((text, i) => { if (row.children[i].textContent !== text) row.children[i].textContent = text; });
+    const slot = row.children[cells.length];
+    const kind = action.tagName + action.className;
+    if (slot.dataset.kind !== kind) { slot.replaceChildren(action); slot.dataset.kind = kind; }
+    return row;
+  });
+  rows.forEach((row, i) => { if (body.children[i] !== row) body.insertBefore(row, body.children[i] || null); });
+  while (body.children.length > rows.length) body.lastElementChild.remove();
+  document.getElementById("no-seeks").hidden = seeks.length > 0;
+}
