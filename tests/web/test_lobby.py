@@ -82,10 +82,13 @@ def test_a_seek_is_listed_joined_and_started_with_a_token_for_each_player_only(
     main: TestClient,
 ) -> None:
     ann, bob, cid, eve = (person(main, n) for n in ("Ann", "Bob", "Cid", "Eve"))
-    made = seek(ann, variant="classic", seats=4, computers=["gentle"], clock={"minutes": 10})
+    made = seek(ann, variant="classic", seats=4, computers=["gentle"])  # clocks: two players
     assert made["players"] == [{"id": ok(ann.get("/api/me"))["id"], "name": "Ann"}]
     assert (made["open_seats"], made["seat"], made["token"]) == (2, 0, None)
-    assert made["clock"] == {"minutes": 10, "increment": 0}  # as parse_time_control reads it
+    assert made["clock"] is None
+    timed = seek(bob, variant="classic", seats=2, clock={"minutes": 10})
+    assert timed["clock"] == {"minutes": 10, "increment": 0}  # as parse_time_control reads it
+    ok(bob.delete(f"/api/seeks/{timed['id']}"))
     listed = listing(eve, "/api/seeks")
     assert [s["id"] for s in listed] == [made["id"]]
     assert listed[0]["seat"] is None and listed[0]["owner"]["name"] == "Ann"

@@ -120,7 +120,9 @@ def test_a_conflict_on_a_computer_players_move_is_recovered(
         other = EventStore(database_url)
         raced: list[str] = []
 
-        def append(game_id: str, seq: int, action: str, seat: int | None) -> None:
+        def append(
+            game_id: str, seq: int, action: str, seat: int | None, at: float | None = None
+        ) -> None:
             if seat == 0 and not raced:  # the computer player's first move: another came first
                 stored = store.load(game_id)
                 assert stored is not None and len(stored.actions) == seq
@@ -139,7 +141,7 @@ def test_a_conflict_on_a_computer_players_move_is_recovered(
                 )
                 other.append(game_id, seq, rival, 0)
                 raced.append(rival)
-            real_append(game_id, seq, action, seat)
+            real_append(game_id, seq, action, seat, at)
 
         monkeypatch.setattr(store, "append", append)
         bots_first = {

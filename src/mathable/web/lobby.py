@@ -149,6 +149,8 @@ def checked_spec(body: SeekIn) -> dict[str, Any]:
             )
     clock = None
     if body.clock is not None:
+        if body.seats != 2:  # as the service refuses it (a seat out of time: for later)
+            raise ServiceError(400, "clock: clocks are for two players for now")
         try:
             clock = parse_time_control(body.clock).to_json()
         except TimeControlError as exc:

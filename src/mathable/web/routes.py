@@ -32,6 +32,7 @@ from .schemas import (
     Rematch,
     ReplayOut,
     ScoresheetOut,
+    SeatToken,
     Transcript,
     VariantOut,
     ViewOut,
@@ -163,6 +164,29 @@ async def rematch(game_id: str, body: Rematch, service: ServiceDep) -> dict[str,
     (``rematch``). Each other person asks the same with their own token and gets their
     seat's token in it, once."""
     return await service.rematch(await service.seated_async(game_id, body.token))
+
+
+@games.post(
+    "/{game_id}/resign",
+    summary="Resign: the other player wins (two players, before the end)",
+    response_model=ViewOut,
+    response_model_exclude_unset=True,
+)
+async def resign(game_id: str, body: SeatToken, service: ServiceDep) -> Response:
+    """The seat resigns; stored as an event (``resign 0``). 409 once over, or in a game of
+    three or four (not supported yet)."""
+    return encoded(await service.end(await service.seated_async(game_id, body.token), "resign"))
+
+
+@games.post(
+    "/{game_id}/abort",
+    summary="Abort: no winner, never rated (two players, before each has moved)",
+    response_model=ViewOut,
+    response_model_exclude_unset=True,
+)
+async def abort(game_id: str, body: SeatToken, service: ServiceDep) -> Response:
+    """The game ends with no winner (``abort 0``); 409 once each player has moved."""
+    return encoded(await service.end(await service.seated_async(game_id, body.token), "abort"))
 
 
 @games.get("", summary="Games, newest first", response_model=list[GameSummaryOut])

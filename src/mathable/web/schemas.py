@@ -9,7 +9,7 @@ and keys the engine adds later pass through unchanged. Keys are only ever added.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -62,6 +62,12 @@ class NewGame(BaseModel):
     rounds: int = Field(
         default=1, ge=1, le=99, description="Rounds of a match, for games played in rounds."
     )
+    clock: dict[str, Any] | None = Field(
+        default=None,
+        description='A time control, two players only for now: {"minutes": 5, "increment": 3} '
+        '(live: minutes per player, seconds added per turn) or {"days": 3} (correspondence).',
+    )
+    rated: bool = Field(default=False, description="Rated or casual (stored and shown).")
 
 
 class Act(BaseModel):
@@ -85,6 +91,12 @@ class Join(BaseModel):
 
 class Rematch(BaseModel):
     """A player's rematch: the token of their seat in the finished game."""
+
+    token: str = Field(description="The seat's secret token, from its link.")
+
+
+class SeatToken(BaseModel):
+    """A player's request about their game (resign, abort): their seat's token."""
 
     token: str = Field(description="The seat's secret token, from its link.")
 
@@ -298,6 +310,19 @@ class ViewOut(PublicViewOut):
         "not listed (127 choices of 7 tokens); `available` says whether one may exchange"
     )
     winners: list[int] | None = None
+    clock: dict[str, int] | None = Field(
+        default=None, description='the time control ({"minutes", "increment"} or {"days"})'
+    )
+    clocks: list[int] | None = Field(
+        default=None,
+        description="milliseconds left per seat, derived from the stored events' times "
+        "(null without a clock); the running seat's keeps running after the view is sent",
+    )
+    running: int | None = Field(default=None, description="the seat whose clock runs")
+    rated: bool = Field(default=False, description="a rated game (an aborted one never is)")
+    abort: bool = Field(
+        default=False, description="whether this seat may abort now (before each player moved)"
+    )
     seed: int | None = Field(default=None, description="the deal's seed, once the game is over")
     rematch: str | None = Field(
         default=None,

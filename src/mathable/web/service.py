@@ -36,8 +36,10 @@ from mathable.games import registry
 from mathable.games.board.transcript import format_transcript, score_transcript
 from mathable.games.board.variants import get_variant
 from mathable.games.registry import GAMES, new_game
+from mathable.online.clocks import TimeControlError, parse_time_control
 
 from .connections import Encoded, ViewMessage
+from .gameclock import Timing, replay_timed
 from .schemas import NewGame, Seat
 from .store import ConflictError, EventStore, StoredGame
 from .workers import (
@@ -46,6 +48,7 @@ from .workers import (
     analyse_record,
     apply_event,
     bot_move,
+    ending_event,
     hint_turns,
     summarise,
     summary_data,
@@ -101,6 +104,10 @@ class LiveGame:
     actors: tuple[Game, int, int, list[int]] | None = None
     """The game, its events and actions, and who made each of its actions (worked out
     for :meth:`GameService.undo_steps`, kept until the game changes)."""
+    timing: Timing | None = None
+    """The clocks' turn changes and an ending outside the rules (resigned, aborted, out
+    of time: :mod:`.gameclock`), derived from the events and their times."""
+    rated: bool = False
     views: dict[int | None, tuple[Game, int, list[dict[str, Any]], ViewMessage]] = field(
         default_factory=dict
     )
@@ -108,6 +115,11 @@ class LiveGame:
     its number of actions, the seats): built and encoded once per action, however many
     sockets and answers it goes to (:meth:`GameService.view_message`); kept while the
     game has listeners."""
+
+    @property
+    def over(self) -> bool:
+        """Over by its rules, or resigned, aborted or lost on time."""
+        return self.game.is_over or (self.timing is not None and self.timing.ending is not None)
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat a token opens; None for no token. A wrong token is refused."""
@@ -175,6 +187,9 @@ class GameService:
         self._listener_ids = 0
         self._started = False
         self._bot_tasks: dict[str, asyncio.Task[None]] = {}
+        self._clock_tasks: dict[str, asyncio.Task[None]] = {}
+        self.now: Callable[[], float] = time.time
+        """The clock of the events' times (seconds since the epoch; tests move it)."""
         self._resuming: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None  # the change feed's target
         self._refreshes: set[asyncio.Task[None]] = set()
@@ -214,7 +229,11 @@ class GameService:
         self.store.unwatch()
         await asyncio.to_thread(self.store.flush_notes)  # the other processes hear the last
         self._loop = None
-        tasks = [t for t in (self._resuming, *self._bot_tasks.values()) if t is not None]
+        tasks = [
+            t
+            for t in (self._resuming, *self._bot_tasks.values(), *self._clock_tasks.values())
+            if t is not None
+        ]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -243,8 +262,12 @@ class GameService:
                     except ServiceError:
                         continue
             if len(rows) < page:
-                return
+                break
             offset += page
+        for game_id in await asyncio.to_thread(self.store.clocked):  # their timers
+            if game_id not in self.live and game_id not in self._clock_tasks:
+                with contextlib.suppress(ServiceError):
+                    await asyncio.to_thread(self.get, game_id)
 
     # -- the catalogue ------------------------------------------------------------------
 
@@ -302,6 +325,14 @@ class GameService:
                 "seed: an online game is dealt by the server and its seed stays secret until "
                 "the end (O1); a chosen seed is for games at one screen or against the computer",
             )
+        clock = None
+        if spec.clock is not None:
+            if len(spec.players) != 2:
+                raise ServiceError(400, "clock: clocks are for two players for now")
+            try:
+                clock = parse_time_control(spec.clock).to_json()
+            except TimeControlError as exc:
+                raise ServiceError(400, str(exc)) from None
         mine = people[0] if people else None
         if spec.seat is not None:
             if spec.seat not in people:
@@ -367,10 +398,14 @@ class GameService:
             "house_rules": game.house_rules.to_dict(),
             "rounds": spec.rounds,
             "mode": mode,
+            "clock": clock,
+            "rated": spec.rated,
         }
-        self.store.create(game_id, stored_spec, seats)
-        live = self._live_from(StoredGame(game_id, time.time(), stored_spec, seats, []))
+        created = self.now()
+        self.store.create(game_id, stored_spec, seats, created=created)
+        live = self._live_from(StoredGame(game_id, created, stored_spec, seats, []))
         self._remember(live)
+        self._wake_clock(live)
         await self._run_bots(live)
         for entry in answer:
             if entry["invite"]:
@@ -575,7 +610,7 @@ class GameService:
         live, seat = seated.live, seated.seat
         if seat is None:
             raise ServiceError(403, "a rematch is for the game's players: open your seat's link")
-        if not live.game.is_over:
+        if not live.over:  # resigned, aborted or out of time too
             raise ServiceError(409, "a rematch is offered once the game is over")
         async with live.lock:
             live, _ = await self._catch_up(self.get(live.id), seats=True)
@@ -644,7 +679,8 @@ class GameService:
 
     def _live_from(self, stored: StoredGame) -> LiveGame:
         spec = stored.spec
-        game = replay_game(spec, [s["name"] for s in stored.seats], stored.actions)
+        game = replay_game(spec, [s["name"] for s in stored.seats], [])
+        timing = replay_timed(game, spec, stored.created, stored.actions, stored.times)
         bots = {seat: str(info["bot"]) for seat, info in enumerate(stored.seats) if info.get("bot")}
         mode = spec.get("mode", "screen")
         return LiveGame(
@@ -655,6 +691,8 @@ class GameService:
             mode,
             bots=bots,
             events=len(stored.actions),
+            timing=timing,
+            rated=bool(spec.get("rated", False)),
         )
 
     def get(self, game_id: str) -> LiveGame:
@@ -671,6 +709,7 @@ class GameService:
                 raise ServiceError(404, f"there is no game {game_id!r}")
             live = self._remember(self._live_from(stored))
         self._wake_bots(live)
+        self._wake_clock(live)
         return live
 
     def _remember(self, live: LiveGame) -> LiveGame:
@@ -747,6 +786,7 @@ class GameService:
             live, read = self.get(game_id), False
             while True:
                 try:
+                    live = await self._flag_if_due(live, refuse=True)
                     event, seq = self._play(live, seat, text, expected_seq)
                 except ServiceError:
                     if read:
@@ -758,8 +798,10 @@ class GameService:
                     await self._broadcast(live)
                     continue
                 try:
-                    await asyncio.to_thread(self.store.append, game_id, seq, event, seat)
+                    at = self.now()
+                    await asyncio.to_thread(self.store.append, game_id, seq, event, seat, at)
                     live.events = seq + 1
+                    self._note(live, event, at)
                 except ConflictError:  # another process stored an action first
                     live = self.reload(live)
                     await self._broadcast(live)
@@ -806,8 +848,10 @@ class GameService:
             action = game.parse_action(text)
         except NotationError as exc:
             raise ServiceError(400, str(exc)) from None
-        if game.is_over:
-            raise ServiceError(409, "the game is over")
+        if live.over:
+            ending = live.timing.ending if live.timing is not None else None
+            why = ending.reason if ending is not None else game.end_reason
+            raise ServiceError(409, f"the game is over: {why}" if why else "the game is over")
         if action_kind(action) == "challenge":
             action = self._challenge(game, seat)
         elif seat != game.to_move:
@@ -838,7 +882,7 @@ class GameService:
             why = "spectators cannot undo"
         elif not game.house_rules.allow_undo:
             why = "undo is off in this game: taking back is a house rule (allow undo, V-B)"
-        elif game.is_over:
+        elif live.over:
             why = "the game is over"
         else:
             for steps, actor in enumerate(reversed(self._actors(live)), start=1):
@@ -904,7 +948,7 @@ class GameService:
 
     @staticmethod
     def _bot_to_move(live: LiveGame) -> bool:
-        return not live.game.is_over and live.game.to_move in live.bots
+        return not live.over and live.game.to_move in live.bots
 
     def _wake_bots(self, live: LiveGame) -> None:
         """Start the game's bot task if a computer player is to move (one per game), on
@@ -954,6 +998,9 @@ class GameService:
                 async with live.lock:
                     if self.live.get(game_id) is not live or live.events != seq:
                         continue  # the game moved (or was reloaded) meanwhile: decide again
+                    flagged = await self._flag_if_due(live)
+                    if flagged is not live or live.events != seq:
+                        continue  # out of time: its thinking counts on its clock
                     try:
                         game.apply(action)
                     except IllegalMove:  # a computer player that cannot answer: the engine's
@@ -963,10 +1010,10 @@ class GameService:
                         action = choices[0]
                         game.apply(action)
                     try:
-                        await asyncio.to_thread(
-                            self.store.append, game_id, seq, game.format_action(action), seat
-                        )
+                        at, event = self.now(), game.format_action(action)
+                        await asyncio.to_thread(self.store.append, game_id, seq, event, seat, at)
                         live.events = seq + 1
+                        self._note(live, event, at)
                     except ConflictError:  # another process came first: its move stands
                         self.reload(live)
                         continue
@@ -999,6 +1046,133 @@ class GameService:
                 raise
             return choices[0]
 
+    # -- clocks and endings (two players; :mod:`.gameclock`) ---------------------------
+
+    @staticmethod
+    def _note(live: LiveGame, event: str, at: float) -> None:
+        """Take a stored event into the game's timing (its clocks and ending)."""
+        if live.timing is not None:
+            live.timing.note(live.game, event, at)
+
+    async def _store_ending(self, live: LiveGame, event: str, seat: int | None) -> LiveGame:
+        """Store an ending event (flag, resign, abort) under the game's lock; a race lost
+        to another process: the game reloaded (its event stands)."""
+        at, seq = self.now(), live.events
+        try:
+            await asyncio.to_thread(self.store.append, live.id, seq, event, seat, at)
+        except ConflictError:
+            return self.reload(live)
+        live.events = seq + 1
+        self._note(live, event, at)
+        return live
+
+    async def _flag_if_due(self, live: LiveGame, refuse: bool = False) -> LiveGame:
+        """Under the game's lock: if the running seat's time has run out, store its flag
+        (the server is the authority: whatever arrives after the deadline is too late);
+        with ``refuse``, then refuse the action that came too late (409)."""
+        timing = live.timing
+        due = None if timing is None else timing.flag_due(self.now())
+        if due is None:
+            return live
+        live = await self._store_ending(live, f"flag {due}", None)
+        await self._broadcast(live)
+        if refuse and live.timing is not None and live.timing.ending is not None:
+            raise ServiceError(409, f"time is up: {live.timing.ending.reason}", seq=live.events)
+        return live
+
+    def _wake_clock(self, live: LiveGame) -> None:
+        """Start the game's timer if its clock runs (one per game), on the service's
+        event loop: it stores the flag when the time runs out, whoever is there."""
+        loop = self._loop
+        timing = live.timing
+        if (
+            not self._started
+            or loop is None
+            or timing is None
+            or timing.control is None
+            or live.over
+        ):
+            return
+        try:
+            running: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is not loop:
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self._wake_clock, live)
+            return
+        if live.id in self._clock_tasks:
+            return
+        task = asyncio.create_task(self._watch_clock(live.id))
+        self._clock_tasks[live.id] = task
+
+        def done(finished: asyncio.Task[None], game_id: str = live.id) -> None:
+            if self._clock_tasks.get(game_id) is finished:
+                del self._clock_tasks[game_id]
+
+        task.add_done_callback(done)
+
+    CLOCK_LOOK = 1.0
+    """The longest a game's timer sleeps before it looks again (seconds): the deadline
+    moves with every move, and the service's clock may be moved (tests)."""
+
+    async def _watch_clock(self, game_id: str) -> None:
+        """A game's timer: sleeps until its running clock's deadline, then stores the
+        flag (unless a move came first). Never raises."""
+        while True:
+            try:
+                live = self.get(game_id)
+                timing = live.timing
+                if timing is None or timing.control is None or live.over:
+                    return
+                now = self.now()
+                if timing.flag_due(now) is not None:
+                    async with live.lock:
+                        live = await self._flag_if_due(self.get(game_id))
+                    continue
+                clocks = timing.clocks(now)
+                deadline = None if clocks is None else clocks.deadline
+                left = None if deadline is None else deadline - timing.now_ms(now)
+                wait = self.CLOCK_LOOK if left is None else left / 1000
+                await asyncio.sleep(min(max(wait, 0.005), self.CLOCK_LOOK))
+            except asyncio.CancelledError:
+                raise
+            except ServiceError:  # the game is not in the store
+                return
+            except Exception:
+                log.exception("the clock of game %s", game_id)
+                await asyncio.sleep(self.CLOCK_LOOK)
+
+    async def end(self, seated: Seated, kind: str) -> Encoded:
+        """Resign (any time before the end: the other player wins) or abort (before each
+        player has moved: no winner, never rated), stored as an event (``resign 0``).
+        Two players only for now: a seat leaving a larger game needs the engine to skip
+        its turns (its score frozen), which is for later (409)."""
+        seat = seated.seat
+        if seat is None:
+            raise ServiceError(403, f"spectators cannot {kind}: open your seat's private link")
+        live = self.get(seated.live.id)
+        if len(live.seats) != 2:
+            raise ServiceError(
+                409,
+                f"{kind}: for games of two players for now (a seat leaving a larger game "
+                "is not supported yet)",
+            )
+        async with live.lock:
+            live, _ = await self._catch_up(self.get(live.id))
+            live = await self._flag_if_due(live, refuse=True)
+            if live.over:
+                raise ServiceError(409, "the game is over", seq=live.events)
+            if kind == "abort" and len(set(self._actors(live))) >= len(live.seats):
+                raise ServiceError(
+                    409,
+                    "abort: only before each player has moved; you may resign instead",
+                    seq=live.events,
+                )
+            live = await self._store_ending(live, f"{kind} {seat}", seat)
+        await self._broadcast(live)
+        return self.view(self.get(live.id), seat)
+
     # -- seeing -------------------------------------------------------------------------
 
     def view(self, live: LiveGame, seat: int | None) -> Encoded:
@@ -1016,7 +1190,14 @@ class GameService:
         ]
         made = live.views.get(seat)
         stored = live.seats  # replaced, never changed in place: a claim or a rematch
-        if made is not None and made[0] is game and made[1] == live.events and made[2] is stored:
+        ticking = live.timing is not None and live.timing.control is not None and not live.over
+        if (
+            made is not None
+            and not ticking  # a running clock's view is of its instant
+            and made[0] is game
+            and made[1] == live.events
+            and made[2] is stored
+        ):
             return made[3]
         message = ViewMessage(self._build_view(live, seat, seats))
         if live.listeners:  # kept while watched (an idle game's memory stays small)
@@ -1048,7 +1229,30 @@ class GameService:
             if keyword not in WRITTEN_OUT and keyword not in legal:
                 legal.append(keyword)
         data["legal"] = legal
-        if game.is_over:
+        timing = live.timing
+        ending = None if timing is None else timing.ending
+        clocks = None if timing is None else timing.clocks(self.now())
+        control = None if timing is None else timing.control
+        data["clock"] = None if control is None else control.to_json()
+        data["clocks"] = None if clocks is None else list(clocks.left_ms)
+        data["running"] = None if clocks is None or ending is not None else clocks.running
+        data["rated"] = live.rated and not (ending is not None and ending.kind == "abort")
+        data["abort"] = (  # whether this seat may abort now (two players, before each moved)
+            seat is not None
+            and not live.over
+            and len(live.seats) == 2
+            and len(set(self._actors(live))) < 2
+        )
+        if ending is not None:
+            data["over"], data["end_reason"] = True, ending.reason
+            data["legal"], data["available"] = [], []
+        if ending is not None:
+            data["winners"] = list(ending.winners)
+            data["seed"] = game.seed
+            rematch = self._rematch_of(live)
+            if rematch is not None:
+                data["rematch"] = rematch
+        elif game.is_over:
             data["winners"] = list(game.winners())
             data["seed"] = game.seed  # O1: the deal is no secret any more
             rematch = self._rematch_of(live)
@@ -1061,7 +1265,7 @@ class GameService:
         game, seat = seated.live.game, seated.seat
         if not game.house_rules.hints:
             raise ServiceError(403, HINTS_OFF)
-        if seat is None or seat != game.to_move or game.is_over:
+        if seat is None or seat != game.to_move or seated.live.over:
             raise ServiceError(409, "a hint is for the player to move, with their own link")
         name = game.cell_names.name
         found = await self.workers.run(hint_turns, game.view(seat))
@@ -1075,7 +1279,10 @@ class GameService:
     @staticmethod
     def _summary_of(live: LiveGame) -> dict[str, Any]:
         """A game in the list of games: who plays, the scores, whether it is over."""
-        return summary_data(live.id, live.created, live.game, live.seats, live.mode, live.events)
+        summary = summary_data(live.id, live.created, live.game, live.seats, live.mode, live.events)
+        if live.over:  # resigned, aborted, out of time
+            summary["over"], summary["to_move"] = True, None
+        return summary
 
     SUMMARIES = 20_000
     """The most summaries kept for the list of games (a few hundred bytes each)."""
@@ -1312,6 +1519,12 @@ class GameService:
         self, live: LiveGame, later: list[str], stored: list[dict[str, Any]] | None
     ) -> tuple[LiveGame, bool]:
         changed = False
+        timing = live.timing
+        if later and (
+            (timing is not None and timing.control is not None)
+            or any(ending_event(text) for text in later)
+        ):
+            return self.reload(live), True  # with the events' times, for the clocks
         if later:
             try:
                 for text in later:

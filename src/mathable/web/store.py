@@ -18,7 +18,7 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import Connection, func, insert, select, update
@@ -55,6 +55,9 @@ class StoredGame:
     spec: dict[str, Any]
     seats: list[dict[str, Any]]
     actions: list[str]
+    times: list[float] = field(default_factory=list)
+    """When each event was stored (seconds since the epoch, as ``created``): the clocks
+    are derived from them (:mod:`mathable.online.clocks`)."""
 
 
 def sqlite_path(database_url: str) -> str:
@@ -134,10 +137,12 @@ class EventStore:
         seats: list[dict[str, Any]],
         actions: Sequence[str] = (),
         fingerprint: str | None = None,
+        created: float | None = None,
     ) -> None:
         """Store a new game, with ``actions`` already played (an imported record), at once;
-        ``fingerprint``: the record it is made from (ConflictError if a game has it)."""
-        now = time.time()
+        ``fingerprint``: the record it is made from (ConflictError if a game has it);
+        ``created``: its creation time (default now; the service's clock)."""
+        now = time.time() if created is None else created
         with self._write() as connection:
             try:
                 connection.execute(
@@ -180,9 +185,11 @@ class EventStore:
             self._notify(game_id, head)
         return changed == 1
 
-    def append(self, game_id: str, seq: int, action: str, seat: int | None) -> None:
+    def append(
+        self, game_id: str, seq: int, action: str, seat: int | None, at: float | None = None
+    ) -> None:
         """Store event ``seq`` (0-based); ConflictError if that number is taken, by this
-        process or another."""
+        process or another. ``at``: its time (default now; the service's clock)."""
         with self._mine_lock:  # before the row exists, so the feed never reports it here
             before = self._mine.get(game_id)
             self._mine[game_id] = max(before or 0, seq + 1)
@@ -195,7 +202,7 @@ class EventStore:
                         "seq": seq,
                         "action": action,
                         "seat": seat,
-                        "created": time.time(),
+                        "created": time.time() if at is None else at,
                     },
                 )
         except Exception as exc:
@@ -220,14 +227,19 @@ class EventStore:
             ).one_or_none()
             if row is None:
                 return None
-            actions = list(
-                connection.execute(
-                    select(events.c.action)
-                    .where(events.c.game_id == game_id)
-                    .order_by(events.c.seq)
-                ).scalars()
-            )
-        return StoredGame(row.id, row.created, json.loads(row.spec), json.loads(row.seats), actions)
+            stored = connection.execute(
+                select(events.c.action, events.c.created)
+                .where(events.c.game_id == game_id)
+                .order_by(events.c.seq)
+            ).all()
+        return StoredGame(
+            row.id,
+            row.created,
+            json.loads(row.spec),
+            json.loads(row.seats),
+            [event.action for event in stored],
+            [float(event.created) for event in stored],
+        )
 
     @staticmethod
     def _head(connection: Connection, game_id: str) -> int:
@@ -305,6 +317,16 @@ class EventStore:
                     select(events.c.action)
                     .where(events.c.game_id == game_id, events.c.seq >= seq)
                     .order_by(events.c.seq)
+                ).scalars()
+            )
+
+    def clocked(self) -> list[str]:
+        """The ids of the games with a clock (their spec's ``clock`` set), to resume their
+        timers at start-up."""
+        with self._read() as connection:
+            return list(
+                connection.execute(
+                    select(games.c.id).where(games.c.spec.like('%"clock": {%'))
                 ).scalars()
             )
 

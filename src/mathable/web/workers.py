@@ -89,8 +89,25 @@ def undo_count(text: str) -> int | None:
     return int(words[1]) if words[1].isdigit() and 0 < int(words[1]) <= 100_000 else None
 
 
+ENDINGS = ("flag", "resign", "abort")
+"""Stored events that end a game of two without an action of the game's: ``flag 1``
+(seat 1 ran out of time), ``resign 0``, ``abort 0`` (by seat 0). The engine's game does
+not hold them: the service reads them with :func:`ending_event` (:mod:`.gameclock`)."""
+
+
+def ending_event(text: str) -> tuple[str, int] | None:
+    """``(kind, seat)`` of an ending event (:data:`ENDINGS`); None for any other text."""
+    words = text.split()
+    if len(words) == 2 and words[0] in ENDINGS and words[1].isdigit() and len(words[1]) < 3:
+        return words[0], int(words[1])
+    return None
+
+
 def apply_event(game: Game, text: str) -> None:
-    """Apply one stored event: an action in notation, or an undo (:data:`UNDO`)."""
+    """Apply one stored event: an action in notation, or an undo (:data:`UNDO`); an
+    ending event (:data:`ENDINGS`) leaves the engine's game as it is."""
+    if ending_event(text) is not None:
+        return
     count = undo_count(text)
     if count is None:
         game.apply(game.parse_action(text))
@@ -135,7 +152,10 @@ def summarise(
 ) -> dict[str, Any]:
     """The summary of a stored game, replayed (:func:`summary_data`)."""
     game = replay(spec, [s["name"] for s in seats], actions)
-    return summary_data(game_id, created, game, seats, spec.get("mode", "screen"), len(actions))
+    summary = summary_data(game_id, created, game, seats, spec.get("mode", "screen"), len(actions))
+    if any(ending_event(text) for text in actions):  # resigned, aborted, out of time
+        summary["over"], summary["to_move"] = True, None
+    return summary
 
 
 def bot_move(level: str, seed: int, view: View) -> Action:

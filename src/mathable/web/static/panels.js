@@ -13,6 +13,38 @@ export function scores(v) {
     h("tr", {}, h("td", {}), h("td", { colspan: 3 }, "Left to draw: " + count(v.bag_size, c))));
 }
 
+// The clocks under the scores (none without a clock): time left per seat, the running one
+// counted down on the page from the view's clocks and the time the view came (the server
+// is the authority: the next view corrects it). Each line reads as text: "Ann: 4:58 left".
+export function clocks(v) {
+  if (!v.clocks) return "";
+  const live = v.clock && v.clock.minutes !== undefined;
+  const name = v.clock ? (live ? v.clock.minutes + "+" + (v.clock.increment || 0) : v.clock.days + " days a turn") : "";
+  return h("div", { id: "clocks", role: "group", "aria-label": "Clocks, " + name + (v.rated ? ", rated" : ", casual") },
+    h("p", { class: "clock-control" }, "Clock " + name + (v.rated ? " · rated" : " · casual")),
+    h("ul", {}, v.players.map((p, i) => {
+      const running = !v.over && v.running === i;
+      return h("li", { class: "clock" + (running ? " running" : ""), "data-seat": i, "data-left": v.clocks[i], "data-running": running ? "1" : "" },
+        p + ": " + shownTime(v.clocks[i]) + " left" + (running ? " (running)" : ""));
+    })));
+}
+
+export function shownTime(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  if (s >= 86400) return Math.floor(s / 86400) + "d " + Math.floor((s % 86400) / 3600) + "h";
+  if (s >= 3600) return Math.floor(s / 3600) + "h " + String(Math.floor((s % 3600) / 60)).padStart(2, "0") + "m";
+  return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+}
+
+// the running clock ticks down between views
+setInterval(() => {
+  const el = document.querySelector("#clocks li[data-running='1']");
+  const v = state.view;
+  if (!el || !v || !v.clocks) return;
+  const left = Number(el.dataset.left) - (Date.now() - (state.viewAt || Date.now()));
+  el.textContent = v.players[Number(el.dataset.seat)] + ": " + shownTime(left) + " left (running)";
+}, 250);
+
 // What every seat knows about how this game is played: where (online or at one screen),
 // its house rules (O2: "hints allowed" when on), and who has taken their seat.
 export function table(v) {

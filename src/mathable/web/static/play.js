@@ -5,7 +5,7 @@ import { BUTTONS, announce, api, app, ask, can, caps, capsOf, h, hintsOn, myTurn
 import { chatPanel } from "./chat.js";
 import { openSocket } from "./net.js";
 import { replaySoFar, saveLink, summary } from "./over.js";
-import { card, describe, moves, scores, table } from "./panels.js";
+import { card, clocks, describe, moves, scores, table } from "./panels.js";
 import { beep } from "./prefs.js";
 import { replayPage } from "./replay.js";
 import { showLinks } from "./home.js";
@@ -69,6 +69,7 @@ export function receive(view) {
   const moved = !state.view || view.seq !== state.view.seq;
   const before = state.view ? state.view.summaries.length : null;
   state.view = view;
+  state.viewAt = Date.now();  // the clocks count down from here
   if (moved) { state.picked = null; state.exchange = null; state.hinted = []; }
   if (before !== null && view.summaries.length > before) {
     const s = view.summaries[view.summaries.length - 1];
@@ -178,7 +179,7 @@ export function drawPage() {
     h("div", { class: "main" }, drawSurface(v), lastTurnsLegend(v), h("p", { id: "status" }, v.status),
       v.seat !== null ? rack : v.over ? "" : h("p", { id: "watching" }, "Watching: the " + pieces() + " in hand are private."), controls,
       h("div", { id: "message" }, v.notice)),
-    h("div", { class: "side" }, scores(v), table(v), card(v), moves(v), chatPanel(v), saveLink(v), replaySoFar(v))));
+    h("div", { class: "side" }, scores(v), clocks(v), table(v), card(v), moves(v), chatPanel(v), saveLink(v), replaySoFar(v))));
   if (v.over) app.prepend(summary(v));
   const list = document.querySelector("#moves ol");
   list.scrollTop = list.scrollHeight;  // the latest turn in sight
@@ -195,8 +196,9 @@ export function actionButtons(v) {
   };
   const offered = Object.keys(BUTTONS).filter(a => v.available.includes(a));
   const undoing = v.undo ? h("button", { id: "undo", onclick: undo, title: "Take back your last action (and the computer's replies)" }, "Undo (u)") : "";
+  const ending = endButtons(v);
   if (!myTurn()) {
-    const out = [...offered.map(button), undoing];
+    const out = [...offered.map(button), undoing, ...ending];
     const bot = !v.over && v.seats[v.to_move] && v.seats[v.to_move].bot;
     if (bot) out.push(h("span", { id: "thinking", class: "thinking", role: "status" }, v.players[v.to_move] + " is thinking…"));
     else if (!v.over) out.push(h("span", {}, v.seat === null ? "" : "Waiting for " + v.players[v.to_move] + "…"));
@@ -205,7 +207,22 @@ export function actionButtons(v) {
   return [...offered.map(button), undoing,
     hintsOn(v) ? h("button", { id: "hint", onclick: hint }, "Hint (h)") : "",
     h("label", { for: "notation", class: "notation-label" }, "Type a move"),
-    h("input", { id: "notation", placeholder: "e.g. " + example(v, c), size: 10, onkeydown: e => { if (e.key === "Enter") { send(e.target.value); e.target.value = ""; } } })];
+    h("input", { id: "notation", placeholder: "e.g. " + example(v, c), size: 10, onkeydown: e => { if (e.key === "Enter") { send(e.target.value); e.target.value = ""; } } }),
+    ...ending];
+}
+
+// Resign (a seat of a two-player game, before the end, confirmed) and abort (while the
+// view says the seat may: before each player has moved).
+function endButtons(v) {
+  if (v.seat === null || v.over || v.players.length !== 2 || !state.socketToken) return [];
+  const end = async (kind, question) => {
+    if (!(await ask(question))) return;
+    try {
+      receive(await api("/api/games/" + v.id + "/" + kind, { method: "POST", body: JSON.stringify({ token: state.socketToken }) }));
+    } catch (e) { say(e.message, true); }
+  };
+  return [h("button", { id: "resign", onclick: () => end("resign", "Resign this game? " + v.players[1 - v.seat] + " wins.") }, "Resign"),
+    v.abort ? h("button", { id: "abort", onclick: () => end("abort", "Abort this game? Nobody wins, and it is not rated.") }, "Abort") : ""];
 }
 
 // An example of notation from this game's own targets and this seat's pieces.
