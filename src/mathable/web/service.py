@@ -21,7 +21,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -953,25 +953,38 @@ class GameService:
     def _wake_bots(self, live: LiveGame) -> None:
         """Start the game's bot task if a computer player is to move (one per game), on
         the service's event loop (asked from another thread: handed over to it)."""
+        if self._bot_to_move(live):
+            self._start_task(self._bot_tasks, live, self._wake_bots, self._play_bots)
+
+    def _start_task(
+        self,
+        tasks: dict[str, asyncio.Task[None]],
+        live: LiveGame,
+        wake: Callable[[LiveGame], None],
+        work: Callable[[str], Coroutine[Any, Any, None]],
+    ) -> None:
+        """Start ``work(game_id)`` as the game's one task in ``tasks``, on the service's
+        event loop: asked from another thread, ``wake(live)`` is handed over to it (a
+        loop closing: the next start resumes it). Nothing while the service is stopped."""
         loop = self._loop
-        if not self._started or loop is None or not self._bot_to_move(live):
+        if not self._started or loop is None:
             return
         try:
             running: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
         except RuntimeError:
             running = None
         if running is not loop:
-            with contextlib.suppress(RuntimeError):  # a loop closing: the next start resumes
-                loop.call_soon_threadsafe(self._wake_bots, live)
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(wake, live)
             return
-        if live.id in self._bot_tasks:
+        if live.id in tasks:
             return
-        task = asyncio.create_task(self._play_bots(live.id))
-        self._bot_tasks[live.id] = task
+        task = asyncio.create_task(work(live.id))
+        tasks[live.id] = task
 
         def done(finished: asyncio.Task[None], game_id: str = live.id) -> None:
-            if self._bot_tasks.get(game_id) is finished:
-                del self._bot_tasks[game_id]
+            if tasks.get(game_id) is finished:
+                del tasks[game_id]
 
         task.add_done_callback(done)
 
@@ -1083,34 +1096,9 @@ class GameService:
     def _wake_clock(self, live: LiveGame) -> None:
         """Start the game's timer if its clock runs (one per game), on the service's
         event loop: it stores the flag when the time runs out, whoever is there."""
-        loop = self._loop
         timing = live.timing
-        if (
-            not self._started
-            or loop is None
-            or timing is None
-            or timing.control is None
-            or live.over
-        ):
-            return
-        try:
-            running: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
-        except RuntimeError:
-            running = None
-        if running is not loop:
-            with contextlib.suppress(RuntimeError):
-                loop.call_soon_threadsafe(self._wake_clock, live)
-            return
-        if live.id in self._clock_tasks:
-            return
-        task = asyncio.create_task(self._watch_clock(live.id))
-        self._clock_tasks[live.id] = task
-
-        def done(finished: asyncio.Task[None], game_id: str = live.id) -> None:
-            if self._clock_tasks.get(game_id) is finished:
-                del self._clock_tasks[game_id]
-
-        task.add_done_callback(done)
+        if timing is not None and timing.control is not None and not live.over:
+            self._start_task(self._clock_tasks, live, self._wake_clock, self._watch_clock)
 
     CLOCK_LOOK = 1.0
     """The longest a game's timer sleeps before it looks again (seconds): the deadline

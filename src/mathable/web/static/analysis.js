@@ -19,7 +19,7 @@ export async function analysis(id, token = null) {
 }
 
 // What a turn's loss counts: points on a board, the pieces that could have been played
-// where a game counts rounds (Quattro's analysis counts cards); `n` of them in words.
+// where a game counts rounds (a card game's analysis counts cards); `n` of them in words.
 function unitOf(c) { return c.score_unit === "points" ? "points" : pieces(c); }
 function amount(n, c) { return n + " " + (n === 1 ? (c.score_unit === "points" ? "point" : c.piece) : unitOf(c)); }
 
