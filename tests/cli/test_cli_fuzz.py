@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner, Result
 
@@ -265,6 +265,12 @@ def _no_serving() -> Iterator[None]:
     content=file_contents,
     name=hostile,
     position=positions(),
+)
+@example(  # a file name with a line separator (U+2028) once made two error lines
+    command=["score"],
+    content=b"",
+    name="[/]",
+    position="\u2028| G7=1 H7=2 G8=3 H8=4 | 1 2 8 12 16 17 42 / ?7 | 0 0 | 92 | 1",
 )
 def test_many_more_hostile_inputs(
     command: list[str], content: bytes, name: str, position: str

@@ -45,9 +45,12 @@ MAX_PATH = 4096
 
 
 def _clean(text: str) -> str:
-    """``text`` with control characters written as escapes (``\\n``, ``\\x1b``), so
-    that an error stays one line and cannot drive the terminal."""
-    return "".join(repr(c)[1:-1] if unicodedata.category(c) in ("Cc", "Cs") else c for c in text)
+    """``text`` with control characters, line and paragraph separators (U+2028, U+2029)
+    and invisible format characters (a right-to-left override) written as escapes
+    (``\\n``, ``\\x1b``, ``\\u2028``), so that an error stays one line and cannot
+    drive the terminal or disguise itself."""
+    hidden = ("Cc", "Cs", "Cf", "Zl", "Zp")
+    return "".join(repr(c)[1:-1] if unicodedata.category(c) in hidden else c for c in text)
 
 
 def fail(message: str) -> typer.Exit:
