@@ -11,6 +11,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from mathable.web.api import create_app
+from web.test_web_api import new_game
 
 
 class Clock:
@@ -28,19 +29,6 @@ def app_at(url: str, clock: Clock) -> TestClient:
     app: Any = client.app
     app.state.service.now = clock
     return client
-
-
-def new_game(client: TestClient, **spec: Any) -> dict[str, Any]:
-    body: dict[str, Any] = {
-        "variant": "classic",
-        "players": [{"name": "Ann"}, {"name": "Bob"}],
-        "seed": 7,
-        "mode": "screen",
-    }
-    body.update(spec)
-    response = client.post("/api/games", json=body)
-    assert response.status_code == 201, response.text
-    return response.json()
 
 
 def tokens(made: dict[str, Any]) -> list[str]:
