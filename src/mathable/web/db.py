@@ -43,7 +43,7 @@ from sqlalchemy.pool import ConnectionPoolEntry, StaticPool
 from mathable.engine.errors import MathableError
 
 MIGRATIONS = Path(__file__).with_name("migrations")
-HEAD = "0007"
+HEAD = "0008"
 """The newest migration: a database at this revision needs no Alembic run."""
 
 EXAMPLES = "sqlite:///mathable.db or postgresql://user:password@host:5432/database"
@@ -64,13 +64,17 @@ games = Table(
     Column("seats", Text, nullable=False),
     Column("stamp", BigInteger, nullable=False, server_default=text("0")),
     Column("fingerprint", Text),
+    Column("running_clock", Boolean, nullable=False, server_default=text("false")),
     Index("ix_games_created", "created"),
     Index("ix_games_stamp", "stamp"),
     Index("ux_games_fingerprint", "fingerprint", unique=True),
+    Index("ix_games_running_clock", "running_clock"),
 )
 """A game's creation row. ``stamp`` is a store-wide counter raised when the row changes
 (a claimed seat), so the SQLite change feed sees the change. ``fingerprint``: the
-record a game was made from (its canonical JSON's SHA-256), one game per record."""
+record a game was made from (its canonical JSON's SHA-256), one game per record.
+``running_clock``: the game has a clock and has not ended (the clock timers resume these
+only)."""
 
 events = Table(
     "events",
@@ -173,6 +177,75 @@ reports = Table(
     Column("created", Float, nullable=False),
 )
 """A report of a chat message (or of a game, ``message_id`` None) for a moderator."""
+
+
+game_players = Table(
+    "game_players",
+    metadata,
+    Column("game_id", Text, ForeignKey("games.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("player_id", Text, ForeignKey("players.id"), nullable=False),
+    Index("ix_game_players_player", "player_id", "game_id"),
+)
+"""Who sits at a game (issue 15, "Players"): a seat bound to a player (a person's cookie
+or account, or a computer player's ``bot-<level>``) once taken; a player's games by the
+index."""
+
+results = Table(
+    "results",
+    metadata,
+    Column("game_id", Text, ForeignKey("games.id"), primary_key=True),
+    Column("variant", Text, nullable=False),
+    Column("pace", Text, nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("finished", Float, nullable=False),
+    Column("reason", Text, nullable=False),
+    Column("scores", Text, nullable=False),
+    Column("ranks", Text, nullable=False),
+    Index("ix_results_finished", "finished"),
+)
+"""A finished game's result, written once when it ends (the first writer wins):
+``pace`` (live, correspondence, untimed), ``scores`` and ``ranks`` per seat (JSON; rank 1
+is first), the end ``reason`` as shown. The histories and the ratings read it."""
+
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("player_id", Text, ForeignKey("players.id"), primary_key=True),
+    Column("game", Text, primary_key=True),
+    Column("pace", Text, primary_key=True),
+    Column("rating", Float, nullable=False),
+    Column("deviation", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("updated", Float, nullable=False),
+    Index("ix_ratings_board", "game", "pace", "rating"),
+)
+"""A player's Glicko-2 rating per game and pace (:mod:`mathable.online.ratings`)."""
+
+rating_changes = Table(
+    "rating_changes",
+    metadata,
+    Column("game_id", Text, ForeignKey("games.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("player_id", Text, ForeignKey("players.id"), nullable=False),
+    Column("before", Float, nullable=False),
+    Column("after", Float, nullable=False),
+    Column("deviation_before", Float, nullable=False),
+    Column("deviation_after", Float, nullable=False),
+)
+"""What a rated game changed: each seat's rating before and after (shown at its end)."""
+
+presence = Table(
+    "presence",
+    metadata,
+    Column("game_id", Text, ForeignKey("games.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("seen", Float, nullable=False),
+    Column("connected", Boolean, nullable=False),
+)
+"""Whether a seat's player has the game open (a socket, in any process), and since when
+(``seen``: the last connection, heartbeat or disconnection)."""
 
 
 class DatabaseError(MathableError):
