@@ -437,6 +437,22 @@ class Game(ABC):
         best = max(self.scores)
         return tuple(s for s, v in enumerate(self.scores) if v == best)
 
+    def ranks(self) -> tuple[int, ...]:
+        """Each seat's final place, 1 the best (equal places on a tie: 1, 1, 3); empty
+        while the game runs. The ratings read these (:func:`mathable.online.ratings.rate_game`)."""
+        if not self.is_over:
+            return ()
+        winners = set(self.winners())
+        scores = self.scores
+        return tuple(
+            1
+            if seat in winners
+            else 1
+            + len(winners)
+            + sum(1 for s, v in enumerate(scores) if s not in winners and v > own)
+            for seat, own in enumerate(scores)
+        )
+
     def __repr__(self) -> str:
         return (
             f"<{type(self).__name__} {self.name} {len(self.players)} players "
