@@ -10,6 +10,7 @@ import { home } from "./home.js";
 import { gamePage } from "./play.js";
 import { lobbyPage } from "./lobby.js";
 import "./prefs.js";
+import "./account.js";
 import { rulesPage } from "./rules.js";
 
 const match = location.pathname.match(/^\/g\/([\w-]+)/);

@@ -6,7 +6,7 @@
 // few seconds. Mute is this browser's own choice (kept in localStorage, as lichess does): a
 // muted author's messages are hidden here. Report stores a report for a moderator.
 
-import { announce, api, ask, h, say, state } from "./core.js";
+import { announce, api, ask, h, say, state, whoAmI } from "./core.js";
 
 const POLL_MS = 4000;
 const MUTED = "mathable:muted";
@@ -48,7 +48,7 @@ function start(v, token, key) {
     h("div", { class: "chat-muted", id: "chat-muted" }),
     form);
   chat.form = form;
-  api("/api/me").then(me => { chat.me = me; drawList(); }).catch(() => {});
+  whoAmI().then(me => { chat.me = me; drawList(); }).catch(() => {});
   drawRooms();
   fetchNew();
   chat.timer = setInterval(fetchNew, POLL_MS);

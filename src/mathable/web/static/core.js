@@ -42,6 +42,12 @@ export async function api(path, options = {}) {
   return data;
 }
 
+// The session's player (GET /api/me), asked once per page: on a first visit the answer
+// makes the guest and sets its cookie, so two requests at once would make two guests.
+let meAsked = null;
+export function whoAmI() { return meAsked || (meAsked = api("/api/me").catch(e => { meAsked = null; throw e; })); }
+export function iAmNow(me) { meAsked = Promise.resolve(me); state.me = me; }
+
 export function say(text, error = false) {
   const el = document.getElementById("message");
   if (el) { el.textContent = text; el.className = error ? "error" : ""; }

@@ -4,7 +4,7 @@
 // (GET /api/seeks/{id}): when one starts, its answer holds my seat's token, kept as the
 // page keeps every seat's (localStorage), and the page opens the game at my seat.
 
-import { announce, api, app, capsOf, h, say, setWhere, state } from "./core.js";
+import { announce, api, app, capsOf, h, say, setWhere, state, whoAmI } from "./core.js";
 
 const POLL = 2500;
 const CLOCKS = [["", "no clock"], ['{"minutes":5,"increment":3}', "5 + 3"], ['{"minutes":10,"increment":0}', "10 minutes"],
@@ -21,7 +21,7 @@ function title(name) { return (state.variants.find(v => v.name === name) || { ti
 
 export async function lobbyPage() {
   setWhere("Lobby");
-  [state.variants, state.bots, me] = await Promise.all([api("/api/variants"), api("/api/bots"), api("/api/me")]);
+  [state.variants, state.bots, me] = await Promise.all([api("/api/variants"), api("/api/bots"), whoAmI()]);
   const field = (label, control) => h("div", { class: "row" }, h("label", { for: control.id }, label), control);
   const name = h("input", { id: "my-name", value: me.name, maxlength: 40, autocomplete: "nickname" });
   const who = h("form", { class: "row", id: "rename", onsubmit: rename }, h("label", { for: "my-name" }, "Your name"), name,
@@ -46,6 +46,11 @@ export async function lobbyPage() {
     h("div", { class: "layout lobby" }, h("div", {}, form, quick), h("div", { class: "side" }, list, h("p", { id: "no-seeks", class: "about" }, "No open seeks yet: offer one."))),
     h("div", { id: "message" }));
   fitSeek();
+  document.addEventListener("mathable:me", e => {  // signed up, logged in or out in the header
+    me = e.detail;
+    name.value = me.name;
+    document.getElementById("account").textContent = me.account ? "account" : "guest";
+  });
   for (const seek of await api("/api/me/games")) if (seek.status === "open") mine.set(seek.id, seek.players.length);
   poll();
 }
@@ -68,6 +73,7 @@ async function rename(e) {
   e.preventDefault();
   try {
     me = await api("/api/me", { method: "PATCH", body: JSON.stringify({ name: document.getElementById("my-name").value }) });
+    document.dispatchEvent(new CustomEvent("mathable:me", { detail: me }));
     say("You are now " + me.name + ".");
   } catch (err) { say(err.message, true); }
 }
