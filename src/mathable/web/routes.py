@@ -191,9 +191,13 @@ async def abort(game_id: str, body: SeatToken, service: ServiceDep) -> Response:
 
 @games.get("", summary="Games, newest first", response_model=list[GameSummaryOut])
 async def list_games(
-    service: ServiceDep, limit: Annotated[int, Query(ge=1, le=500)] = 100
+    service: ServiceDep,
+    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+    live: Annotated[
+        bool, Query(description="Only online games being played: games to watch.")
+    ] = False,
 ) -> list[dict[str, Any]]:
-    return await service.games(limit)
+    return await service.games(limit, live)
 
 
 @games.get(

@@ -1304,23 +1304,31 @@ class GameService:
         )
         return self._keep(summary)
 
-    def _listed(self, limit: int) -> tuple[list[tuple[str, float]], dict[str, int]]:
+    def _listed(
+        self, limit: int, unfinished: bool = False
+    ) -> tuple[list[tuple[str, float]], dict[str, int]]:
         """The newest games' ids and creation times, and their numbers of actions."""
-        listed = self.store.list_ids(limit)
+        listed = self.store.list_ids(limit, unfinished)
         return listed, self.store.heads([game_id for game_id, _ in listed])
 
-    async def games(self, limit: int) -> list[dict[str, Any]]:
+    async def games(self, limit: int, live: bool = False) -> list[dict[str, Any]]:
         """The newest games first, from memory and the kept summaries: a game is
-        replayed (in the worker pool) only when nothing current is known of it."""
-        listed, heads = await asyncio.to_thread(self._listed, limit)
+        replayed (in the worker pool) only when nothing current is known of it.
+        ``live``: only online games being played (the lobby's games to watch)."""
+        listed, heads = await asyncio.to_thread(
+            self._listed, min(4 * limit, 500) if live else limit, live
+        )
         found = await asyncio.gather(
             *(self._stored_summary(game_id, heads.get(game_id, 0)) for game_id, _ in listed)
         )
-        return [
+        summaries = [
             {**summary, "created": created}  # the store's clock, not a live copy's
             for (_, created), summary in zip(listed, found, strict=True)
             if summary is not None
         ]
+        if live:
+            summaries = [s for s in summaries if s["mode"] == "online" and not s["over"]]
+        return summaries[:limit]
 
     # -- after the game ---------------------------------------------------------------
 

@@ -37,6 +37,7 @@ from .db import (
     parse_url,
     psycopg_arguments,
     reason,
+    results,
     shown,
 )
 from .feed import Feed, OnChange, PostgresListener, PostgresNotifier, SqlitePoller
@@ -344,12 +345,16 @@ class EventStore:
             found = connection.execute(select(games.c.seats).where(games.c.id == game_id)).scalar()
         return None if found is None else list(json.loads(found))
 
-    def list_ids(self, limit: int = 200) -> list[tuple[str, float]]:
-        """The newest games' ids and creation times, newest first."""
+    def list_ids(self, limit: int = 200, unfinished: bool = False) -> list[tuple[str, float]]:
+        """The newest games' ids and creation times, newest first; ``unfinished``: only
+        games without a result (:data:`~.db.results`: still being played)."""
+        query = select(games.c.id, games.c.created)
+        if unfinished:
+            query = query.outerjoin(results, results.c.game_id == games.c.id).where(
+                results.c.game_id.is_(None)
+            )
         with self._read() as connection:
-            rows = connection.execute(
-                select(games.c.id, games.c.created).order_by(games.c.created.desc()).limit(limit)
-            ).all()
+            rows = connection.execute(query.order_by(games.c.created.desc()).limit(limit)).all()
         return [(row.id, row.created) for row in rows]
 
     # -- other processes ------------------------------------------------------------------

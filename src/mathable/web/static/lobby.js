@@ -43,7 +43,11 @@ export async function lobbyPage() {
     h("thead", {}, h("tr", {}, ["Game", "Offered by", "Players", "Computers", "Clock", "Rated", ""].map(t => h("th", { scope: "col" }, t)))),
     h("tbody", { id: "seek-rows" }));
   app.replaceChildren(h("h2", {}, "Lobby"), who,
-    h("div", { class: "layout lobby" }, h("div", {}, form, quick), h("div", { class: "side" }, list, h("p", { id: "no-seeks", class: "about" }, "No open seeks yet: offer one."))),
+    h("div", { class: "layout lobby" }, h("div", {}, form, quick), h("div", { class: "side" }, list, h("p", { id: "no-seeks", class: "about" }, "No open seeks yet: offer one."),
+      h("table", { id: "watch", class: "seeks" }, h("caption", {}, "Games being played"),
+        h("thead", {}, h("tr", {}, ["Game", "Players", "To move", ""].map(t => h("th", { scope: "col" }, t)))),
+        h("tbody", { id: "watch-rows" })),
+      h("p", { id: "no-games", class: "about" }, "No game is being played online right now."))),
     h("div", { id: "message" }));
   fitSeek();
   document.addEventListener("mathable:me", e => {  // signed up, logged in or out in the header
@@ -149,6 +153,25 @@ async function poll() {
 async function refresh() {
   for (const id of [...mine.keys()]) if (follow(await api("/api/seeks/" + encodeURIComponent(id)))) return;
   draw(await api("/api/seeks"));
+  watchList(await api("/api/games?live=true&limit=20"));
+}
+
+// The online games being played, each with a link to watch it (a spectator's page).
+function watchList(games) {
+  const body = document.getElementById("watch-rows");
+  if (!body) return;
+  const kept = new Map([...body.children].map(row => [row.dataset.game, row]));
+  const rows = games.map(g => {
+    const players = g.players.map((name, i) => name + (g.bots[i] ? " (computer)" : "") + " " + g.scores[i]).join(", ");
+    const cells = [title(g.variant), players, g.to_move || ""];
+    const row = kept.get(g.id) || h("tr", { "data-game": g.id }, cells.map(() => h("td")),
+      h("td", {}, h("a", { href: "/g/" + encodeURIComponent(g.id), class: "watch-game", "aria-label": "Watch " + g.players.join(" vs ") }, "Watch")));
+    cells.forEach((text, i) => { if (row.children[i].textContent !== text) row.children[i].textContent = text; });
+    return row;
+  });
+  rows.forEach((row, i) => { if (body.children[i] !== row) body.insertBefore(row, body.children[i] || null); });
+  while (body.children.length > rows.length) body.lastElementChild.remove();
+  document.getElementById("no-games").hidden = games.length > 0;
 }
 
 // Rows are kept by seek and moved only when needed, so a focused button survives a refresh.
