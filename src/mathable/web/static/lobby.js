@@ -7,7 +7,8 @@
 import { announce, api, app, capsOf, h, say, setWhere, state, whoAmI } from "./core.js";
 
 const POLL = 2500;
-const CLOCKS = [["", "no clock"], ['{"minutes":5,"increment":3}', "5 + 3"], ['{"minutes":10,"increment":0}', "10 minutes"],
+const CLOCKS = [["", "no clock"], ['{"minutes":1,"increment":0}', "1 minute"], ['{"minutes":3,"increment":2}', "3 + 2"],
+  ['{"minutes":5,"increment":3}', "5 + 3"], ['{"minutes":10,"increment":0}', "10 minutes"],
   ['{"minutes":15,"increment":5}', "15 + 5"], ['{"days":3}', "3 days a turn"]];
 const mine = new Map();  // the seeks I am in, still open: id -> the players seen so far
 let me = null;
@@ -15,7 +16,7 @@ let me = null;
 function clockText(clock) {
   if (!clock) return "no clock";
   if (clock.days) return clock.days + (clock.days === 1 ? " day" : " days") + " a turn";
-  return clock.increment ? clock.minutes + " + " + clock.increment : clock.minutes + " minutes";
+  return clock.increment ? clock.minutes + " + " + clock.increment : clock.minutes + (clock.minutes === 1 ? " minute" : " minutes");
 }
 function title(name) { return (state.variants.find(v => v.name === name) || { title: name }).title; }
 
