@@ -37,6 +37,7 @@ from mathable.ai import BOTS
 from mathable.games import registry
 from mathable.games.registry import GAMES
 from mathable.online.clocks import TimeControlError, parse_time_control
+from mathable.online.fairplay import rated_refusal
 
 from .accounts import MeDep
 from .db import seeks
@@ -147,6 +148,9 @@ def checked_spec(body: SeekIn) -> dict[str, Any]:
                 f"house_rules.{rule}: {kind.title} offers "
                 f"{', '.join(kind.house_rules) or 'no house rules'}",
             )
+    refused = rated_refusal(body.house_rules) if body.rated else None
+    if refused is not None:
+        raise ServiceError(422, f"{refused[0]}: {refused[1]}")
     clock = None
     if body.clock is not None:
         if body.seats != 2:  # as the service refuses it (a seat out of time: for later)

@@ -37,6 +37,7 @@ from mathable.games.board.transcript import format_transcript, score_transcript
 from mathable.games.board.variants import get_variant
 from mathable.games.registry import GAMES, new_game
 from mathable.online.clocks import TimeControlError, parse_time_control
+from mathable.online.fairplay import rated_refusal
 
 from .connections import Encoded, ViewMessage
 from .gameclock import Timing, replay_timed
@@ -348,8 +349,11 @@ class GameService:
                     f"house_rules.{rule}: {kind.title} offers "
                     f"{', '.join(kind.house_rules) or 'no house rules'}",
                 )
+        refused = rated_refusal(chosen) if spec.rated else None
+        if refused is not None:
+            raise ServiceError(422, f"{refused[0]}: {refused[1]}")
         if "hints" in kind.house_rules:
-            chosen.setdefault("hints", not online)  # O2: off online, on at one screen
+            chosen.setdefault("hints", not online and not spec.rated)  # O2: off online
         seats: list[dict[str, Any]] = []
         answer: list[dict[str, Any]] = []
         own = secrets.token_urlsafe(18)  # the creator's token: online, invitations derive from it

@@ -35,13 +35,14 @@ export async function lobbyPage() {
   const rated = h("input", { type: "checkbox", id: "seek-rated" });
   const form = h("form", { id: "seek-form", onsubmit: offer }, h("fieldset", {}, h("legend", {}, "Offer a game"),
     field("Game", variant), field("Seats", seats), field("Computer seats", computers), field("Computer level", level),
-    field("Clock", clock), h("div", { class: "row" }, rated, h("label", { for: "seek-rated" }, "Rated (players with an account)")),
+    field("Clock", clock), h("fieldset", { id: "seek-rules" }, h("legend", {}, "House rules")),
+    h("div", { class: "row" }, rated, h("label", { for: "seek-rated" }, "Rated (players with an account; no hints, no undo)")),
     h("button", { type: "submit", class: "primary", id: "offer" }, "Offer")));
   const quick = h("fieldset", { id: "quick" }, h("legend", {}, "Quick pairing"),
     h("div", { class: "row" }, state.variants.map(v => h("button", { type: "button", class: "quick-button", "data-variant": v.name,
       onclick: () => pair(v.name) }, "Play anyone: " + v.title + ", 10 minutes"))));
   const list = h("table", { id: "seeks", class: "seeks" }, h("caption", {}, "Open seeks"),
-    h("thead", {}, h("tr", {}, ["Game", "Offered by", "Players", "Computers", "Clock", "Rated", ""].map(t => h("th", { scope: "col" }, t)))),
+    h("thead", {}, h("tr", {}, ["Game", "Offered by", "Players", "Computers", "Clock", "Rated, house rules", ""].map(t => h("th", { scope: "col" }, t)))),
     h("tbody", { id: "seek-rows" }));
   app.replaceChildren(h("h2", {}, "Lobby"), who,
     h("div", { class: "layout lobby" }, h("div", {}, form, quick), h("div", { class: "side" }, list, h("p", { id: "no-seeks", class: "about" }, "No open seeks yet: offer one."),
@@ -69,6 +70,10 @@ function fitSeek() {
   for (let n = Math.max(2, c.min_players); n <= c.max_players; n++) counts.push(n);
   seats.replaceChildren(...counts.map(n => h("option", { value: n }, String(n))));
   seats.value = String(counts.includes(chosen) ? chosen : counts[0]);
+  const rules = document.getElementById("seek-rules");  // the chosen game's house rules
+  const ticked = new Set([...rules.querySelectorAll("input:checked")].map(box => box.dataset.rule));
+  rules.replaceChildren(h("legend", {}, "House rules"), ...c.house_rules.map(r => h("label", { class: "rule" },
+    h("input", { type: "checkbox", id: "seek-rule-" + r, "data-rule": r, checked: ticked.has(r) }), " " + r.replaceAll("_", " "))));
   const computers = document.getElementById("seek-computers");
   const most = Number(seats.value) - 2;
   computers.replaceChildren(...[...Array(most + 1).keys()].map(n => h("option", { value: n }, String(n))));
@@ -89,6 +94,7 @@ async function offer(e) {
   const level = document.getElementById("seek-level").value;
   const spec = { variant: document.getElementById("seek-variant").value, seats: Number(document.getElementById("seek-seats").value),
     computers: Array(Number(document.getElementById("seek-computers").value)).fill(level),
+    house_rules: Object.fromEntries([...document.querySelectorAll("#seek-rules input:checked")].map(box => [box.dataset.rule, true])),
     clock: clock ? JSON.parse(clock) : null, rated: document.getElementById("seek-rated").checked };
   try {
     follow(await api("/api/seeks", { method: "POST", body: JSON.stringify(spec) }));
@@ -183,7 +189,8 @@ function draw(seeks) {
   const rows = seeks.map(s => {
     const people = s.players.length + s.open_seats;
     const cells = [title(s.variant), s.owner.name, s.players.map(p => p.name).join(", ") + " (" + s.players.length + "/" + people + ")",
-      s.computers.length ? s.computers.join(", ") : "none", clockText(s.clock), s.rated ? "rated" : "casual"];
+      s.computers.length ? s.computers.join(", ") : "none", clockText(s.clock),
+      [s.rated ? "rated" : "casual", ...Object.keys(s.house_rules).filter(r => s.house_rules[r]).map(r => r.replaceAll("_", " "))].join(", ")];
     const action = mine.has(s.id)
       ? (s.owner.id === me.id ? h("button", { type: "button", class: "cancel-seek", onclick: () => cancel(s.id), "aria-label": "Cancel your " + title(s.variant) + " seek" }, "Cancel")
         : h("span", { class: "about" }, "waiting"))

@@ -1,0 +1,25 @@
+"""Fair play in rated games (issue 15, "Fair play"; rulings O1, O2): what a rated game may
+not have, checked in one place for every way a game is made (a new game, a lobby seek).
+
+Hints and analysis during the game are an aid nobody else sees (O2 lets players of a
+casual game agree on them, shown to every seat); a rated game is played without them,
+and without taking moves back (undo), as lichess rates only games without such help.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+OFF_WHEN_RATED = {
+    "hints": "hints and analysis are off in rated games until they end (fair play)",
+    "allow_undo": "moves cannot be taken back in rated games",
+}
+"""The house rules a rated game refuses, each with the reason shown."""
+
+
+def rated_refusal(house_rules: Mapping[str, bool]) -> tuple[str, str] | None:
+    """``(field, reason)`` of the first house rule a rated game refuses; None: fair."""
+    for rule, reason in OFF_WHEN_RATED.items():
+        if house_rules.get(rule):
+            return f"house_rules.{rule}", reason
+    return None
