@@ -713,6 +713,48 @@ def arena(
     console.print(table)
 
 
+@app.command("rate-bots")
+def rate_bots(
+    pairs: Annotated[
+        int, typer.Option(min=1, max=10_000, help="Deals per pair of levels (each played twice).")
+    ] = 20,
+    seed: Annotated[int, typer.Option(help="Deal i is dealt from seed + i.")] = 1_000_000,
+    jobs: Annotated[int, typer.Option(min=1, max=64, help="Games played at once (processes).")] = 1,
+    variants: Annotated[
+        list[str] | None,
+        typer.Option("--variant", "-v", help="A game to rate (again for more); all by default."),
+    ] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Write the JSON to this file.")] = None,
+) -> None:
+    """Rate the computer levels from games among themselves: their starting ratings on a
+    server (the shipped file is made by --out src/mathable/online/bot_ratings.json)."""
+    from rich.progress import Progress
+
+    from mathable.online import botratings
+
+    chosen = variants or list(GAMES)
+    for name in chosen:
+        _game_type(name)
+    levels = list(BOTS)
+    total = len(chosen) * pairs * len(levels) * (len(levels) - 1)
+    rated: dict[str, Any] = {}
+    with Progress(console=err, transient=True) as progress:
+        task = progress.add_task("computer levels", total=total)
+        for name in chosen:
+            rated[name] = botratings.calibrate(
+                name, levels, pairs, seed, jobs, lambda: progress.advance(task)
+            )
+    data = {"seed": seed, "pairs": pairs, "levels": levels, "games": rated}
+    if out is None:
+        _print_json(data)
+        return
+    try:
+        out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise fail(f"cannot write {out}: {exc.strerror or exc}") from None
+    console.print(Text(f"wrote {out}"))
+
+
 @app.command()
 def analyse(
     record: Annotated[Path, typer.Argument(help="A JSON game record.")],

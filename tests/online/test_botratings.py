@@ -1,0 +1,47 @@
+"""The computer levels' starting ratings (issue 15, "Ratings"): a round robin of paired
+deals rated game by game as the server rates, reproducible from its seed whatever the
+number of processes, and the shipped file covers every game and level."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from mathable.ai import BOTS
+from mathable.games.registry import GAMES
+from mathable.online import botratings
+from mathable.online.ratings import PROVISIONAL_DEVIATION, Rating, provisional
+
+
+def test_each_pair_plays_each_deal_twice_with_seats_swapped() -> None:
+    games = botratings.deals(["a", "b", "c"], 3, seed=100)
+    assert len(games) == 3 * 3 * 2
+    assert Counter(tuple(names) for names, _ in games) == {
+        pair: 3 for pair in [("a", "b"), ("b", "a"), ("a", "c"), ("c", "a"), ("b", "c"), ("c", "b")]
+    }
+    for first, second in zip(games[::2], games[1::2], strict=True):
+        assert first[0] == second[0][::-1] and first[1] == second[1]
+    assert {seed for _, seed in games} == {100, 101, 102}
+
+
+def test_a_calibration_is_reproducible_and_rates_by_deal_order() -> None:
+    levels = ["gentle", "greedy"]
+    once = botratings.calibrate("junior", levels, 2, seed=5)
+    assert once == botratings.calibrate("junior", levels, 2, seed=5)
+    assert once == botratings.calibrate("junior", levels, 2, seed=5, jobs=2)
+    assert {entry["games"] for entry in once.values()} == {4}
+    assert all(entry["deviation"] == botratings.SHIPPED_DEVIATION for entry in once.values())
+    # two levels from the same start are rated as mirror images: the pool keeps 1500
+    assert abs(once["gentle"]["rating"] + once["greedy"]["rating"] - 3000) <= 0.1
+
+
+def test_the_shipped_ratings_cover_every_game_and_level_and_the_ladder_climbs() -> None:
+    for variant in GAMES:
+        ratings = {level: botratings.starting_rating(level, variant) for level in BOTS}
+        assert all(isinstance(r, Rating) for r in ratings.values()), variant
+        found = {level: r for level, r in ratings.items() if r is not None}
+        assert not any(provisional(r) for r in found.values())
+        assert all(r.deviation <= PROVISIONAL_DEVIATION for r in found.values())
+        assert found["gentle"].rating < found["strong"].rating, variant
+        assert found["gentle"].rating < found["expert"].rating, variant
+    assert botratings.starting_rating("nobody", "classic") is None
+    assert botratings.starting_rating("expert", "chess") is None
