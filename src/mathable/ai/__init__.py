@@ -42,6 +42,22 @@ def get_bot(name: str, seed: int | None = None) -> Bot:
     return factory(seed)
 
 
+QUICK_LEVELS = ("gentle", "greedy")
+"""Levels that answer in milliseconds whatever the position."""
+LOW_TIME_MS = 20_000
+"""On a clock with less than this left, a slower level plays as greedy (:func:`in_time`)."""
+
+
+def in_time(level: str, left_ms: int | None) -> str:
+    """The level a computer player plays its next action at, with ``left_ms`` on its clock
+    (None: no clock): its own, but greedy -- milliseconds a turn -- once a searching
+    level's clock is low, as a person plays faster in time trouble. So a computer player
+    moves within its own time, whatever its search would cost in a long endgame."""
+    if left_ms is None or left_ms >= LOW_TIME_MS or level in QUICK_LEVELS:
+        return level
+    return "greedy"
+
+
 SEAT_BOT = re.compile(r"bot:([a-z]+)")
 
 

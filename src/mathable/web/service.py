@@ -26,7 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from mathable.ai import BOTS, seat_levels
+from mathable.ai import BOTS, in_time, seat_levels
 from mathable.ai.analysis import REPORT_VERSION
 from mathable.engine import records
 from mathable.engine.actions import Action, Challenge, Exchange, action_kind
@@ -1011,7 +1011,8 @@ class GameService:
                     return
                 game = live.game
                 seat, seq = game.to_move, live.events
-                action = await self._decide(live.bots[seat], self._bot_seed(game, seat), game, seat)
+                level = self._level_in_time(live, seat)
+                action = await self._decide(level, self._bot_seed(game, seat), game, seat)
                 async with live.lock:
                     if self.live.get(game_id) is not live or live.events != seq:
                         continue  # the game moved (or was reloaded) meanwhile: decide again
@@ -1048,6 +1049,13 @@ class GameService:
                     with contextlib.suppress(Exception):
                         self.reload(held)
         log.error("game %s: computer player gave up after %d failures", game_id, failures)
+
+    def _level_in_time(self, live: LiveGame, seat: int) -> str:
+        """The level a computer seat plays this action at: its own, or its fastest when
+        its clock runs low, so that it moves within its own time (:func:`in_time`)."""
+        clocks = None if live.timing is None else live.timing.clocks(self.now())
+        left = None if clocks is None else clocks.left_ms[seat]
+        return in_time(live.bots[seat], left)
 
     async def _decide(self, level: str, seed: int, game: Game, seat: int) -> Action:
         """A computer player's action from its seat's view, in the worker pool; if the
