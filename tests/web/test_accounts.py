@@ -183,7 +183,9 @@ def test_a_guest_renames_and_the_profile_shows_what_exists(client: TestClient) -
     me = ok(client.get("/api/me"))
     assert ok(client.patch("/api/me", json={"name": "Zoë"}))["name"] == "Zoë"
     profile = ok(client.get(f"/api/players/{me['id']}"))
-    assert set(profile) == {"id", "name", "kind", "created"}
+    # issue 15: the profile carries the ratings and finished games too (none yet)
+    assert set(profile) == {"id", "name", "kind", "created", "ratings", "games"}
+    assert profile["ratings"] == [] and profile["games"] == {"games": [], "next": None}
     assert profile["name"] == "Zoë" and profile["kind"] == "person"
     assert "password" not in json.dumps(profile)
     assert refused(client.get("/api/players/nobody"), 404)

@@ -210,16 +210,10 @@ def test_abort_only_before_each_player_has_moved(database_url: str) -> None:
     assert view(client, both["id"])["over"] is False
 
 
-def test_larger_games_and_bad_clocks_are_refused(database_url: str) -> None:
+def test_bad_clocks_are_refused(database_url: str) -> None:
+    """(Clocks and resignations for three or four players: tests/web/test_clocks_leaving.py.)"""
     client = app_at(database_url, Clock())
     three = [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy"}]
     body = {"variant": "classic", "players": three, "mode": "screen"}
-    refused = client.post("/api/games", json={**body, "clock": {"minutes": 5}})
-    assert refused.status_code == 400
-    assert "clocks are for two players for now" in refused.json()["error"]
-    made = new_game(client, players=three)
-    refused = end(client, made["id"], "resign", tokens(made)[0])
-    assert refused.status_code == 409 and "two players" in refused.json()["error"]
-    assert end(client, made["id"], "abort", tokens(made)[0]).status_code == 409
     bad = client.post("/api/games", json={**body, "players": three[:2], "clock": {"minutes": 0}})
     assert bad.status_code == 400 and "clock.minutes" in bad.json()["error"]

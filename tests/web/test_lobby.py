@@ -1,7 +1,7 @@
 """The lobby (issue 15, "Lobby"): seeks offered, listed, joined and started as online
-games with a token for each player and for them only; refusals; no overfill when two
-join at once; rated seeks for accounts; clocks checked; quick pairing; cancelling;
-expiry; the rate limit. On SQLite and PostgreSQL (``database_url``)."""
+games with each seat bound to its player (their cookie opens it, no token kept);
+refusals; no overfill when two join at once; rated seeks for accounts; clocks checked;
+quick pairing; cancelling; expiry; the rate limit. On SQLite and PostgreSQL (``database_url``)."""
 
 from __future__ import annotations
 
@@ -72,13 +72,13 @@ def seek(client: TestClient, **spec: Any) -> dict[str, Any]:
     return ok(client.post("/api/seeks", json=spec), 201)
 
 
-def seats_of(client: TestClient, game_id: str, token: str) -> tuple[int, list[str]]:
-    """The seat a token opens and every seat's name, from the game's view."""
-    view = ok(client.get(f"/api/games/{game_id}", params={"token": token}))
+def seats_of(client: TestClient, game_id: str) -> tuple[int, list[str]]:
+    """The seat the client's session cookie opens and every seat's name, from the view."""
+    view = ok(client.get(f"/api/games/{game_id}"))
     return view["seat"], [s["name"] for s in view["seats"]]
 
 
-def test_a_seek_is_listed_joined_and_started_with_a_token_for_each_player_only(
+def test_a_seek_is_listed_joined_and_started_with_each_seat_bound_to_its_player(
     main: TestClient,
 ) -> None:
     ann, bob, cid, eve = (person(main, n) for n in ("Ann", "Bob", "Cid", "Eve"))
@@ -100,23 +100,17 @@ def test_a_seek_is_listed_joined_and_started_with_a_token_for_each_player_only(
     game_id = last["game_id"]
     assert listing(eve, "/api/seeks") == []  # started: no longer listed
 
-    tokens = {}
     for client, seat in ((ann, 0), (bob, 1), (cid, 2)):
         mine = ok(client.get(f"/api/seeks/{made['id']}"))
-        assert (mine["seat"], mine["game_id"]) == (seat, game_id)
-        tokens[seat] = mine["token"]
-        assert seats_of(client, game_id, mine["token"]) == (
-            seat,
-            ["Ann", "Bob", "Cid", "Computer (gentle)"],
-        )
-    assert last["token"] == tokens[2]
-    assert len(set(tokens.values())) == 3
+        assert (mine["seat"], mine["game_id"], mine["token"]) == (seat, game_id, None)
+        assert seats_of(client, game_id) == (seat, ["Ann", "Bob", "Cid", "Computer (gentle)"])
+    assert last["token"] is None
     stranger = ok(eve.get(f"/api/seeks/{made['id']}"))
     assert (stranger["seat"], stranger["token"]) == (None, None)
     view = ok(eve.get(f"/api/games/{game_id}"))
     assert view["seat"] is None and view["seats"][3]["bot"] == "gentle"
     assert "seed" not in view  # an online game: dealt by the server, the seed secret (O1)
-    assert [s["status"] for s in listing(ann, "/api/me/games")] == ["started"]
+    assert [s["status"] for s in listing(ann, "/api/me/games")] == ["playing", "started"]
     assert listing(eve, "/api/me/games") == []
 
 
@@ -223,7 +217,7 @@ def test_quick_pairing_joins_the_oldest_matching_seek_or_offers_one(main: TestCl
     later = seek(cid, clock=ten)
     paired = ok(bob.post("/api/seeks/quick", json={"variant": "classic", "clock": ten}))
     assert paired["id"] == first["id"] and paired["status"] == "started"
-    assert paired["seat"] == 1 and paired["token"]
+    assert paired["seat"] == 1 and seats_of(bob, paired["game_id"])[0] == 1
     assert {s["id"] for s in listing(dan, "/api/seeks")} == {other["id"], later["id"]}
     again = ok(ann.post("/api/seeks/quick", json={"variant": "junior", "clock": ten}))
     assert again["id"] not in (first["id"], later["id"]) and again["variant"] == "junior"

@@ -24,6 +24,8 @@ def test_a_guest_makes_an_account_logs_out_and_in(server: Server, browser: Brows
     page = browser.new_context(viewport=DESKTOP).new_page()
     page.goto(server.url + "/lobby")
     expect(page.locator("#me-name")).to_have_text(re.compile(r"^Guest "))
+    expect(page.locator("#lobby-nav")).to_have_attribute("aria-current", "page")
+    expect(page.locator("#where")).to_have_text("")  # named once, in the navigation
     guest = page.locator("#me-name").get_attribute("href")
     page.click("#signup")
     dialog = page.get_by_role("dialog", name="Make an account")

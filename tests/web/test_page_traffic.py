@@ -97,7 +97,9 @@ def test_two_pages_play_on_patches_and_agree_with_the_server(
         page.wait_for_selector("#board")
         pages.append(page)
     expect(pages[1].locator("#joined")).to_contain_text("You play Bob")
-    tokens = [ann["token"], pages[1].url.split("?t=")[1]]
+    assert pages[1].url.endswith(f"/g/{game_id}")  # no credential in the address
+    kept = pages[1].evaluate(f"localStorage.getItem('mathable:{game_id}')")
+    tokens = [ann["token"], json.loads(kept)["1"]]
     exchanges = 0
     for turn in range(4):
         mover = whole(server, game_id, None)["to_move"]

@@ -102,7 +102,8 @@ def test_playing_and_every_refusal(client: TestClient) -> None:
             422,
             "JSON",
         ),
-        (client.post(f"/api/games/{game_id}/actions", json={"action": "end"}), 422, "token"),
+        # no token and no seat bound to this client's cookie: a spectator (the reason says)
+        (client.post(f"/api/games/{game_id}/actions", json={"action": "end"}), 403, "no seat"),
         (client.get(f"/api/games/{game_id}?token=wrong"), 403, "token"),
         (client.get("/api/games/unknown"), 404, "no game"),
         (client.get(f"/api/games/{game_id}/record"), 409, "still being played"),

@@ -42,6 +42,18 @@ def get_bot(name: str, seed: int | None = None) -> Bot:
     return factory(seed)
 
 
+def bot_player_id(level: str) -> str:
+    """A computer level as a player (the server's players, seats, ratings, histories):
+    ``bot-strong``."""
+    return f"bot-{level}"
+
+
+def level_of_player(player_id: str) -> str | None:
+    """The computer level a player id stands for (None: a person)."""
+    level = player_id.removeprefix("bot-")
+    return level if level != player_id and level in BOTS else None
+
+
 QUICK_LEVELS = ("gentle", "greedy")
 """Levels that answer in milliseconds whatever the position."""
 LOW_TIME_MS = 20_000

@@ -314,7 +314,8 @@ def replay(
     if game.is_over:
         winners = " and ".join(game.players[s] for s in game.winners())
         what = "Match" if kind.rounds else "Game"
-        console.print(Text(f"{what} over ({game.end_reason}). Winner: {winners}."))
+        won = f" Winner: {winners}." if winners else ""  # none once aborted (L1)
+        console.print(Text(f"{what} over ({game.end_reason}).{won}"))
 
 
 def _rack(rack: tuple[int, ...] | int) -> tuple[tuple[int, ...] | None, int]:

@@ -4,7 +4,9 @@ Each person's turn starts behind a cover: the screen is cleared (scrolled away w
 no terminal) as soon as a player's turn ends, and the next player presses Enter, so one
 player never sees another's rack. Players type actions in the notation (``I8=12``,
 ``J8=16+``; ``A=32`` on a pile), ``hint``, ``undo``, ``save [FILE]``, ``help`` or
-``quit``; the screen offers exactly the actions the view says the seat may use now
+``quit``, and ``resign`` or ``abort`` (local ruling L1, asked to confirm; any person
+still in may, the engine allowing, naming the seat: ``resign 2`` or ``resign Cy``); the
+screen offers exactly the actions the view says the seat may use now
 (``accept``/``decline`` when a proposal waits for an answer). A seat named ``bot:LEVEL``
 is a computer player; each of its actions is shown as it plays. Everything is drawn from
 the game's type and the seat's view, so any game of the registry plays here unchanged.
@@ -14,7 +16,7 @@ Whatever a player typed is printed as typed (rich ``Text``, never markup).
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,9 +26,9 @@ from rich.text import Text
 from mathable.ai import BOTS, Bot, seat_bots
 from mathable.ai.hints import hints
 from mathable.engine import records
-from mathable.engine.actions import action_kind
+from mathable.engine.actions import LEAVE_REASONS, Abort, Leave, action_kind
 from mathable.engine.errors import MathableError
-from mathable.engine.protocol import Game, GameType, View
+from mathable.engine.protocol import Game, GameType, View, departure_text
 from mathable.render import panels
 
 _ACTION_HELP = {
@@ -49,16 +51,103 @@ _ANSWERS = ("accept", "decline")
 """The keywords that answer a question put to the player to move (J4, C12)."""
 
 
+LEFT_MARKS = {"resign": "resigned", "flag": "out of time", "claim": "claimed"}
+"""How a seat that left is marked beside its name (the view's ``left``, local ruling L1)."""
+
+LEAVING_WORDS = (*LEAVE_REASONS, "abort")
+"""The typed words that leave a game or call it off (``resign``, ``abort``; ``flag`` and
+``claim`` belong to the online clock and are refused at one screen)."""
+
+
+def left_names(players: Sequence[str], left: Sequence[str]) -> tuple[str, ...]:
+    """The players' names, a seat that left marked: ``Ann (resigned)``."""
+    return tuple(
+        f"{name} ({LEFT_MARKS.get(why, 'left')})" if why else name
+        for name, why in zip(players, left, strict=True)
+    )
+
+
+def leaving_open(game: Game, seat: int | None) -> tuple[str, ...]:
+    """What ``seat`` may type to leave now: ``resign``, and ``abort`` while the engine
+    allows it (L1); nothing for a computer seat's turn or a seat out of the game."""
+    if not game.can_leave(seat):
+        return ()
+    return ("resign", "abort") if game.can_abort(seat) else ("resign",)
+
+
+def leave_request(
+    game: Game, line: str, seat: int | None, computers: Collection[int]
+) -> Leave | Abort | str:
+    """The :class:`Leave` or :class:`Abort` a person typed (``resign``, ``abort``, for
+    ``seat`` or for the seat or name after the word), or why it is refused."""
+    words = line.split(maxsplit=1)
+    keyword = words[0].lower()
+    if keyword not in ("resign", "abort"):
+        return f"{keyword} is for online games with a clock: at one screen, type resign"
+    if len(words) > 1:
+        who = words[1].strip()
+        named = [s for s, p in enumerate(game.players) if p.casefold() == who.casefold()]
+        if who.isascii() and who.isdigit() and int(who) < len(game.players):
+            seat = int(who)
+        elif named:
+            seat = named[0]
+        else:
+            return f"no player {clean(who)!r} here: type {keyword}, or {keyword} and a seat from 0"
+    if seat is None:
+        return f"whose? type {keyword} and the seat from 0, like {keyword} 0"
+    name = game.players[seat]
+    if seat in computers:
+        return f"{name} is a computer player: computers never resign"
+    if game.is_over:
+        return "the game is over"
+    if not game.can_leave(seat):
+        return f"{name} has left the game already"
+    if keyword == "abort":
+        if not game.can_abort(seat):
+            return "a game is aborted only before each player has moved: resign instead"
+        return Abort(seat)
+    return Leave(seat, "resign")
+
+
+def leave_question(game: Game, action: Leave | Abort) -> str:
+    """The question a leaving is confirmed with: ``Ann resigns: sure? y/n``."""
+    name = game.players[action.seat]
+    if isinstance(action, Abort):
+        return f"{name} aborts the game (nobody wins): sure? y/n"
+    return f"{name} resigns: sure? y/n"
+
+
+def left_text(game: Game, action: Leave | Abort) -> str:
+    """A leaving in words, once played: ``Ann resigned``, ``Ann aborted the game``."""
+    name = game.players[action.seat]
+    if isinstance(action, Abort):
+        return f"{name} aborted the game"
+    return departure_text(name, action.reason)
+
+
+def over_text(game: Game) -> str:
+    """The end of a game in words: how it ended and who won (nobody after an abort)."""
+    winners = " and ".join(game.players[s] for s in game.winners())
+    over = "Match over" if game.game_type.rounds else "Game over"
+    return f"{over}: {game.end_reason}." + (f" Winner: {winners}." if winners else "")
+
+
 def clean(text: str) -> str:
     """``text`` with control characters written as escapes (``\\n``, ``\\x1b``): an
     echo of typed text stays on its line and cannot drive the terminal."""
     return "".join(repr(c)[1:-1] if unicodedata.category(c) in ("Cc", "Cs") else c for c in text)
 
 
-def help_text(kind: GameType, hints_on: bool = True, available: Sequence[str] = ()) -> str:
+def help_text(
+    kind: GameType,
+    hints_on: bool = True,
+    available: Sequence[str] = (),
+    leaving: Sequence[str] = (),
+) -> str:
     """The commands of a game: the actions its type has and those ``available`` now
     (``accept``/``decline`` while a question waits), then the commands of this front end
-    (``hint`` where the house rules allow hints)."""
+    (``hint`` where the house rules allow hints; ``resign``, ``abort`` when ``leaving``
+    says they are open)."""
     examples = panels.action_examples(kind)
     examples.update((k, k) for k in available if k not in examples and k in _ACTION_HELP)
     middle = kind.targets[len(kind.targets) // 2]
@@ -72,6 +161,10 @@ def help_text(kind: GameType, hints_on: bool = True, available: Sequence[str] = 
         lines.append(f"  {typed:<{width}} {_ACTION_HELP.get(keyword, '').format(**words)}")
     if hints_on:
         lines.append(f"  {'hint':<{width}} list your best turns")
+    if "resign" in leaving:
+        lines.append(f"  {'resign':<{width}} leave the game for good (asked to confirm)")
+    if "abort" in leaving:
+        lines.append(f"  {'abort':<{width}} call the game off: nobody wins (before all moved)")
     lines += [
         f"  {'undo':<{width}} take back the last action (if the house rule allows it)",
         f"  {'save [FILE]':<{width}} save the game record (a new file unless you name one)",
@@ -136,7 +229,6 @@ def run_hotseat(
     seats named ``bot:LEVEL``, and ``levels`` by seat, as a resumed record's ``bots``)."""
     bots = seat_bots(list(game.players), seed, levels)
     levels = {seat: bot.name for seat, bot in bots.items()}  # written in saved records
-    people = len(game.players) - len(bots)
     notice = game.view(None).notice
     if notice:
         console.print(Text(notice))
@@ -144,6 +236,7 @@ def run_hotseat(
     thinking: int | None = None  # the computer seat whose turn is being shown
     while not game.is_over:
         seat = game.to_move
+        people = sum(1 for s in game.seats_in if s not in bots)
         if shown is not None and shown != seat and people > 1:
             _hide(console)
         if shown != seat:
@@ -170,7 +263,10 @@ def run_hotseat(
         word = line.split()[0].lower()
         if word in ("help", "?"):
             hints_on = bool(view.house_rules.get("hints"))
-            console.print(Text(help_text(game.game_type, hints_on, view.available)))
+            leaving = leaving_open(game, seat)
+            console.print(Text(help_text(game.game_type, hints_on, view.available, leaving)))
+        elif word in LEAVING_WORDS:
+            _leave(console, game, line, seat, bots)
         elif word == "quit":
             file = _ask(console, "Save first? A file name, 'y' for a new file, Enter: no ")
             if file.strip():
@@ -194,6 +290,24 @@ def run_hotseat(
     _game_over(console, game)
 
 
+def _leave(console: Console, game: Game, line: str, seat: int, bots: Collection[int]) -> None:
+    """A person's ``resign`` or ``abort``: confirmed (y), then played like any action."""
+    request = leave_request(game, line, seat, bots)
+    if isinstance(request, str):
+        console.print(Text.assemble(("refused:", "bold red"), f" {clean(request)}"))
+        return
+    answer = _ask(console, Text(leave_question(game, request) + " "))
+    if answer.strip().lower() not in ("y", "yes"):
+        console.print(Text("Play goes on."))
+        return
+    try:
+        game.apply(request)
+    except MathableError as exc:
+        console.print(Text.assemble(("refused:", "bold red"), f" {clean(str(exc))}"))
+        return
+    console.print(Text(left_text(game, request) + "."))
+
+
 def _bot_action(console: Console, game: Game, seat: int, bot: Bot, thinking: int | None) -> int:
     """One action of a computer player, shown as it is played; a "thinking" mark opens
     its turn (a spinner while it searches, on a terminal)."""
@@ -215,9 +329,8 @@ def _game_over(console: Console, game: Game) -> None:
     """Who won, and what each player had left (and lost for it)."""
     kind = game.game_type
     view = game.view(None)
-    winners = " and ".join(game.players[s] for s in game.winners())
-    over = "Match over" if kind.rounds else "Game over"
-    console.print(Text.assemble((over, "bold"), f": {game.end_reason}. Winner: {winners}."))
+    over, _, rest = over_text(game).partition(":")
+    console.print(Text.assemble((over, "bold"), f":{rest}"))
     racks = view.open_racks or tuple(game.rack(s) for s in range(len(game.players)))
     deducted = _view_extra(view, "deductions") if kind.deducts_rack else None
     console.print(Text(f"{panels.holder(kind).capitalize()}s left:"))
@@ -236,7 +349,7 @@ def _draw(console: Console, game: Game, view: View) -> None:
     to_move = None if view.over else view.to_move
     console.print(
         panels.scores_table(
-            view.players,
+            left_names(view.players, view.left),
             view.scores,
             to_move,
             view.rack_sizes,
@@ -263,6 +376,9 @@ def _draw(console: Console, game: Game, view: View) -> None:
     console.print(Text(f"your {panels.holder(kind)}: "), panels.rack_text(view.rack))
     if view.available:
         console.print(panels.actions_text(view.available, _examples(game)))
+    leaving = leaving_open(game, view.seat)
+    if leaving:
+        console.print(Text(f"or: {'   '.join(leaving)}", style="dim"))
 
 
 def _examples(game: Game) -> dict[str, str]:

@@ -3,7 +3,10 @@
 Actions are small frozen value objects; their text form lives in
 :mod:`mathable.engine.notation` (``I8=12``, ``J8=16+``, ``end``, ``pass``,
 ``exchange 3,5,7``, ``challenge``, ``stop``, ``accept``, ``decline``; Quattro adds
-``A=32``, ``draw``, ``penalty`` and ``diago``).
+``A=32``, ``draw``, ``penalty`` and ``diago``), and the two that are not turns, open to
+every game and to any seat still in it, out of turn: :class:`Leave` (``resign 1``,
+``flag 1``, ``claim 1``) and :class:`Abort` (``abort 0``), local ruling L1 (leaving a
+game, docs/architecture.md).
 """
 
 from __future__ import annotations
@@ -88,6 +91,30 @@ class Diago:
     """Mathable Quattro: announce DIAGO, diagonal pairs count this turn (ruling Q4)."""
 
 
+LEAVE_REASONS = ("resign", "flag", "claim")
+"""Why a seat leaves a game (local ruling L1): it resigned, ran out of time (``flag``), or
+was gone and an opponent claimed after a timeout (``claim``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """Seat ``seat`` leaves the game (local ruling L1): its score is frozen, its rack
+    leaves the game face down, turn order skips it; fewer than two seats left: the game
+    is over. Not a turn: never in ``legal_actions()``, accepted from any seat still in."""
+
+    seat: int
+    reason: str = "resign"
+    """One of :data:`LEAVE_REASONS`."""
+
+
+@dataclass(frozen=True, slots=True)
+class Abort:
+    """Seat ``seat`` calls the game off while some seat still in it has not completed a
+    turn (local ruling L1, lichess's rule): the game is over, nobody wins, no ranks."""
+
+    seat: int
+
+
 Action = (
     Place
     | EndTurn
@@ -100,7 +127,14 @@ Action = (
     | Draw
     | Penalty
     | Diago
+    | Leave
+    | Abort
 )
+
+META_KINDS = (*LEAVE_REASONS, "abort")
+"""The keywords of the actions that are not turns (:class:`Leave`, :class:`Abort`): never
+in a game's ``actions`` nor a view's ``available``; ``Game.can_leave`` / ``can_abort``
+say when a seat may use them."""
 
 
 ACTION_KINDS = (
@@ -122,7 +156,7 @@ placement that takes a restriction square's extra token (C7)."""
 
 
 def action_kind(action: Action) -> str:
-    """The keyword of an action (one of :data:`ACTION_KINDS`)."""
+    """The keyword of an action (one of :data:`ACTION_KINDS` or :data:`META_KINDS`)."""
     match action:
         case Place(extra=True):
             return "extra"
@@ -148,3 +182,7 @@ def action_kind(action: Action) -> str:
             return "penalty"
         case Diago():
             return "diago"
+        case Leave(reason=reason):
+            return reason
+        case Abort():
+            return "abort"

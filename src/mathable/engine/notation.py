@@ -6,6 +6,8 @@
 * an action: a placement, ``end``, ``pass``, ``exchange 3,5,7`` (the values given back)
   ``challenge`` or ``stop`` (end by agreement, Junior); Quattro's ``draw``,
   ``penalty`` and ``diago``, and its plays on a pile ``A=32`` (see ``quattro.py``);
+  a seat leaving, ``resign 1``, ``flag 1``, ``claim 1``, or calling the game off,
+  ``abort 0`` (seats from 0, as the web server has always stored them; local ruling L1);
 * a turn: its placements separated by spaces, in the order played;
 * a position: one line ``variant | board | racks | scores | bag | to move``.
 
@@ -28,6 +30,8 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from .actions import (
+    LEAVE_REASONS,
+    Abort,
     Accept,
     Action,
     Cell,
@@ -38,6 +42,7 @@ from .actions import (
     EndGame,
     EndTurn,
     Exchange,
+    Leave,
     Pass,
     Penalty,
     Place,
@@ -49,6 +54,7 @@ _PLACEMENT_RE = re.compile(r"^\s*([A-Za-z]\d{0,2})\s*=\s*(\d{1,3})\s*(\+?)\s*$",
 _VALUE_RE = re.compile(r"\d{1,3}", re.ASCII)
 _NUMBER_RE = re.compile(r"-?\d{1,9}", re.ASCII)
 _NATURAL_RE = re.compile(r"\d{1,9}", re.ASCII)
+_SEAT_RE = re.compile(r"\d{1,2}", re.ASCII)
 MAX_POSITION_LENGTH = 2000
 """The longest one-line position read, in characters (a full 14x14 board is ~1,400)."""
 
@@ -104,6 +110,13 @@ def parse_action(text: str, grid: CellNames) -> Action:
     keyword = words[0].lower()
     if keyword in _KEYWORD_ACTIONS and len(words) == 1:
         return _KEYWORD_ACTIONS[keyword]
+    if keyword in (*LEAVE_REASONS, "abort"):
+        seat = words[1].strip() if len(words) > 1 else ""
+        if not _SEAT_RE.fullmatch(seat):
+            raise NotationError(
+                f"{_quoted(text.strip())}: write {keyword} then the seat from 0, like {keyword} 1"
+            )
+        return Abort(int(seat)) if keyword == "abort" else Leave(int(seat), keyword)
     if keyword == "exchange":
         values = words[1].replace(",", " ").split() if len(words) > 1 else []
         if not values or not all(_VALUE_RE.fullmatch(v) for v in values):
@@ -120,6 +133,8 @@ def format_action(action: Action, grid: CellNames) -> str:
         return format_placement(action, grid)
     if isinstance(action, Exchange):
         return "exchange " + ",".join(str(v) for v in action.values)
+    if isinstance(action, Leave | Abort):
+        return f"{action_kind(action)} {action.seat}"
     return action_kind(action)  # a keyword alone: its kind is its text
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal, Protocol, Self
 
-from .actions import ACTION_KINDS, Action, Cell
+from .actions import ACTION_KINDS, LEAVE_REASONS, Abort, Action, Cell, Leave
 from .errors import IllegalMove, NotationError
 from .notation import CellNames, format_action, parse_action
 
@@ -212,6 +212,9 @@ class View:
     """Every finished turn, oldest first, in words."""
     status: str
     """One line on the state a player should know (turn points, DIAGO, round 2 of 3)."""
+    left: tuple[str, ...]
+    """Per seat, why it left the game (``resign``, ``flag``, ``claim``: local ruling L1),
+    "" for a seat still in it."""
 
     @property
     def notice(self) -> str:
@@ -260,6 +263,7 @@ class View:
                 for s in self.summaries
             ],
             "status": self.status,
+            "left": list(self.left),
         }
 
     def to_dict(self, cell_name: Callable[[Cell], Any] | None = None) -> dict[str, Any]:
@@ -407,11 +411,14 @@ class Game(ABC):
         return tuple(self._log)
 
     def undo(self) -> None:
-        """Take back the last action (house rule ``allow_undo``) by replaying the log."""
+        """Take back the last action (house rule ``allow_undo``) by replaying the log;
+        never a seat leaving nor an abort (local ruling L1)."""
         if not self.house_rules.allow_undo:
             raise IllegalMove(f"undo is off: {self._taken_back} may not be taken back", rule="V-B")
         if not self._log:
             raise IllegalMove("there is nothing to undo")
+        if isinstance(self._log[-1], Leave | Abort):
+            raise IllegalMove("leaving or aborting a game cannot be taken back", rule="L1")
         self._rebuild(self._log[:-1])
 
     def _rebuild(self, log: Sequence[Action]) -> None:
@@ -430,34 +437,111 @@ class Game(ABC):
         """An independent game with the same log (replayed)."""
         return self.replayed(len(self._log))
 
+    # -- leaving a game (local ruling L1, docs/architecture.md) --------------------------
+
+    @property
+    def departures(self) -> tuple[Leave, ...]:
+        """The seats that left the game, in the order they left (from the log)."""
+        return tuple(a for a in self._log if isinstance(a, Leave))
+
+    @property
+    def left(self) -> tuple[str, ...]:
+        """Per seat, why it left (``resign``, ``flag``, ``claim``), "" for a seat still in."""
+        reasons = [""] * len(self.players)
+        for leave in self.departures:
+            reasons[leave.seat] = leave.reason
+        return tuple(reasons)
+
+    @property
+    def seats_in(self) -> tuple[int, ...]:
+        """The seats still in the game (every seat, unless some left)."""
+        return tuple(s for s, why in enumerate(self.left) if not why)
+
+    @property
+    def aborted(self) -> bool:
+        """Whether the game was called off (:class:`~.actions.Abort`)."""
+        return any(isinstance(a, Abort) for a in self._log)
+
+    def can_leave(self, seat: int | None) -> bool:
+        """Whether ``seat`` may leave now (resign; a flag or a claim against it): a seat
+        still in a game that is not over, whoever is to move."""
+        return seat is not None and not self.is_over and seat in self.seats_in
+
+    def can_abort(self, seat: int | None) -> bool:
+        """Whether ``seat`` may call the game off now: a seat still in, while some seat
+        still in has not completed a turn (lichess's rule: before each has moved)."""
+        if not self.can_leave(seat):
+            return False
+        moved = {summary.seat for summary in self.summaries()}
+        return any(s not in moved for s in self.seats_in)
+
+    def _check_meta(self, action: Leave | Abort) -> None:
+        """Refuse a Leave or Abort that may not be played now (before anything changes)."""
+        seat, n = action.seat, len(self.players)
+        if isinstance(action, Leave) and action.reason not in LEAVE_REASONS:
+            raise IllegalMove(f"{action.reason!r} is not a way to leave a game", rule="L1")
+        if not 0 <= seat < n:
+            raise IllegalMove(f"there is no seat {seat} in this game of {n}", rule="L1")
+        if self.is_over:
+            raise IllegalMove("the game is over", rule="L1")
+        if seat not in self.seats_in:
+            raise IllegalMove(f"{self.players[seat]} has left the game already", rule="L1")
+        if isinstance(action, Abort) and not self.can_abort(seat):
+            raise IllegalMove(
+                "a game is aborted only before each player has moved: resign instead", rule="L1"
+            )
+
+    def _meta_end_reason(self) -> str:
+        """The end reason when the game ended by an abort or by seats leaving ('' if not):
+        "aborted", "Bob resigned", "Ann ran out of time", "Bob left the game (claimed)"."""
+        last = self._log[-1] if self._log else None
+        if isinstance(last, Abort):
+            return "aborted"
+        if isinstance(last, Leave) and len(self.seats_in) < 2:
+            return departure_text(self.players[last.seat], last.reason)
+        return ""
+
     def winners(self) -> tuple[int, ...]:
-        """Seats with the best score (several on a tie); empty while the game runs."""
-        if not self.is_over:
+        """The seats ranked first (several on a tie); empty while the game runs and
+        after an abort."""
+        if self.aborted:
             return ()
-        best = max(self.scores)
-        return tuple(s for s, v in enumerate(self.scores) if v == best)
+        return tuple(s for s, rank in enumerate(self.ranks()) if rank == 1)
 
     def ranks(self) -> tuple[int, ...]:
         """Each seat's final place, 1 the best (equal places on a tie: 1, 1, 3); empty
-        while the game runs. The ratings read these (:func:`mathable.online.ratings.rate_game`)."""
+        while the game runs. The ratings read these (:func:`mathable.online.ratings.rate_game`).
+
+        Local ruling L1: the seats still in at the end rank among themselves by score;
+        those that left rank below them all, a later leaver above an earlier one; an
+        aborted game ranks every seat 1."""
         if not self.is_over:
             return ()
-        winners = set(self.winners())
+        if self.aborted:
+            return tuple(1 for _ in self.players)
+        order = {leave.seat: index for index, leave in enumerate(self.departures)}
         scores = self.scores
-        return tuple(
-            1
-            if seat in winners
-            else 1
-            + len(winners)
-            + sum(1 for s, v in enumerate(scores) if s not in winners and v > own)
-            for seat, own in enumerate(scores)
-        )
+        keys = [
+            (0, order[seat], 0) if seat in order else (1, 0, score)
+            for seat, score in enumerate(scores)
+        ]
+        return tuple(1 + sum(1 for other in keys if other > own) for own in keys)
 
     def __repr__(self) -> str:
         return (
             f"<{type(self).__name__} {self.name} {len(self.players)} players "
             f"seed={self.seed} actions={len(self._log)}>"
         )
+
+
+def departure_text(name: str, reason: str) -> str:
+    """A seat leaving in words (local ruling L1): "Bob resigned", "Ann ran out of time",
+    "Bob left the game (claimed)"."""
+    if reason == "flag":
+        return f"{name} ran out of time"
+    if reason == "claim":
+        return f"{name} left the game (claimed)"
+    return f"{name} resigned"
 
 
 def seat_names(players: Sequence[str] | int) -> tuple[str, ...]:

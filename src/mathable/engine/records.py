@@ -15,8 +15,10 @@ naming the field (``field 'setup.to_move': 5 is out of range 0-1``):
   the game does not offer (Quattro has no ``strict``);
 * ``rounds`` only for games played in rounds (1 to 99); ``setup`` as the game's family
   reads it (racks and bag drawn from the game's own pieces);
-* ``actions``: a list of texts that replay; ``result``: ``scores`` (and ``winners``) equal
-  to the replay's, on a game that has ended;
+* ``actions``: a list of texts that replay (a seat leaving, ``resign 1``, ``flag 1``,
+  ``claim 1``, and ``abort 0`` among them: local ruling L1); ``result``: ``scores`` (and
+  ``winners``) equal to the replay's, on a game that has ended (an aborted game has no
+  winners);
 * ``bots`` (only where a computer played): per seat, the computer level that played it
   (a text of 1 to 40 characters) or ``null`` for a person. Written only then, so a record
   without computer players reads as before in any version; records from before it name a

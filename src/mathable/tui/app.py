@@ -6,7 +6,10 @@ from asking which game it holds. A person picks a piece from the rack (keys 1-9 
 ``,`` ``.`` to step through a long hand, or a click) and its legal targets light up; a
 click or Enter on the cursor places it; notation typed in the command line (``I8=12``,
 ``A=32``) works too. With several people at one screen a cover hides the rack between
-their turns. Computers think in a worker thread, so the screen never freezes.
+their turns. Computers think in a worker thread, so the screen never freezes. A person
+in the game may resign (``R`` or typed ``resign``) and, before each player has moved,
+abort (``A``, ``abort``): asked to confirm, then played like any action (local ruling
+L1); the side panel marks a seat that left from the view's ``left``.
 
 Every text a person typed (names, notation) is drawn as :class:`rich.text.Text`, never
 as markup: ``[bold]Eve`` shows as typed (issue 12).
@@ -35,6 +38,16 @@ from textual.worker import Worker, WorkerState
 from mathable.ai import Bot, seat_bots
 from mathable.ai.analysis import analysis_report
 from mathable.ai.hints import hints
+from mathable.cli.hotseat import (
+    LEAVING_WORDS,
+    LEFT_MARKS,
+    leave_question,
+    leave_request,
+    leaving_open,
+    left_names,
+    left_text,
+    over_text,
+)
 from mathable.engine import records
 from mathable.engine.actions import Action, Exchange, Place, action_kind
 from mathable.engine.errors import MathableError
@@ -132,6 +145,8 @@ class ScoreBoard:
     rack_sizes: tuple[int, ...]
     unit: str
     rack_word: str
+    left: tuple[str, ...] = ()
+    """Per seat, why it left ("" while in): marked after its name, ``(resigned)``."""
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         yield Text("\n").join(self.lines(options.max_width))
@@ -142,7 +157,13 @@ class ScoreBoard:
         sizes = [str(n) for n in self.rack_sizes]
         score_w = max(len(self.unit), *map(len, scores))
         size_w = max(len(self.rack_word), *map(len, sizes))
-        names_w = max(cell_len(shown(p)) for p in self.players)
+        marks_left = [
+            f" ({LEFT_MARKS.get(why, 'left')})" if why else ""
+            for why in (self.left or ("",) * len(self.players))
+        ]
+        names_w = max(
+            cell_len(shown(p)) + len(m) for p, m in zip(self.players, marks_left, strict=True)
+        )
         room = width - 2 - 1 - score_w - 1 - size_w
         marks = ["▶ " if seat == self.to_move else "  " for seat in range(len(self.players))]
         out: list[Text] = []
@@ -152,16 +173,25 @@ class ScoreBoard:
             out.append(fit(Text(head, style="bold"), width))
             for seat, name in enumerate(self.players):
                 line = Text(marks[seat])
-                line.append_text(fit(name, name_w))
+                line.append_text(self._label(name, marks_left[seat], name_w))
                 line.pad_right(name_w - line.cell_len + 2)
                 line.append(f" {scores[seat]:>{score_w}} {sizes[seat]:>{size_w}}")
                 out.append(fit(line, width))
             return out
         out.append(fit(Text(f"{self.unit} · {self.rack_word}", style="bold"), width))
         for seat, name in enumerate(self.players):
-            out.append(fit(Text(marks[seat]) + fit(name, max(width - 2, 1)), width))
+            label = self._label(name, marks_left[seat], max(width - 2, 1))
+            out.append(fit(Text(marks[seat]) + label, width))
             out.append(fit(f"  {scores[seat]} · {sizes[seat]}", width))
         return out
+
+    @staticmethod
+    def _label(name: str, mark: str, width: int) -> Text:
+        """A name cut to ``width`` with its mark of a seat that left kept whole after it
+        (while there is room for a few letters of the name)."""
+        if not mark or width - len(mark) < 4:
+            return fit(name + mark, width)
+        return fit(name, width - len(mark)) + Text(mark, style="dim")
 
 
 class SurfaceWidget(Static):
@@ -204,6 +234,8 @@ class MathableApp(App[None]):
         Binding("c", "act('challenge')", "Challenge"),
         Binding("t", "act('stop')", "Propose stop"),
         Binding("h", "hint", "Hint"),
+        Binding("R", "leave('resign')", "Resign"),
+        Binding("A", "leave('abort')", "Abort"),
         Binding("full_stop", "step_piece(1)", "Next"),
         Binding("comma", "step_piece(-1)", "Previous", show=False),
         Binding("colon,slash", "command", "Type", show=False),
@@ -343,8 +375,17 @@ class MathableApp(App[None]):
 
     @property
     def people(self) -> list[int]:
+        """The people still in the game (local ruling L1: a seat that left is out)."""
         assert self.game is not None
-        return [s for s in range(len(self.game.players)) if s not in self.bots]
+        return [s for s in self.game.seats_in if s not in self.bots]
+
+    def leaving_seat(self) -> int | None:
+        """The person at the screen who may leave the game: the one whose rack is
+        shown, else the only person still in (a computer may be thinking)."""
+        seat = self.viewer()
+        if seat is None and len(self.people) == 1:
+            seat = self.people[0]
+        return seat
 
     def viewer(self) -> int | None:
         """Whose rack is shown: the person to move once uncovered; with one person at
@@ -367,9 +408,7 @@ class MathableApp(App[None]):
             return
         if game.is_over:
             self.thinking = None
-            winners = " and ".join(shown(game.players[s]) for s in game.winners())
-            over = "Match over" if game.game_type.rounds else "Game over"
-            self.say(f"{over}: {game.end_reason}. Winner: {winners}. (a: analysis, r: replay)")
+            self.say(f"{shown(over_text(game))} (a: analysis, r: replay)")
             self.refresh_all()
             return
         seat = game.to_move
@@ -450,9 +489,13 @@ class MathableApp(App[None]):
         return game.to_move
 
     def play_text(self, text: str) -> bool:
-        """Play an action typed in the notation (``I8=12``, ``A=32``, ``pass``)."""
+        """Play an action typed in the notation (``I8=12``, ``A=32``, ``pass``); a typed
+        ``resign`` or ``abort`` is asked to confirm first."""
         game = self.game
         if game is None:
+            return False
+        if text.split()[:1] and text.split()[0].lower() in LEAVING_WORDS:
+            self.leave_typed(text)
             return False
         try:
             action = game.parse_action(text)
@@ -481,6 +524,38 @@ class MathableApp(App[None]):
         self.after_action()
         return True
 
+    def action_leave(self, keyword: str) -> None:
+        """``R`` (resign) or ``A`` (abort) for the person at the screen."""
+        self.leave_typed(keyword)
+
+    def leave_typed(self, line: str) -> None:
+        """A person leaves (``resign``) or calls the game off (``abort``), for the seat at
+        the screen or the seat or name typed after the word: refused with the reason
+        when the engine does not allow it, else asked to confirm, then played (L1)."""
+        game = self.game
+        if game is None:
+            return
+        request = leave_request(game, line, self.leaving_seat(), self.bots)
+        if isinstance(request, str):
+            self.say(f"Refused: {request}", error=True)
+            return
+
+        def answered(yes: bool | None) -> None:
+            if not yes:
+                self.say("Play goes on.")
+                return
+            try:
+                game.apply(request)
+            except MathableError as exc:
+                self.say(f"Refused: {exc}", error=True)
+                return
+            self.say(f"{shown(left_text(game, request))}.")
+            if request.seat == self.covered_for:
+                self.covered_for = None  # the next person's rack waits behind the cover
+            self.after_action()
+
+        self.push_screen(QuestionScreen(shown(leave_question(game, request))), answered)
+
     def after_action(self) -> None:
         self.selected = self.selected_index = None
         self.marks = {}
@@ -507,6 +582,8 @@ class MathableApp(App[None]):
             return action == "quit_game"
         if action == "step_piece":  # shown only for a hand too long for the digit keys
             return len(self._playable()) > 9
+        if action == "leave" and parameters:  # resign, abort: only while open (L1)
+            return str(parameters[0]) in leaving_open(game, self.leaving_seat())
         if action == "act" and parameters:
             keyword = str(parameters[0])
         elif action == "exchange":
@@ -718,7 +795,8 @@ class MathableApp(App[None]):
     def action_help(self) -> None:
         if self.game is None:
             return
-        self.push_screen(HelpScreen(self.game.game_type, self.game.house_rules))
+        leaving = leaving_open(self.game, self.leaving_seat())
+        self.push_screen(HelpScreen(self.game.game_type, self.game.house_rules, leaving))
 
     def action_moves(self) -> None:
         """The scores with every full name, the racks left at the end, and every turn."""
@@ -728,7 +806,7 @@ class MathableApp(App[None]):
         view = game.view(None)
         kind = game.game_type
         table = panels.scores_table(
-            tuple(shown(p) for p in view.players),
+            tuple(shown(p) for p in left_names(view.players, view.left)),
             view.scores,
             None if view.over else view.to_move,
             view.rack_sizes,
@@ -938,6 +1016,7 @@ class MathableApp(App[None]):
             view.rack_sizes,
             kind.score_unit,
             panels.holder(kind),
+            view.left,
         )
         extra = Text(f"{panels.supply(kind)}: {view.bag_size}")
         return Group(board, extra)

@@ -5,6 +5,7 @@ game is ever read as markup."""
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Sequence
 
 from rich.text import Text
 
@@ -40,15 +41,18 @@ KEYWORDS = (
 """Actions typed as a word (``exchange`` takes the values: ``exchange 3,5``)."""
 
 
-def rules_page(kind: GameType, house_rules: HouseRules | None = None) -> Text:
-    """The help screen of a game: its rules page (or its summary) and the keys."""
+def rules_page(
+    kind: GameType, house_rules: HouseRules | None = None, leaving: Sequence[str] = ()
+) -> Text:
+    """The help screen of a game: its rules page (or its summary) and the keys
+    (``leaving``: the ways to leave open now, ``resign`` and ``abort``)."""
     if kind.rules:
         page = Text(kind.rules)
     else:
         page = Text(kind.title, style="bold")
         page.append(f"\n\n{kind.summary}")
     page.append("\n\n")
-    page.append_text(keys_help(kind, house_rules))
+    page.append_text(keys_help(kind, house_rules, leaving))
     return page
 
 
@@ -64,10 +68,13 @@ def answers(kind: GameType) -> bool:
     return any(kind.has(k) for k in ("accept", "decline", "stop", "challenge"))
 
 
-def keys_help(kind: GameType, house_rules: HouseRules | None = None) -> Text:
+def keys_help(
+    kind: GameType, house_rules: HouseRules | None = None, leaving: Sequence[str] = ()
+) -> Text:
     """The keys of the terminal game, one a line, with only the actions this game has
     (and the undo and hint keys only when their house rules are on, if ``house_rules``
-    is given); every line fits 80 columns."""
+    is given; resign and abort only when ``leaving`` says they are open, L1); every line
+    fits 80 columns."""
     surface = Surface(kind)
     piece, target = kind.piece, surface.target_word
     holder = "hand" if piece == "card" else "rack"
@@ -95,6 +102,10 @@ def keys_help(kind: GameType, house_rules: HouseRules | None = None) -> Text:
     rows += [("a", "analysis, once the game is over"), ("m", "scores (full names) and moves")]
     if house_rules is None or house_rules.allow_undo:
         rows.append(("u", "undo"))
+    if "resign" in leaving:
+        rows.append(("R, resign", "leave the game for good (asks first)"))
+    if "abort" in leaving:
+        rows.append(("A, abort", "call the game off, nobody wins (before all moved)"))
     rows += [("s", "save"), ("r", "replay"), ("?", "help"), ("q", "quit (saves first)")]
     text = Text("Keys", style="bold")
     for key, what in rows:

@@ -306,14 +306,18 @@ class HelpScreen(ModalScreen[None]):
 
     BINDINGS = [Binding("escape,question_mark,q", "close", "Close")]
 
-    def __init__(self, kind: GameType, house_rules: HouseRules | None = None) -> None:
+    def __init__(
+        self, kind: GameType, house_rules: HouseRules | None = None, leaving: Sequence[str] = ()
+    ) -> None:
         super().__init__()
         self.kind = kind
         self.house_rules = house_rules
+        self.leaving = tuple(leaving)
+        """The ways to leave open now (``resign``, ``abort``): only these are listed."""
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-box"):
-            yield Static(rules_page(self.kind, self.house_rules))
+            yield Static(rules_page(self.kind, self.house_rules, self.leaving))
         yield Footer()
 
     def action_close(self) -> None:

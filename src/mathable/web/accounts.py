@@ -19,15 +19,17 @@ from starlette.middleware.sessions import SessionMiddleware
 
 from mathable.engine.validation import MAX_NAME_LENGTH
 
+from . import seating
 from .limits import rate_limited
 from .players import MAX_PASSWORD, MIN_PASSWORD, Player, PlayerStore
 from .routes import REFUSALS
 from .service import ServiceError
+from .standings import HistoryOut, RatingOut, Standings
 
 COOKIE = "mathable_session"
 MAX_AGE = 365 * 24 * 60 * 60
 """A session lasts a year from its last change (a guest keeps their games that long)."""
-SESSION_KEY = "player"
+SESSION_KEY = seating.SESSION_KEY
 
 # -- shapes ------------------------------------------------------------------------------
 
@@ -68,6 +70,14 @@ class ProfileOut(BaseModel):
     name: str
     kind: Literal["person", "bot"] = Field(description="``bot``: a computer player.")
     created: float = Field(description="When the player was made (Unix time).")
+    ratings: list[RatingOut] = Field(
+        default_factory=list, description="Per game and pace played rated (issue 15)."
+    )
+    games: HistoryOut | None = Field(
+        default=None,
+        description="The finished games, newest first: the first page of "
+        "``GET /api/players/{id}/games``.",
+    )
 
 
 # -- the session -------------------------------------------------------------------------
@@ -156,11 +166,17 @@ async def logout(request: Request, store: PlayersDep) -> dict[str, Any]:
 
 
 @router.get("/players/{player_id}", summary="A player's public profile", response_model=ProfileOut)
-async def profile(player_id: str, store: PlayersDep) -> dict[str, Any]:
+async def profile(player_id: str, store: PlayersDep, request: Request) -> dict[str, Any]:
+    """Who the player is, their ratings and their last finished games."""
     found = await asyncio.to_thread(store.get, player_id)
     if found is None:
         raise ServiceError(404, "no such player")
-    return found.profile()
+    answer = found.profile()
+    standings: Standings | None = getattr(request.app.state, "standings", None)
+    if standings is not None:
+        answer["ratings"] = await asyncio.to_thread(standings.ratings_of, player_id)
+        answer["games"] = await asyncio.to_thread(standings.history, player_id)
+    return answer
 
 
 # -- installing --------------------------------------------------------------------------

@@ -11,6 +11,7 @@ client sends can cause a 500.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -23,12 +24,13 @@ from starlette.middleware.gzip import GZipMiddleware
 
 from mathable.games.registry import GAMES
 
-from . import accounts, chat, lobby, routes
+from . import accounts, chat, lobby, routes, standings
 from .connections import Admissions, SocketLimits
 from .db import shown_database_url
 from .limits import Limits
 from .limits import install as install_limits
 from .players import PlayerStore, secret_key
+from .presence import claim_after
 from .service import GameService, ServiceError
 from .store import EventStore
 from .workers import Workers, default_size
@@ -72,9 +74,11 @@ class Settings:
     What one client may ask: :class:`~.limits.Limits` (``MATHABLE_RATE_*`` per address,
     ``MATHABLE_MAX_BODY``, ``MATHABLE_MAX_RECORD_BODY``) and the live connections:
     :class:`~.connections.SocketLimits` (``MATHABLE_WS_*``, ``MATHABLE_SPECTATORS_PER_GAME``,
-    ``MATHABLE_SOCKETS_PER_ADDRESS``). The session cookie: ``MATHABLE_SECRET_KEY``, the key
-    that signs it (default: one made at random and kept in the database, shared by every
-    process over it), ``MATHABLE_SECURE_COOKIES`` (``on``: sent over HTTPS only)."""
+    ``MATHABLE_SOCKETS_PER_ADDRESS``). ``MATHABLE_CLAIM_AFTER``: the seconds a player to
+    move must be away before a claim (default 60). The session cookie:
+    ``MATHABLE_SECRET_KEY``, the key that signs it (default: one made at random and kept in
+    the database, shared by every process over it), ``MATHABLE_SECURE_COOKIES`` (``on``:
+    sent over HTTPS only)."""
 
     def __init__(self) -> None:
         self.database_url = os.environ.get("DATABASE_URL", "sqlite:///mathable.db")
@@ -88,6 +92,7 @@ class Settings:
         if self.secret_key is not None and len(self.secret_key) < MIN_SECRET:
             raise ValueError(f"MATHABLE_SECRET_KEY: at least {MIN_SECRET} characters")
         self.secure_cookies = _switch("MATHABLE_SECURE_COOKIES")
+        self.claim_after = claim_after()
 
 
 GZIP_MINIMUM = 1000
@@ -127,8 +132,10 @@ def create_app(database_url: str | None = None) -> FastAPI:
     settings = Settings()
     store = EventStore(database_url or settings.database_url)
     service = GameService(store, Workers(settings.workers), settings.live_games)
+    service.claim_after = settings.claim_after
     players = PlayerStore(store)
     players.ensure_bots()
+    service.standings.seed_bots(time.time())  # the computer levels' starting ratings
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -160,6 +167,7 @@ def create_app(database_url: str | None = None) -> FastAPI:
         app, players, settings.secret_key or secret_key(store), secure=settings.secure_cookies
     )
     lobby.install(app, store)  # the lobby's seeks, page and routes (issue 15)
+    standings.install(app, service.standings)  # leaderboard, histories (issue 15)
     # gzip for the page's files and JSON answers (those that ask for it), inside the
     # limits and the security headers, which every answer keeps
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM, compresslevel=6)

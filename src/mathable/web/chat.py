@@ -38,6 +38,7 @@ from .db import chat, reports
 from .deps import SeatDep, ServiceDep
 from .limits import RateLimiter
 from .routes import REFUSALS
+from .seating import cookie_player
 from .service import GameService, Seated, ServiceError
 from .store import EventStore
 
@@ -235,9 +236,12 @@ def _limit(request: Request, player_id: str) -> None:
     limiter.hit("chat", "player " + player_id, source="you")
 
 
-async def seat_from_chat_body(game_id: str, service: ServiceDep, body: ChatIn) -> Seated:
-    """The game and the seat of the message's ``token`` (None: a spectator)."""
-    return await service.seated_async(game_id, body.token)
+async def seat_from_chat_body(
+    game_id: str, service: ServiceDep, body: ChatIn, request: Request
+) -> Seated:
+    """The game and the seat of the message's ``token``, or without one of the session
+    cookie (:mod:`.seating`); None: a spectator."""
+    return await service.seated_async(game_id, body.token, cookie_player(request))
 
 
 @router.get("/{game_id}/chat", summary="Read a chat room of the game", response_model=ChatOut)

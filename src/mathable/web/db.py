@@ -241,11 +241,15 @@ presence = Table(
     metadata,
     Column("game_id", Text, ForeignKey("games.id"), primary_key=True),
     Column("seat", Integer, primary_key=True),
+    Column("process", Text, primary_key=True),
     Column("seen", Float, nullable=False),
     Column("connected", Boolean, nullable=False),
+    Column("since", Float, nullable=False),
 )
-"""Whether a seat's player has the game open (a socket, in any process), and since when
-(``seen``: the last connection, heartbeat or disconnection)."""
+"""Whether a seat's player has the game open, one row per server process that had a
+socket of the seat (:mod:`.presence`): ``connected`` while one is open there, ``since``
+the instant that last changed, ``seen`` its last heartbeat (a process that stops beating
+is gone: its sockets with it)."""
 
 
 class DatabaseError(MathableError):

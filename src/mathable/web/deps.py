@@ -2,7 +2,8 @@
 template's ``SessionDep``/``CurrentUser``): the service, and the seat a token opens.
 
 ``SeatDep`` is the one place a request's token becomes a seat: the ``?token=`` of a
-read, or the ``token`` of an action's body. No token is a spectator; a wrong token is
+read, or the ``token`` of an action's body; without one, the seat bound to the session
+cookie's player (:mod:`.seating`). Neither is a spectator; a wrong token is
 refused (403) and an unknown game answered 404 before the route runs.
 """
 
@@ -14,6 +15,7 @@ from fastapi import Depends, Query
 from starlette.requests import HTTPConnection
 
 from .schemas import Act
+from .seating import cookie_player
 from .service import GameService, Seated
 
 
@@ -29,17 +31,21 @@ ServiceDep = Annotated[GameService, Depends(get_service)]
 async def seat_from_query(
     game_id: str,
     service: ServiceDep,
+    connection: HTTPConnection,
     token: Annotated[
         str | None, Query(description="The seat's secret token; omit it to watch.")
     ] = None,
 ) -> Seated:
-    """The game and the seat of the ``?token=`` (None: a spectator)."""
-    return await service.seated_async(game_id, token)
+    """The game and the seat of the ``?token=``, or without one the seat bound to the
+    session cookie's player (:mod:`.seating`); None: a spectator."""
+    return await service.seated_async(game_id, token, cookie_player(connection))
 
 
-async def seat_from_body(game_id: str, service: ServiceDep, body: Act) -> Seated:
-    """The game and the seat of an action's ``token``."""
-    return await service.seated_async(game_id, body.token)
+async def seat_from_body(
+    game_id: str, service: ServiceDep, body: Act, connection: HTTPConnection
+) -> Seated:
+    """The game and the seat of an action's ``token`` (or of the session cookie)."""
+    return await service.seated_async(game_id, body.token, cookie_player(connection))
 
 
 SeatDep = Annotated[Seated, Depends(seat_from_query)]

@@ -1,5 +1,7 @@
-"""A web game's clock and its endings outside the rules (out of time, resigned, aborted),
-derived from the stored events and their times alone (:mod:`mathable.online.clocks`).
+"""A web game's clock, derived from the stored events and their times alone
+(:mod:`mathable.online.clocks`), and how it ended when a seat left or the game was called
+off (read from the engine's game: ``resign 1``, ``flag 1``, ``claim 1`` and ``abort 0`` are
+the engine's own actions, local ruling L1 in docs/architecture.md).
 
 Nothing here is kept only in memory: a restart, or another process, replays the same
 events with the same times and gets the same clocks. The clocks start at the game's
@@ -7,8 +9,9 @@ creation, not at the first move (lichess starts them after the first moves, and 
 game nobody starts): here nobody can then hold a game open for ever by not moving, and an
 abort is open to the players until each has moved.
 
-Resign, abort and the loss on time are for games of two players for now: a seat leaving
-a larger game (its score frozen, play going on) needs a change of the engine's turn order.
+With three or four players a seat out of time leaves the game (its score frozen) and play
+goes on: the clocks go on with the next seat still in, which the engine has made the seat
+to move.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from mathable.engine.actions import Abort, Leave, action_kind
 from mathable.engine.protocol import Game
 from mathable.online.clocks import Clocks, TimeControl, Turn, clocks_at, parse_time_control
 
@@ -25,7 +29,8 @@ from .workers import apply_event, ending_event
 
 @dataclass(frozen=True)
 class Ending:
-    """How a game ended outside its rules: ``kind`` (flag, resign, abort) by ``seat``."""
+    """How a game ended outside its turns: ``kind`` (flag, resign, claim, abort) by
+    ``seat``, read from the engine's game (:func:`ending_of`)."""
 
     kind: str
     seat: int
@@ -33,15 +38,13 @@ class Ending:
     winners: tuple[int, ...]
 
 
-def ending_of(kind: str, seat: int, players: Sequence[str]) -> Ending:
-    """The ending of a two-player game: the other seat wins, but for an abort."""
-    name = players[seat] if 0 <= seat < len(players) else f"seat {seat}"
-    others = tuple(s for s in range(len(players)) if s != seat)
-    if kind == "abort":
-        return Ending(kind, seat, "aborted", ())
-    if kind == "resign":
-        return Ending(kind, seat, f"{name} resigned", others)
-    return Ending(kind, seat, f"{name} ran out of time", others)
+def ending_of(game: Game) -> Ending | None:
+    """The game's ending when its last action was a seat leaving that ended it, or an
+    abort (L1); None while it runs or when it ended by its rules."""
+    last = game.log[-1] if game.log else None
+    if not game.is_over or not isinstance(last, Leave | Abort):
+        return None
+    return Ending(action_kind(last), last.seat, game.end_reason, game.winners())
 
 
 def control_of(spec: dict[str, Any]) -> TimeControl | None:
@@ -55,14 +58,19 @@ def ms(seconds: float) -> int:
 
 
 class Timing:
-    """A game's turn changes with their times and its ending, kept level with its events
-    (:meth:`note` after each one)."""
+    """A game's turn changes with their times, kept level with its events (:meth:`note`
+    after each one); whether it is over, and how, is the game's."""
 
     def __init__(self, control: TimeControl | None, game: Game, created: float) -> None:
         self.control = control
+        self.game = game
         self.seats = len(game.players)
         self.turns: list[Turn] = [Turn(ms(created), game.to_move)]
-        self.ending: Ending | None = None
+
+    @property
+    def ending(self) -> Ending | None:
+        """How the game ended when a seat left or it was aborted (:func:`ending_of`)."""
+        return ending_of(self.game)
 
     def now_ms(self, at: float) -> int:
         """An instant never before the last turn change (a clock set back)."""
@@ -76,24 +84,28 @@ class Timing:
 
     def flag_due(self, at: float) -> int | None:
         """The seat that has run out of time by ``at`` and whose flag is not stored."""
-        if self.ending is not None or self.turns[-1].seat is None:
+        if self.game.is_over or self.turns[-1].seat is None:
             return None
         clocks = self.clocks(at)
-        return clocks.flags[0].seat if clocks is not None and clocks.flags else None
+        if clocks is None:
+            return None
+        left = self.game.left
+        due = [flag.seat for flag in clocks.flags if not left[flag.seat]]
+        return due[0] if due else None
 
     def note(self, game: Game, text: str, at: float) -> None:
         """Take in an event (already applied to ``game``) stored at ``at``."""
+        self.game = game
         if self.turns[-1].seat is None:
             return  # the clocks have stopped
         when = self.now_ms(at)
         found = ending_event(text)
-        if found is not None:
-            self.ending = ending_of(*found, game.players)
+        if found is not None and found[0] == "flag":
             clocks = self.clocks(at)
-            if found[0] == "flag" and clocks is not None and clocks.flags:
-                when = clocks.flags[0].at  # the instant the time ran out
-            self.turns.append(Turn(when, None))
-        elif game.is_over:
+            flagged = [] if clocks is None else [f for f in clocks.flags if f.seat == found[1]]
+            if flagged:
+                when = flagged[-1].at  # the instant the time ran out
+        if game.is_over:
             self.turns.append(Turn(when, None))
         elif game.to_move != self.turns[-1].seat:
             self.turns.append(Turn(when, game.to_move))

@@ -5,8 +5,9 @@ their levels, house rules, a time control, rated or casual), kept in the databas
 (:data:`~.db.seeks`) so that every server process lists the same ones. Its owner holds
 the first seat; each player who joins takes the next. When the last person's seat is
 taken, the game is created by the service as an online game (dealt by the server, O1)
-with the joined players' names and the computer seats, and each player gets their own
-seat's token -- in their join answer, and in ``GET /api/seeks/{id}`` for them only.
+with the joined players' names and the computer seats, each seat bound to its player
+(:mod:`.seating`): their session cookie opens it at ``/g/{id}``, so the seek keeps no
+token (its answer's ``token`` is null).
 
 Two joins at once never overfill a seek: a join is a conditional update (the joined
 players still as read and the seek still open), retried on a conflict, as
@@ -26,7 +27,7 @@ import json
 import secrets
 import time
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, FastAPI, Query, Request
 from fastapi.responses import FileResponse
@@ -110,7 +111,23 @@ class SeekOut(BaseModel):
     game_id: str | None = Field(description="The game, once started.")
     created: float
     seat: int | None = Field(default=None, description="Mine, if I am in this seek.")
-    token: str | None = Field(default=None, description="My seat's token, once started.")
+    kind: Literal["seek", "game"] = Field(
+        default="seek",
+        description=(
+            "seek; or game: one of my games being played (in GET /api/me/games), its "
+            "``id`` and ``game_id`` the game's, ``status`` playing, ``seat`` mine."
+        ),
+    )
+    your_turn: bool | None = Field(
+        default=None, description="A game: whether it is my turn (null for a seek)."
+    )
+    token: str | None = Field(
+        default=None,
+        description=(
+            "My seat's token: null since seats are bound to players (the session cookie "
+            "opens the game at /g/{game_id}); only seeks started before that carry one."
+        ),
+    )
 
 
 # -- the store ---------------------------------------------------------------------------
@@ -153,8 +170,6 @@ def checked_spec(body: SeekIn) -> dict[str, Any]:
         raise ServiceError(422, f"{refused[0]}: {refused[1]}")
     clock = None
     if body.clock is not None:
-        if body.seats != 2:  # as the service refuses it (a seat out of time: for later)
-            raise ServiceError(400, "clock: clocks are for two players for now")
         try:
             clock = parse_time_control(body.clock).to_json()
         except TimeControlError as exc:
@@ -330,17 +345,12 @@ class SeekStore:
                     return self.shown(row, player.id), len(after) == people
         raise ServiceError(409, "this seek changed too often at the same moment: try again")
 
-    def started(self, seek_id: str, game_id: str, tokens: list[str]) -> None:
-        """The seek's game is made: its id, and each joined player's token (by seat)."""
+    def started(self, seek_id: str, game_id: str) -> None:
+        """The seek's game is made: its id. No token is kept: each joined player's seat is
+        bound to them (:mod:`.seating`), and their cookie opens it."""
         with self.store.writing() as connection:
-            row = self._row(connection, seek_id)
-            joined = json.loads(row.joined)
-            for entry, token in zip(joined, tokens, strict=True):
-                entry["token"] = token
             connection.execute(
-                update(seeks)
-                .where(seeks.c.id == seek_id)
-                .values(status=STARTED, game_id=game_id, joined=json.dumps(joined))
+                update(seeks).where(seeks.c.id == seek_id).values(status=STARTED, game_id=game_id)
             )
 
     def failed(self, seek_id: str) -> None:
@@ -399,9 +409,10 @@ class SeekStore:
 # -- starting a game ---------------------------------------------------------------------
 
 
-async def start_game(service: GameService, seek: dict[str, Any]) -> list[str]:
+async def start_game(service: GameService, seek: dict[str, Any]) -> str:
     """Create the filled seek's online game: the joined people in seat order (the owner
-    first), then the computer seats; the game's id and each person's token."""
+    first), then the computer seats, each seat bound to its player (the owner's on
+    creation, the others' by their invitations, claimed here); the game's id."""
     players = [Seat(name=p["name"]) for p in seek["players"]]
     players += [Seat(name=f"Computer ({level})", bot=level) for level in seek["computers"]]
     fields: dict[str, Any] = {
@@ -414,16 +425,14 @@ async def start_game(service: GameService, seek: dict[str, Any]) -> list[str]:
     for extra in ("clock", "rated"):  # once new games take them (the contract), passed on
         if extra in NewGame.model_fields:
             fields[extra] = seek[extra]
-    made = await service.create(NewGame(**fields))
+    joined = [str(p["id"]) for p in seek["players"]]
+    made = await service.create(NewGame(**fields), joined[0])
     game_id = str(made["id"])
-    tokens: list[str] = []
-    for entry in made["seats"][: len(seek["players"])]:
-        if entry["token"]:
-            tokens.append(str(entry["token"]))
-            continue
-        invite = str(entry["invite"]).rpartition("invite=")[2]
-        tokens.append(str((await service.join(game_id, invite))["token"]))
-    return [game_id, *tokens]
+    for entry, player_id in zip(made["seats"], joined, strict=False):
+        if entry["invite"]:
+            invite = str(entry["invite"]).rpartition("invite=")[2]
+            await service.join(game_id, invite, player_id)
+    return game_id
 
 
 # -- the routes --------------------------------------------------------------------------
@@ -474,11 +483,11 @@ async def _join(
     seek, filled = await asyncio.to_thread(seeks_.join, seek_id, player)
     if filled:
         try:
-            game_id, *tokens = await start_game(service, seek)
+            game_id = await start_game(service, seek)
         except BaseException:
             await asyncio.to_thread(seeks_.failed, seek_id)
             raise
-        await asyncio.to_thread(seeks_.started, seek_id, game_id, tokens)
+        await asyncio.to_thread(seeks_.started, seek_id, game_id)
         seek = await asyncio.to_thread(seeks_.get, seek_id, player.id)
     return seek
 
@@ -525,11 +534,45 @@ async def cancel_seek(seek_id: str, player: MeDep, seeks_: SeeksDep) -> dict[str
     return await asyncio.to_thread(seeks_.cancel, seek_id, player)
 
 
-@router.get("/me/games", summary="My seeks and games", response_model=list[SeekOut])
-async def my_games(player: MeDep, seeks_: SeeksDep) -> list[dict[str, Any]]:
-    """The seeks I offered or joined, open or started (with my seat's token), newest
-    first."""
-    return await asyncio.to_thread(seeks_.mine, player.id)
+def game_entry(game: dict[str, Any]) -> dict[str, Any]:
+    """One of my games being played (:meth:`GameService.player_games`), shaped as a seek
+    (``kind`` game) so that the list keeps one shape."""
+    spec, seats = game["spec"], game["seats"]
+    shown = [
+        {
+            "id": str(s.get("player") or (f"bot-{s['bot']}" if s.get("bot") else "")),
+            "name": s["name"],
+        }
+        for s in seats
+    ]
+    return {
+        "id": game["id"],
+        "owner": shown[0],
+        "variant": spec["variant"],
+        "seats": len(seats),
+        "computers": [s["bot"] for s in seats if s.get("bot")],
+        "house_rules": spec.get("house_rules", {}),
+        "clock": spec.get("clock"),
+        "rated": bool(spec.get("rated", False)),
+        "players": [p for p, s in zip(shown, seats, strict=True) if not s.get("bot")],
+        "open_seats": 0,
+        "status": "playing",
+        "game_id": game["id"],
+        "created": game["created"],
+        "seat": game["seat"],
+        "kind": "game",
+        "your_turn": game["your_turn"],
+        "token": None,
+    }
+
+
+@router.get("/me/games", summary="My games and seeks", response_model=list[SeekOut])
+async def my_games(player: MeDep, seeks_: SeeksDep, service: ServiceDep) -> list[dict[str, Any]]:
+    """My games being played first (``kind`` game: those where it is my turn first, each
+    opened by my session cookie at ``/g/{game_id}``), then the seeks I offered or joined,
+    open or started, newest first."""
+    games = await service.player_games(player.id)
+    return [game_entry(g) for g in games] + await asyncio.to_thread(seeks_.mine, player.id)
 
 
 def install(app: FastAPI, store: EventStore) -> None:

@@ -25,7 +25,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import Connection, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from mathable.ai import BOTS
+from mathable.ai import BOTS, bot_player_id
 from mathable.engine.validation import FieldError, player_name, shown
 
 from .db import is_unique_violation, players, settings
@@ -68,8 +68,8 @@ def name_key(name: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
 
 
-def bot_id(level: str) -> str:
-    return f"bot-{level}"
+bot_id = bot_player_id
+"""A computer level's player id (:func:`mathable.ai.bot_player_id`)."""
 
 
 class PlayerStore:

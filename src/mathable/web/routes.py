@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Depends, Query, WebSocket
+from fastapi import APIRouter, Body, Depends, Query, Request, WebSocket
 from fastapi.responses import FileResponse, Response
 
 from mathable.games.registry import GAMES
@@ -37,7 +37,8 @@ from .schemas import (
     VariantOut,
     ViewOut,
 )
-from .service import ServiceError
+from .seating import SessionPlayerDep, cookie_player
+from .service import GameService, Seated, ServiceError
 
 STATIC = Path(__file__).with_name("static")
 
@@ -59,6 +60,14 @@ catalog = APIRouter(prefix="/api", tags=["games on offer"])
 games = APIRouter(prefix="/api/games", tags=["playing"], responses=REFUSALS)
 after = APIRouter(prefix="/api", tags=["records and score sheets"], responses=REFUSALS)
 live = APIRouter()
+
+
+async def _seated(
+    service: GameService, game_id: str, token: str | None, request: Request
+) -> Seated:
+    """The seat of a body's ``token``, or without one of the session cookie's player
+    (:mod:`.seating`)."""
+    return await service.seated_async(game_id, token, cookie_player(request))
 
 
 def encoded(view: Encoded) -> Response:
@@ -116,22 +125,29 @@ async def bots(service: ServiceDep) -> list[dict[str, str]]:
     response_model=CreatedOut,
     dependencies=[Depends(rate_limited("create"))],
 )
-async def create_game(spec: NewGame, service: ServiceDep) -> dict[str, Any]:
+async def create_game(
+    spec: NewGame, service: ServiceDep, player: SessionPlayerDep
+) -> dict[str, Any]:
     """Returns the game id and its seats. At one screen (``mode: screen``, or one person
     against the computer) every person's seat has its secret token: whoever holds a token
     plays that seat (``/g/{id}?t={token}``). Online, only the creator's own seat has a
     token; each other person's seat has an ``invite`` link for its player, good once:
     whoever follows it first gets that seat's token (``POST /api/games/{id}/join``).
-    Online games are dealt by the server; their seed is shown when they end (O1)."""
-    return await service.create(spec)
+    Online games are dealt by the server; their seed is shown when they end (O1). The
+    creator's seat is bound to their session cookie's player (if the request has a
+    session: ``GET /api/me`` gives one), which then opens it without a token."""
+    return await service.create(spec, player)
 
 
 @games.post("/{game_id}/join", summary="Claim a seat with its invitation", response_model=JoinedOut)
-async def join(game_id: str, body: Join, service: ServiceDep) -> dict[str, Any]:
+async def join(
+    game_id: str, body: Join, service: ServiceDep, player: SessionPlayerDep
+) -> dict[str, Any]:
     """Answers the seat's secret token, to this caller only; the invitation then stops
-    working (409), so the seat is held by one person. Every view says which seats are
-    ``claimed``."""
-    return await service.join(game_id, body.invite)
+    working (409), so the seat is held by one person. The seat is bound to the session
+    cookie's player (if any), which then opens it without a token (``/g/{id}``); one player takes
+    one seat of a game (409). Every view says which seats are ``claimed``."""
+    return await service.join(game_id, body.invite, player)
 
 
 @games.get(
@@ -157,13 +173,15 @@ async def invitations(
     response_model=CreatedOut,
     dependencies=[Depends(rate_limited("create"))],
 )
-async def rematch(game_id: str, body: Rematch, service: ServiceDep) -> dict[str, Any]:
+async def rematch(
+    game_id: str, body: Rematch, service: ServiceDep, request: Request
+) -> dict[str, Any]:
     """The first player to ask creates the rematch (the same players, computer levels,
     game, house rules and mode; a new deal) and gets it as ``POST /api/games`` answers
     at one screen, or online with their own seat's token; the game's views then name it
     (``rematch``). Each other person asks the same with their own token and gets their
     seat's token in it, once."""
-    return await service.rematch(await service.seated_async(game_id, body.token))
+    return await service.rematch(await _seated(service, game_id, body.token, request))
 
 
 @games.post(
@@ -172,10 +190,11 @@ async def rematch(game_id: str, body: Rematch, service: ServiceDep) -> dict[str,
     response_model=ViewOut,
     response_model_exclude_unset=True,
 )
-async def resign(game_id: str, body: SeatToken, service: ServiceDep) -> Response:
+async def resign(game_id: str, body: SeatToken, service: ServiceDep, request: Request) -> Response:
     """The seat resigns; stored as an event (``resign 0``). 409 once over, or in a game of
     three or four (not supported yet)."""
-    return encoded(await service.end(await service.seated_async(game_id, body.token), "resign"))
+    seated = await _seated(service, game_id, body.token, request)
+    return encoded(await service.end(seated, "resign"))
 
 
 @games.post(
@@ -184,9 +203,24 @@ async def resign(game_id: str, body: SeatToken, service: ServiceDep) -> Response
     response_model=ViewOut,
     response_model_exclude_unset=True,
 )
-async def abort(game_id: str, body: SeatToken, service: ServiceDep) -> Response:
+async def abort(game_id: str, body: SeatToken, service: ServiceDep, request: Request) -> Response:
     """The game ends with no winner (``abort 0``); 409 once each player has moved."""
-    return encoded(await service.end(await service.seated_async(game_id, body.token), "abort"))
+    return encoded(await service.end(await _seated(service, game_id, body.token, request), "abort"))
+
+
+@games.post(
+    "/{game_id}/claim",
+    summary="Claim against the player to move, away too long (online games)",
+    response_model=ViewOut,
+    response_model_exclude_unset=True,
+)
+async def claim(game_id: str, body: SeatToken, service: ServiceDep, request: Request) -> Response:
+    """Another seat's player, disconnected on their turn for more than
+    ``MATHABLE_CLAIM_AFTER`` seconds (the view's ``claim_after``), leaves the game:
+    stored as an event (``claim 1``); with two players the claimant wins, with three or
+    four play goes on without them (local ruling L1). 409 with the reason otherwise (they are
+    connected, not away long enough, a correspondence game, at one screen, over)."""
+    return encoded(await service.claim(await _seated(service, game_id, body.token, request)))
 
 
 @games.get("", summary="Games, newest first", response_model=list[GameSummaryOut])
@@ -355,7 +389,7 @@ async def updates(
     address are capped (:mod:`.connections`)."""
     await websocket.accept()
     try:  # after accept: refusals go in a message
-        seated = await service.seated_async(game_id, token)
+        seated = await service.seated_async(game_id, token, cookie_player(websocket))
     except ServiceError as exc:
         await refuse(websocket, exc.status, exc.message, 4000 + exc.status)
         return
@@ -371,6 +405,7 @@ async def updates(
     key = service.listen(seated, connection.send)  # first: its first view is kept and shared
     connection.send(service.view_message(seated.live, seated.seat))
     try:
+        await service.seat_opened(seated)  # presence: connected (watchers told)
         async for text in connection.frames():
             try:
                 message = json.loads(text)
@@ -393,5 +428,6 @@ async def updates(
                 )
     finally:
         service.unlisten(game_id, key)
+        service.seat_closed(seated)  # presence: away once its last socket closed
         admissions.leave(game_id, address, spectator)
         await connection.close()

@@ -73,7 +73,13 @@ class NewGame(BaseModel):
 class Act(BaseModel):
     """An action for the seat whose token is given."""
 
-    token: str = Field(description="The seat's secret token, from its link.")
+    token: str | None = Field(
+        default=None,
+        description=(
+            "The seat's secret token, from its link; omit it for the seat your session "
+            "cookie holds (bound when you took it)."
+        ),
+    )
     action: str = Field(
         max_length=100,
         description="I8=12, J8=16+, end, pass, exchange 3,5…; undo when the view's undo says so",
@@ -92,13 +98,25 @@ class Join(BaseModel):
 class Rematch(BaseModel):
     """A player's rematch: the token of their seat in the finished game."""
 
-    token: str = Field(description="The seat's secret token, from its link.")
+    token: str | None = Field(
+        default=None,
+        description=(
+            "The seat's secret token, from its link; omit it for the seat your session "
+            "cookie holds (bound when you took it)."
+        ),
+    )
 
 
 class SeatToken(BaseModel):
     """A player's request about their game (resign, abort): their seat's token."""
 
-    token: str = Field(description="The seat's secret token, from its link.")
+    token: str | None = Field(
+        default=None,
+        description=(
+            "The seat's secret token, from its link; omit it for the seat your session "
+            "cookie holds (bound when you took it)."
+        ),
+    )
 
 
 class Transcript(BaseModel):
@@ -267,6 +285,12 @@ class PublicViewOut(Open):
     available: list[str] = Field(description="the action keywords the seat may use now")
     summaries: list[TurnSummaryOut]
     status: str
+    left: list[str] = Field(
+        default_factory=list,
+        description="per seat, why it left the game (resign, flag: out of time, claim: gone "
+        "and claimed), '' for a seat still in (local ruling L1: its score frozen, its turns "
+        "skipped)",
+    )
     recent: list[str] = Field(
         description="targets of the last finished turn and the turn under way, to highlight"
     )
@@ -284,6 +308,28 @@ class SeatInfoOut(BaseModel):
     bot: str | None
     claimed: bool = Field(
         default=True, description="a person's seat: whether its invitation was taken"
+    )
+
+
+class RatingChangeOut(BaseModel):
+    """A seat's rating change in a rated game (issue 15, "Ratings")."""
+
+    seat: int
+    player: str = Field(description="the player's id")
+    before: int
+    after: int
+    change: int = Field(description="after - before, as shown (+12)")
+    provisional: bool = Field(description="the new rating is still provisional (shown with ?)")
+
+
+class PresenceOut(BaseModel):
+    """A seat's presence."""
+
+    connected: bool
+    since: int | None = Field(
+        default=None,
+        description="milliseconds since the epoch: connected since, or away since (null: "
+        "never seen)",
     )
 
 
@@ -320,6 +366,11 @@ class ViewOut(PublicViewOut):
     )
     running: int | None = Field(default=None, description="the seat whose clock runs")
     rated: bool = Field(default=False, description="a rated game (an aborted one never is)")
+    rating_changes: list[RatingChangeOut] | None = Field(
+        default=None,
+        description="once a rated game is over: each seat's rating before and after, and "
+        "the change shown (null: not rated)",
+    )
     abort: bool = Field(
         default=False, description="whether this seat may abort now (before each player moved)"
     )
@@ -328,6 +379,17 @@ class ViewOut(PublicViewOut):
         default=None,
         description="once over: the id of the rematch a player asked for (each player takes "
         "their seat in it with POST /api/games/{id}/rematch)",
+    )
+    presence: list[PresenceOut] | None = Field(
+        default=None,
+        description="online: per seat, whether its player has the game open (in any server "
+        "process; computer players always) and since when (null: until a socket here "
+        "follows the game)",
+    )
+    claim_after: float | None = Field(
+        default=None,
+        description="online, not by correspondence, not over: the seconds the seat to move "
+        "must have been disconnected before another player may claim (POST .../claim)",
     )
 
 

@@ -29,7 +29,7 @@ from typing import Any
 from mathable.ai import BOTS, in_time, seat_levels
 from mathable.ai.analysis import REPORT_VERSION
 from mathable.engine import records
-from mathable.engine.actions import Action, Challenge, Exchange, action_kind
+from mathable.engine.actions import Abort, Action, Challenge, Exchange, Leave, action_kind
 from mathable.engine.errors import IllegalMove, MathableError, NotationError
 from mathable.engine.protocol import Game, GameType, HouseRules, View
 from mathable.games import registry
@@ -41,8 +41,11 @@ from mathable.online.fairplay import rated_refusal
 
 from .connections import Encoded, ViewMessage
 from .gameclock import Timing, replay_timed
+from .presence import CLAIM_AFTER, Presence, merged
 from .schemas import NewGame, Seat
+from .standings import Standings, ending_of
 from .store import ConflictError, EventStore, StoredGame
+from .timers import ClockScheduler
 from .workers import (
     UNDO,
     Workers,
@@ -106,9 +109,11 @@ class LiveGame:
     """The game, its events and actions, and who made each of its actions (worked out
     for :meth:`GameService.undo_steps`, kept until the game changes)."""
     timing: Timing | None = None
-    """The clocks' turn changes and an ending outside the rules (resigned, aborted, out
-    of time: :mod:`.gameclock`), derived from the events and their times."""
+    """The clocks' turn changes (:mod:`.gameclock`), derived from the events and their
+    times (a resignation, abort or flag is the game's own: local ruling L1)."""
     rated: bool = False
+    rating_changes: list[dict[str, Any]] | None = None
+    """Once a rated game is over and rated: each seat's rating change (:mod:`.standings`)."""
     views: dict[int | None, tuple[Game, int, list[dict[str, Any]], ViewMessage]] = field(
         default_factory=dict
     )
@@ -119,18 +124,27 @@ class LiveGame:
 
     @property
     def over(self) -> bool:
-        """Over by its rules, or resigned, aborted or lost on time."""
-        return self.game.is_over or (self.timing is not None and self.timing.ending is not None)
+        """Over by its rules, or resigned, aborted or lost on time (the engine's game holds
+        those too: local ruling L1)."""
+        return self.game.is_over
 
-    def seat_of(self, token: str | None) -> int | None:
-        """The seat a token opens; None for no token. A wrong token is refused."""
+    def seat_of(self, token: str | None, player: str | None = None) -> int | None:
+        """The seat a token opens; without a token, the seat bound to ``player`` (the
+        session cookie's: its ``"player"``); None for neither (a spectator). A wrong
+        token is refused."""
         if not token:
-            return None
+            return self.seat_of_player(player)
         digest = _hash(token)
         for seat, info in enumerate(self.seats):
             if info.get("token_hash") and secrets.compare_digest(info["token_hash"], digest):
                 return seat
         raise ServiceError(403, "this link's token does not open any seat of this game")
+
+    def seat_of_player(self, player: str | None) -> int | None:
+        """The seat bound to ``player`` (None: none, or no player)."""
+        if not player:
+            return None
+        return next((i for i, s in enumerate(self.seats) if s.get("player") == player), None)
 
 
 @dataclass(frozen=True)
@@ -188,9 +202,16 @@ class GameService:
         self._listener_ids = 0
         self._started = False
         self._bot_tasks: dict[str, asyncio.Task[None]] = {}
-        self._clock_tasks: dict[str, asyncio.Task[None]] = {}
         self.now: Callable[[], float] = time.time
         """The clock of the events' times (seconds since the epoch; tests move it)."""
+        self.clocks = ClockScheduler(lambda: self.now(), self._fire_clock)
+        """The running clocks' flag instants, one timer for them all (:mod:`.timers`)."""
+        self.presence = Presence(store, lambda: self.now(), self._presence_changed)
+        """Who has each game open, across processes (:mod:`.presence`)."""
+        self.standings = Standings(store)
+        """Finished games' results and the ratings (:mod:`.standings`)."""
+        self.claim_after = CLAIM_AFTER
+        """Seconds the seat to move must be away before a claim (``MATHABLE_CLAIM_AFTER``)."""
         self._resuming: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None  # the change feed's target
         self._refreshes: set[asyncio.Task[None]] = set()
@@ -218,6 +239,8 @@ class GameService:
                 ThreadPoolExecutor(self.STORE_THREADS, thread_name_prefix="mathable-store")
             )
         self.store.watch(self.on_store_change)  # other processes' changes (issue 13)
+        self.clocks.start()
+        self.presence.start(self._watched)
         self._resuming = asyncio.create_task(self.resume())
 
     STORE_THREADS = 16
@@ -230,14 +253,12 @@ class GameService:
         self.store.unwatch()
         await asyncio.to_thread(self.store.flush_notes)  # the other processes hear the last
         self._loop = None
-        tasks = [
-            t
-            for t in (self._resuming, *self._bot_tasks.values(), *self._clock_tasks.values())
-            if t is not None
-        ]
+        tasks = [t for t in (self._resuming, *self._bot_tasks.values()) if t is not None]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        await self.clocks.close()
+        await self.presence.close()
         await asyncio.to_thread(self.workers.shutdown)
 
     async def resume(self, page: int = 200) -> None:
@@ -265,10 +286,12 @@ class GameService:
             if len(rows) < page:
                 break
             offset += page
-        for game_id in await asyncio.to_thread(self.store.clocked):  # their timers
-            if game_id not in self.live and game_id not in self._clock_tasks:
+        for game_id in await asyncio.to_thread(self.store.running_clocks):  # their timers
+            if self.clocks.due(game_id) is None:
                 with contextlib.suppress(ServiceError):
-                    await asyncio.to_thread(self.get, game_id)
+                    live = await asyncio.to_thread(self.get, game_id)
+                    if live.over:  # ended without its flag cleared (before it existed)
+                        await asyncio.to_thread(self.store.stop_clock, game_id)
 
     # -- the catalogue ------------------------------------------------------------------
 
@@ -298,8 +321,11 @@ class GameService:
 
     # -- creating and loading -----------------------------------------------------------
 
-    async def create(self, spec: NewGame) -> dict[str, Any]:
-        """Create a game; returns its id and its seats.
+    async def create(self, spec: NewGame, creator: str | None = None) -> dict[str, Any]:
+        """Create a game; returns its id and its seats. ``creator`` (a player id, from
+        the session cookie) is bound to the creator's seat, and each computer seat to its
+        computer player (``bot-<level>``): :data:`~.db.game_players`, and ``"player"`` in
+        the stored seats, which the cookie then opens (:meth:`LiveGame.seat_of`).
 
         At one screen (or against the computer) the creator gets every person's token.
         Online (O1, tokens), the server deals from ``secrets`` and keeps the seed until
@@ -328,8 +354,6 @@ class GameService:
             )
         clock = None
         if spec.clock is not None:
-            if len(spec.players) != 2:
-                raise ServiceError(400, "clock: clocks are for two players for now")
             try:
                 clock = parse_time_control(spec.clock).to_json()
             except TimeControlError as exc:
@@ -354,6 +378,7 @@ class GameService:
             raise ServiceError(422, f"{refused[0]}: {refused[1]}")
         if "hints" in kind.house_rules:
             chosen.setdefault("hints", not online and not spec.rated)  # O2: off online
+        bindings: dict[int, str] = {}
         seats: list[dict[str, Any]] = []
         answer: list[dict[str, Any]] = []
         own = secrets.token_urlsafe(18)  # the creator's token: online, invitations derive from it
@@ -365,14 +390,19 @@ class GameService:
                 token = own if seat == mine else secrets.token_urlsafe(18)
             elif player.bot is None:
                 invite = _invitation(own, seat)
-            seats.append(
-                {
-                    "name": name,
-                    "bot": player.bot,
-                    "token_hash": _hash(token) if token else None,
-                    "invite_hash": _hash(invite) if invite else None,
-                }
-            )
+            stored_seat: dict[str, Any] = {
+                "name": name,
+                "bot": player.bot,
+                "token_hash": _hash(token) if token else None,
+                "invite_hash": _hash(invite) if invite else None,
+            }
+            bound = f"bot-{player.bot}" if player.bot is not None else None  # players.bot_id
+            if seat == mine and creator is not None:
+                bound = creator
+            if bound is not None:
+                stored_seat["player"] = bound
+                bindings[seat] = bound
+            seats.append(stored_seat)
             answer.append(
                 {
                     "seat": seat,
@@ -406,7 +436,7 @@ class GameService:
             "rated": spec.rated,
         }
         created = self.now()
-        self.store.create(game_id, stored_spec, seats, created=created)
+        self.store.create(game_id, stored_spec, seats, created=created, bindings=bindings)
         live = self._live_from(StoredGame(game_id, created, stored_spec, seats, []))
         self._remember(live)
         self._wake_clock(live)
@@ -416,9 +446,11 @@ class GameService:
                 entry["invite"] = f"/g/{game_id}?invite={entry['invite']}"
         return {"id": game_id, "mode": mode, "seats": answer}
 
-    async def join(self, game_id: str, invite: str) -> dict[str, Any]:
+    async def join(self, game_id: str, invite: str, player: str | None = None) -> dict[str, Any]:
         """Claim a seat with its invitation: a fresh token for this player only, and the
-        invitation stops working, so nobody else (the creator included) holds the seat."""
+        invitation stops working, so nobody else (the creator included) holds the seat.
+        ``player`` (the session cookie's) is bound to the seat in the same transaction,
+        so the cookie opens it from then on; one player takes one seat of a game (409)."""
         live = self.get(game_id)
         digest = _hash(invite)
         async with live.lock:
@@ -440,10 +472,22 @@ class GameService:
                     f"this invitation to {info['name']}'s seat has been used already: "
                     "ask the game's creator",
                 )
+            held = live.seat_of_player(player)
+            if held is not None:
+                raise ServiceError(
+                    409,
+                    f"you already sit at this game as {live.seats[held]['name']}: "
+                    "one player takes one seat (pass this invitation to the person it is for)",
+                    seat=held,
+                )
             token = secrets.token_urlsafe(18)
             after = [dict(s) for s in live.seats]
             after[seat]["token_hash"] = _hash(token)
-            if not self.store.update_seats(game_id, live.seats, after):
+            bind = None
+            if player is not None:
+                after[seat]["player"] = player
+                bind = {seat: player}
+            if not self.store.update_seats(game_id, live.seats, after, bind):
                 self.reload(live)
                 raise ServiceError(409, "this invitation was claimed at the same moment")
             live.seats = after
@@ -632,7 +676,8 @@ class GameService:
                     },
                     rounds=game.record_fields().get("rounds", 1),
                 )
-                created = await self.create(spec)
+                own = live.seats[seat].get("player") if live.mode == "online" else None
+                created = await self.create(spec, own)  # the asker's seat bound as before
                 after = [{**s, "rematch": created["id"]} for s in live.seats]
                 if not await asyncio.to_thread(
                     self.store.update_seats, live.id, live.seats, after
@@ -645,12 +690,15 @@ class GameService:
         if made is None:
             await self._broadcast(live)  # the other seats see the rematch offered
             return created
-        return await self._claim_rematch(made, seat)
+        return await self._claim_rematch(made, seat, live.seats[seat].get("player"))
 
-    async def _claim_rematch(self, game_id: str, seat: int) -> dict[str, Any]:
+    async def _claim_rematch(
+        self, game_id: str, seat: int, player: str | None = None
+    ) -> dict[str, Any]:
         """A player's seat in the rematch: a fresh token if nobody holds it yet (as if
-        its invitation were followed: it then stops working), else the game without
-        tokens (the browser that asked before holds them)."""
+        its invitation were followed: it then stops working), bound to ``player`` (the
+        one bound to it in the finished game, if any), else the game without tokens
+        (the browser that asked before holds them)."""
         live = await asyncio.to_thread(self.get, game_id)
         token = None
         async with live.lock:
@@ -660,7 +708,13 @@ class GameService:
                 token = secrets.token_urlsafe(18)
                 after = [dict(s) for s in live.seats]
                 after[seat]["token_hash"] = _hash(token)  # its invitation is used up
-                if not await asyncio.to_thread(self.store.update_seats, game_id, live.seats, after):
+                bind = None
+                if player is not None and live.seat_of_player(player) is None:
+                    after[seat]["player"] = player
+                    bind = {seat: player}
+                if not await asyncio.to_thread(
+                    self.store.update_seats, game_id, live.seats, after, bind
+                ):
                     self.reload(live)
                     raise ServiceError(409, "this seat was claimed at the same moment")
                 live.seats = after
@@ -712,6 +766,9 @@ class GameService:
             if stored is None:
                 raise ServiceError(404, f"there is no game {game_id!r}")
             live = self._remember(self._live_from(stored))
+            if live.over:  # its result too (a crash between its last event and it)
+                at = stored.times[-1] if stored.times else stored.created
+                self._settle(live, at, catch_up=True)
         self._wake_bots(live)
         self._wake_clock(live)
         return live
@@ -736,27 +793,36 @@ class GameService:
                     del self.live[game_id]
         return live
 
-    def seated(self, game_id: str, token: str | None) -> Seated:
-        """The game and the seat ``token`` opens (no token: a spectator; 403 a wrong one)."""
+    def seated(self, game_id: str, token: str | None, player: str | None = None) -> Seated:
+        """The game and the seat ``token`` opens, or without one the seat bound to
+        ``player`` (the session cookie's); neither: a spectator; 403 a wrong token."""
         live = self.get(game_id)
         try:
-            return Seated(live, live.seat_of(token))
+            seat = live.seat_of(token, player)
+            if seat is not None or token or not player:
+                return Seated(live, seat)
         except ServiceError:
-            stored = self.store.seats(game_id)  # a seat claimed through another process?
-            if stored is None:
-                raise
-            if stored != live.seats:  # (unless the change feed has just brought it)
-                live.seats = stored
-            return Seated(live, live.seat_of(token))
+            pass
+        stored = self.store.seats(game_id)  # a seat claimed through another process?
+        if stored is None:
+            raise ServiceError(404, f"there is no game {game_id!r}")
+        if stored != live.seats:  # (unless the change feed has just brought it)
+            live.seats = stored
+        return Seated(live, live.seat_of(token, player))
 
-    async def seated_async(self, game_id: str, token: str | None) -> Seated:
+    async def seated_async(
+        self, game_id: str, token: str | None, player: str | None = None
+    ) -> Seated:
         """:meth:`seated` on the event loop: at once for a game in memory and a token
-        that opens a seat (most requests), else in a thread (the store is read)."""
+        (or cookie) that opens a seat (most requests), else in a thread (the store is
+        read)."""
         if game_id in self.live:
             live = self.get(game_id)  # in memory: no database
             with contextlib.suppress(ServiceError):
-                return Seated(live, live.seat_of(token))
-        return await asyncio.to_thread(self.seated, game_id, token)
+                seat = live.seat_of(token, player)
+                if seat is not None or not player:
+                    return Seated(live, seat)
+        return await asyncio.to_thread(self.seated, game_id, token, player)
 
     def reload(self, live: LiveGame) -> LiveGame:
         """Forget the memory copy and replay the store (after a lost race)."""
@@ -774,7 +840,11 @@ class GameService:
         after it (the one its sockets were sent: built once)."""
         seat, game_id = seated.seat, seated.live.id
         if seat is None:
-            raise ServiceError(403, "spectators cannot play: open your seat's private link")
+            raise ServiceError(
+                403,
+                "spectators cannot play: this browser holds no seat of this game (follow "
+                "your invitation, or open your seat's link)",
+            )
         if not isinstance(text, str) or not text.strip() or len(text) > 100:
             raise ServiceError(400, "action: a text such as I8=12, end, pass or exchange 3,5")
         if expected_seq is not None and (
@@ -803,7 +873,8 @@ class GameService:
                     continue
                 try:
                     at = self.now()
-                    await asyncio.to_thread(self.store.append, game_id, seq, event, seat, at)
+                    ends = live.game.is_over
+                    await asyncio.to_thread(self._append, game_id, seq, event, seat, at, ends)
                     live.events = seq + 1
                     self._note(live, event, at)
                 except ConflictError:  # another process stored an action first
@@ -853,9 +924,12 @@ class GameService:
         except NotationError as exc:
             raise ServiceError(400, str(exc)) from None
         if live.over:
-            ending = live.timing.ending if live.timing is not None else None
-            why = ending.reason if ending is not None else game.end_reason
+            why = game.end_reason
             raise ServiceError(409, f"the game is over: {why}" if why else "the game is over")
+        if isinstance(action, Leave | Abort):  # only through resign, abort, claim, flags
+            raise ServiceError(400, f"{action_kind(action)}: not an action to play here")
+        if game.left[seat]:
+            raise ServiceError(409, "you have left the game: play goes on without you")
         if action_kind(action) == "challenge":
             action = self._challenge(game, seat)
         elif seat != game.to_move:
@@ -888,8 +962,12 @@ class GameService:
             why = "undo is off in this game: taking back is a house rule (allow undo, V-B)"
         elif live.over:
             why = "the game is over"
+        elif game.left[seat]:
+            why = "you have left the game"
         else:
             for steps, actor in enumerate(reversed(self._actors(live)), start=1):
+                if isinstance(game.log[-steps], Leave | Abort):
+                    break  # never taken back (local ruling L1)
                 if actor == seat:
                     return steps
                 if actor not in live.bots:
@@ -914,6 +992,8 @@ class GameService:
         actors = []
         for action in game.log:
             by = action.by if isinstance(action, Challenge) else None
+            if isinstance(action, Leave | Abort):
+                by = action.seat
             actors.append(replay.to_move if by is None else by)
             replay.apply(action)
         live.actors = (game, live.events, len(game.log), actors)
@@ -1029,7 +1109,9 @@ class GameService:
                         game.apply(action)
                     try:
                         at, event = self.now(), game.format_action(action)
-                        await asyncio.to_thread(self.store.append, game_id, seq, event, seat, at)
+                        await asyncio.to_thread(
+                            self._append, game_id, seq, event, seat, at, game.is_over
+                        )
                         live.events = seq + 1
                         self._note(live, event, at)
                     except ConflictError:  # another process came first: its move stands
@@ -1071,22 +1153,70 @@ class GameService:
                 raise
             return choices[0]
 
-    # -- clocks and endings (two players; :mod:`.gameclock`) ---------------------------
+    # -- clocks and seats leaving (local ruling L1; :mod:`.gameclock`) -----------------
 
-    @staticmethod
-    def _note(live: LiveGame, event: str, at: float) -> None:
-        """Take a stored event into the game's timing (its clocks and ending)."""
+    def _note(self, live: LiveGame, event: str, at: float) -> None:
+        """Take a stored event into the game's timing (its clocks and ending), and set
+        its timer to the new turn's flag instant."""
         if live.timing is not None:
             live.timing.note(live.game, event, at)
+            self._wake_clock(live)
+
+    def _append(
+        self, game_id: str, seq: int, event: str, seat: int | None, at: float, ends: bool
+    ) -> None:
+        """Store an event; one that ends the game stops its clock in the same write,
+        then its result is written (:meth:`_settle`)."""
+        if ends:
+            self.store.append(game_id, seq, event, seat, at, ends=True)
+            live = self.live.get(game_id)
+            if live is not None and live.over:  # held under its lock: the game just ended
+                self._settle(live, at)
+        else:
+            self.store.append(game_id, seq, event, seat, at)
+
+    def _settle(self, live: LiveGame, at: float, catch_up: bool = False) -> None:
+        """Write the result of a game just over (and its ratings, rated: the first writer
+        wins) and keep its rating changes for the views. Blocking (called in a thread or
+        while loading); a failure is logged, never the action's: the event is stored, and
+        the result is written when the game is next loaded (``catch_up``: written only if
+        it is not yet)."""
+        timing = live.timing
+        control = None if timing is None else timing.control
+        try:
+            ending = ending_of(
+                live.id,
+                live.game,
+                variant=live.game.name,
+                pace="untimed" if control is None else control.pace,
+                rated=live.rated,
+                bots=live.bots,
+                at=at,
+            )
+            if not (catch_up and self.standings.written(live.id)):
+                self.standings.settle(ending)
+            live.rating_changes = self.standings.changes(live.id) if ending.rated else None
+        except Exception:
+            log.exception("writing the result of game %s", live.id)
 
     async def _store_ending(self, live: LiveGame, event: str, seat: int | None) -> LiveGame:
-        """Store an ending event (flag, resign, abort) under the game's lock; a race lost
-        to another process: the game reloaded (its event stands)."""
+        """Apply and store a seat leaving (``flag 1``, ``resign 0``, ``claim 1``) or an
+        abort (``abort 0``), the engine's own actions (local ruling L1), under the game's
+        lock; refused by the engine: 409; a race lost to another process: the game
+        reloaded (its event stands)."""
         at, seq = self.now(), live.events
         try:
-            await asyncio.to_thread(self.store.append, live.id, seq, event, seat, at)
+            live.game.apply(live.game.parse_action(event))
+        except IllegalMove as exc:
+            raise ServiceError(409, str(exc), seq=live.events) from None
+        try:
+            ends = live.game.is_over
+            await asyncio.to_thread(self._append, live.id, seq, event, seat, at, ends)
         except ConflictError:
             return self.reload(live)
+        except Exception:  # the database failed: memory goes back to what it holds
+            self.reload(live)
+            raise
         live.events = seq + 1
         self._note(live, event, at)
         return live
@@ -1101,69 +1231,52 @@ class GameService:
             return live
         live = await self._store_ending(live, f"flag {due}", None)
         await self._broadcast(live)
-        if refuse and live.timing is not None and live.timing.ending is not None:
-            raise ServiceError(409, f"time is up: {live.timing.ending.reason}", seq=live.events)
+        self._wake_bots(live)  # three or four players: play goes on, maybe a computer's
+        if refuse and live.game.is_over:
+            raise ServiceError(409, f"time is up: {live.game.end_reason}", seq=live.events)
         return live
 
     def _wake_clock(self, live: LiveGame) -> None:
-        """Start the game's timer if its clock runs (one per game), on the service's
-        event loop: it stores the flag when the time runs out, whoever is there."""
+        """Set the game's flag instant on the process's timer (:mod:`.timers`), or take
+        it off once its clock has stopped: called at each turn change and load."""
         timing = live.timing
-        if timing is not None and timing.control is not None and not live.over:
-            self._start_task(self._clock_tasks, live, self._wake_clock, self._watch_clock)
+        if timing is None or timing.control is None:
+            return
+        clocks = None if live.over else timing.clocks(self.now())
+        deadline = None if clocks is None else clocks.deadline
+        self.clocks.set(live.id, None if deadline is None else deadline / 1000)
 
-    CLOCK_LOOK = 1.0
-    """The longest a game's timer sleeps before it looks again (seconds): the deadline
-    moves with every move, and the service's clock may be moved (tests)."""
-
-    async def _watch_clock(self, game_id: str) -> None:
-        """A game's timer: sleeps until its running clock's deadline, then stores the
-        flag (unless a move came first). Never raises."""
-        while True:
-            try:
-                live = self.get(game_id)
-                timing = live.timing
-                if timing is None or timing.control is None or live.over:
-                    return
-                now = self.now()
-                if timing.flag_due(now) is not None:
-                    async with live.lock:
-                        live = await self._flag_if_due(self.get(game_id))
-                    continue
-                clocks = timing.clocks(now)
-                deadline = None if clocks is None else clocks.deadline
-                left = None if deadline is None else deadline - timing.now_ms(now)
-                wait = self.CLOCK_LOOK if left is None else left / 1000
-                await asyncio.sleep(min(max(wait, 0.005), self.CLOCK_LOOK))
-            except asyncio.CancelledError:
-                raise
-            except ServiceError:  # the game is not in the store
-                return
-            except Exception:
-                log.exception("the clock of game %s", game_id)
-                await asyncio.sleep(self.CLOCK_LOOK)
+    async def _fire_clock(self, game_id: str) -> None:
+        """The timer at a game's flag instant: store the flag if it is due (unless a
+        move came first, or another process stored it: the store's seq check), else
+        set the game's next instant."""
+        if game_id in self.live:  # (get sets its instant again if its clock still runs)
+            live = self.get(game_id)
+        else:
+            live = await asyncio.to_thread(self.get, game_id)
+        if live.timing is None or live.timing.flag_due(self.now()) is None:
+            return
+        async with live.lock:
+            live, _ = await self._catch_up(self.get(game_id))
+            await self._flag_if_due(live)
 
     async def end(self, seated: Seated, kind: str) -> Encoded:
-        """Resign (any time before the end: the other player wins) or abort (before each
-        player has moved: no winner, never rated), stored as an event (``resign 0``).
-        Two players only for now: a seat leaving a larger game needs the engine to skip
-        its turns (its score frozen), which is for later (409)."""
+        """Resign (any time before the end) or abort (before each player has moved: no
+        winner, never rated): the engine's actions ``resign 0`` and ``abort 0`` (local
+        ruling L1), stored as events. With two players the other wins a resignation; with
+        three or four the seat leaves, its score frozen, and play goes on."""
         seat = seated.seat
         if seat is None:
             raise ServiceError(403, f"spectators cannot {kind}: open your seat's private link")
         live = self.get(seated.live.id)
-        if len(live.seats) != 2:
-            raise ServiceError(
-                409,
-                f"{kind}: for games of two players for now (a seat leaving a larger game "
-                "is not supported yet)",
-            )
         async with live.lock:
             live, _ = await self._catch_up(self.get(live.id))
             live = await self._flag_if_due(live, refuse=True)
             if live.over:
                 raise ServiceError(409, "the game is over", seq=live.events)
-            if kind == "abort" and len(set(self._actors(live))) >= len(live.seats):
+            if live.game.left[seat]:
+                raise ServiceError(409, "you have left the game already", seq=live.events)
+            if kind == "abort" and not live.game.can_abort(seat):
                 raise ServiceError(
                     409,
                     "abort: only before each player has moved; you may resign instead",
@@ -1171,7 +1284,92 @@ class GameService:
                 )
             live = await self._store_ending(live, f"{kind} {seat}", seat)
         await self._broadcast(live)
+        await self._run_bots(live)  # three or four players: play goes on
         return self.view(self.get(live.id), seat)
+
+    # -- presence and claims (:mod:`.presence`) ------------------------------------------
+
+    def _claims(self, live: LiveGame) -> bool:
+        """Whether the game's players may claim against a player away: online, not over,
+        not by correspondence (there the clock decides)."""
+        timing = live.timing
+        control = None if timing is None else timing.control
+        return (
+            live.mode == "online"
+            and not live.over
+            and (control is None or control.to_json().get("days") is None)
+        )
+
+    async def claim(self, seated: Seated) -> Encoded:
+        """Claim against the seat to move, disconnected for more than
+        :attr:`claim_after` seconds: stored as ``claim <seat>``, the engine's action (L1:
+        two players, the claimant wins; three or four, that seat leaves and play goes
+        on). Refused (409) with the reason otherwise."""
+        seat = seated.seat
+        if seat is None:
+            raise ServiceError(403, "spectators cannot claim: open your seat's private link")
+        live = self.get(seated.live.id)
+        if live.mode != "online":
+            raise ServiceError(409, "claims are for online games: here everyone is at one screen")
+        async with live.lock:
+            live, _ = await self._catch_up(self.get(live.id))
+            live = await self._flag_if_due(live, refuse=True)
+            if live.over:
+                raise ServiceError(409, "the game is over", seq=live.events)
+            if not self._claims(live):
+                raise ServiceError(
+                    409, "no claims in a correspondence game: the clock decides", seq=live.events
+                )
+            if live.game.left[seat]:
+                raise ServiceError(409, "you have left the game already", seq=live.events)
+            away = live.game.to_move
+            name = live.game.players[away]
+            if away == seat:
+                raise ServiceError(409, "it is your turn: there is nobody to claim against")
+            if away in live.bots:
+                raise ServiceError(409, f"{name} is a computer player: it never leaves")
+            rows = await self.presence.fresh(live.id)
+            now = self.now()
+            here = merged(rows, away, now)
+            if here.connected:
+                raise ServiceError(409, f"{name} is connected", seq=live.events)
+            since = live.created if here.since is None else here.since
+            gone = max(0.0, now - since)
+            if gone <= self.claim_after:
+                raise ServiceError(
+                    409,
+                    f"{name} has been away {int(gone)} s; claim after {self.claim_after:g} s",
+                    seq=live.events,
+                    after=round((since + self.claim_after) * 1000),
+                )
+            live = await self._store_ending(live, f"claim {away}", seat)
+        await self._broadcast(live)
+        await self._run_bots(live)  # three or four players: play goes on (L1)
+        return self.view(self.get(live.id), seat)
+
+    async def seat_opened(self, seated: Seated) -> None:
+        """A socket opened here: the game's presence followed, a seat's connected."""
+        if seated.live.mode == "online":
+            await self.presence.opened(seated.live.id, seated.seat)
+
+    def seat_closed(self, seated: Seated) -> None:
+        """A socket closed here (presence: a seat away after its last socket)."""
+        if seated.live.mode == "online":
+            self.presence.closed(seated.live.id, seated.seat)
+
+    def _watched(self) -> list[str]:
+        """The games with sockets here (their presence is followed)."""
+        with self._memory:
+            return [game_id for game_id, live in self.live.items() if live.listeners]
+
+    def _presence_changed(self, game_id: str) -> None:
+        """A game's presence changed: its watchers get views that say so."""
+        live = self.live.get(game_id)
+        if live is not None and live.listeners:
+            live.views.clear()
+            task = asyncio.ensure_future(self._broadcast(live))
+            self._refreshes.add(task)
+            task.add_done_callback(self._refreshes.discard)
 
     # -- seeing -------------------------------------------------------------------------
 
@@ -1230,31 +1428,24 @@ class GameService:
                 legal.append(keyword)
         data["legal"] = legal
         timing = live.timing
-        ending = None if timing is None else timing.ending
         clocks = None if timing is None else timing.clocks(self.now())
         control = None if timing is None else timing.control
         data["clock"] = None if control is None else control.to_json()
         data["clocks"] = None if clocks is None else list(clocks.left_ms)
-        data["running"] = None if clocks is None or ending is not None else clocks.running
-        data["rated"] = live.rated and not (ending is not None and ending.kind == "abort")
-        data["abort"] = (  # whether this seat may abort now (two players, before each moved)
-            seat is not None
-            and not live.over
-            and len(live.seats) == 2
-            and len(set(self._actors(live))) < 2
+        data["running"] = None if clocks is None or game.is_over else clocks.running
+        data["rated"] = live.rated and not game.aborted
+        here = (  # online, followed here (a socket open on it): else None
+            self.presence.of(live.id, [bool(s["bot"]) for s in live.seats])
+            if live.mode == "online" and live.listeners
+            else None
         )
-        if ending is not None:
-            data["over"], data["end_reason"] = True, ending.reason
-            data["legal"], data["available"] = [], []
-        if ending is not None:
-            data["winners"] = list(ending.winners)
-            data["seed"] = game.seed
-            rematch = self._rematch_of(live)
-            if rematch is not None:
-                data["rematch"] = rematch
-        elif game.is_over:
+        data["presence"] = None if here is None else [h.to_json() for h in here]
+        data["claim_after"] = self.claim_after if self._claims(live) else None
+        data["abort"] = game.can_abort(seat)  # before each has moved (L1)
+        if game.is_over:
             data["winners"] = list(game.winners())
             data["seed"] = game.seed  # O1: the deal is no secret any more
+            data["rating_changes"] = live.rating_changes  # rated: shown at the end
             rematch = self._rematch_of(live)
             if rematch is not None:
                 data["rematch"] = rematch  # the next game, open to watch like any
@@ -1341,6 +1532,29 @@ class GameService:
         if live:
             summaries = [s for s in summaries if s["mode"] == "online" and not s["over"]]
         return summaries[:limit]
+
+    async def player_games(self, player_id: str, limit: int = 50) -> list[dict[str, Any]]:
+        """The games ``player_id`` sits at and that are not over (:data:`~.db.game_players`),
+        those where it is their turn first, then newest first: each with its stored
+        creation (``spec``, ``seats``), the player's ``seat`` and ``your_turn``."""
+        rows = await asyncio.to_thread(self.store.player_games, player_id, limit)
+        found: list[dict[str, Any]] = []
+        for stored, seat in rows:
+            live = await asyncio.to_thread(self.get, stored.id)
+            if live.over:
+                continue  # its result not written yet
+            found.append(
+                {
+                    "id": stored.id,
+                    "created": stored.created,
+                    "spec": stored.spec,
+                    "seats": live.seats,
+                    "seat": seat,
+                    "your_turn": live.game.to_move == seat,
+                }
+            )
+        found.sort(key=lambda g: not g["your_turn"])  # stable: newest first within
+        return found
 
     # -- after the game ---------------------------------------------------------------
 

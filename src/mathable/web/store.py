@@ -28,6 +28,7 @@ from .db import (
     DatabaseError,
     analyses,
     events,
+    game_players,
     games,
     in_memory,
     is_sqlite,
@@ -35,6 +36,7 @@ from .db import (
     make_engine,
     migrate,
     parse_url,
+    players,
     psycopg_arguments,
     reason,
     results,
@@ -139,10 +141,14 @@ class EventStore:
         actions: Sequence[str] = (),
         fingerprint: str | None = None,
         created: float | None = None,
+        bindings: dict[int, str] | None = None,
     ) -> None:
         """Store a new game, with ``actions`` already played (an imported record), at once;
         ``fingerprint``: the record it is made from (ConflictError if a game has it);
-        ``created``: its creation time (default now; the service's clock)."""
+        ``created``: its creation time (default now; the service's clock). A game with a
+        clock (``spec["clock"]``) and no actions is marked ``running_clock``.
+        ``bindings``: seat -> player id, stored in ``game_players`` in the same transaction
+        (a player not in the database is left out: its seat stays unbound)."""
         now = time.time() if created is None else created
         with self._write() as connection:
             try:
@@ -153,6 +159,7 @@ class EventStore:
                         spec=json.dumps(spec),
                         seats=json.dumps(seats),
                         fingerprint=fingerprint,
+                        running_clock=spec.get("clock") is not None and not actions,
                     )
                 )
             except IntegrityError as exc:
@@ -167,12 +174,67 @@ class EventStore:
                         for seq, a in enumerate(actions)
                     ],
                 )
+            if bindings:
+                self._bind(connection, game_id, bindings)
+
+    @staticmethod
+    def _bind(connection: Connection, game_id: str, bindings: dict[int, str]) -> None:
+        """Bind seats to their players (those the database knows)."""
+        known = set(
+            connection.execute(
+                select(players.c.id).where(players.c.id.in_(set(bindings.values())))
+            ).scalars()
+        )
+        rows = [
+            {"game_id": game_id, "seat": seat, "player_id": player_id}
+            for seat, player_id in sorted(bindings.items())
+            if player_id in known
+        ]
+        if rows:
+            connection.execute(insert(game_players), rows)
+
+    def bindings(self, game_id: str) -> dict[int, str]:
+        """The game's seats bound to players (``game_players``): seat -> player id."""
+        with self._read() as connection:
+            rows = connection.execute(
+                select(game_players.c.seat, game_players.c.player_id).where(
+                    game_players.c.game_id == game_id
+                )
+            ).all()
+        return {int(seat): str(player_id) for seat, player_id in rows}
+
+    def player_games(self, player_id: str, limit: int = 50) -> list[tuple[StoredGame, int]]:
+        """The unfinished games (no result yet) where ``player_id`` holds a seat, newest
+        first: each game's creation row (no events) and the player's seat."""
+        query = (
+            select(games.c.id, games.c.created, games.c.spec, games.c.seats, game_players.c.seat)
+            .join(game_players, game_players.c.game_id == games.c.id)
+            .outerjoin(results, results.c.game_id == games.c.id)
+            .where(game_players.c.player_id == player_id, results.c.game_id.is_(None))
+            .order_by(games.c.created.desc(), games.c.id)
+            .limit(limit)
+        )
+        with self._read() as connection:
+            rows = connection.execute(query).all()
+        return [
+            (
+                StoredGame(row.id, row.created, json.loads(row.spec), json.loads(row.seats), []),
+                int(row.seat),
+            )
+            for row in rows
+        ]
 
     def update_seats(
-        self, game_id: str, before: list[dict[str, Any]], after: list[dict[str, Any]]
+        self,
+        game_id: str,
+        before: list[dict[str, Any]],
+        after: list[dict[str, Any]],
+        bind: dict[int, str] | None = None,
     ) -> bool:
         """Replace a game's seats if they are still ``before`` (a claimed invitation);
-        False if another writer changed them first, so an invitation is claimed once."""
+        False if another writer changed them first, so an invitation is claimed once.
+        ``bind``: seat -> player id bound in the same transaction (``game_players``),
+        only if the seats were replaced."""
         later = games.alias("later")
         stamp = select(func.coalesce(func.max(later.c.stamp), 0) + 1).scalar_subquery()
         with self._write() as connection:
@@ -181,16 +243,26 @@ class EventStore:
                 .where(games.c.id == game_id, games.c.seats == json.dumps(before))
                 .values(seats=json.dumps(after), stamp=stamp)
             ).rowcount
+            if changed == 1 and bind:
+                self._bind(connection, game_id, bind)
             head = self._head(connection, game_id) if changed == 1 else 0
         if changed == 1:
             self._notify(game_id, head)
         return changed == 1
 
     def append(
-        self, game_id: str, seq: int, action: str, seat: int | None, at: float | None = None
+        self,
+        game_id: str,
+        seq: int,
+        action: str,
+        seat: int | None,
+        at: float | None = None,
+        ends: bool = False,
     ) -> None:
         """Store event ``seq`` (0-based); ConflictError if that number is taken, by this
-        process or another. ``at``: its time (default now; the service's clock)."""
+        process or another. ``at``: its time (default now; the service's clock). ``ends``:
+        the event ends the game, whose clock stops (``running_clock`` cleared in the same
+        transaction)."""
         with self._mine_lock:  # before the row exists, so the feed never reports it here
             before = self._mine.get(game_id)
             self._mine[game_id] = max(before or 0, seq + 1)
@@ -206,6 +278,10 @@ class EventStore:
                         "created": time.time() if at is None else at,
                     },
                 )
+                if ends:
+                    connection.execute(
+                        update(games).where(games.c.id == game_id).values(running_clock=False)
+                    )
         except Exception as exc:
             with self._mine_lock:  # the row that exists is another's: news after all
                 if before is None:
@@ -321,14 +397,20 @@ class EventStore:
                 ).scalars()
             )
 
-    def clocked(self) -> list[str]:
-        """The ids of the games with a clock (their spec's ``clock`` set), to resume their
-        timers at start-up."""
+    def running_clocks(self) -> list[str]:
+        """The ids of the games whose clock runs (``running_clock``: clocked, not ended),
+        to set their timers at start-up; an index reads them, however many have ended."""
         with self._read() as connection:
             return list(
-                connection.execute(
-                    select(games.c.id).where(games.c.spec.like('%"clock": {%'))
-                ).scalars()
+                connection.execute(select(games.c.id).where(games.c.running_clock)).scalars()
+            )
+
+    def stop_clock(self, game_id: str) -> None:
+        """Clear a game's ``running_clock`` (found ended without it cleared: a game that
+        ended before the flag existed)."""
+        with self._write() as connection:
+            connection.execute(
+                update(games).where(games.c.id == game_id).values(running_clock=False)
             )
 
     def made_from(self, fingerprint: str) -> str | None:

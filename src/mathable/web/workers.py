@@ -29,9 +29,10 @@ from typing import Any, TypeVar
 from mathable.ai import get_bot
 from mathable.ai.analysis import analysis_report
 from mathable.ai.hints import Hint, hints
-from mathable.engine.actions import Action, Place
+from mathable.engine.actions import META_KINDS, Abort, Action, Leave, Place, action_kind
 from mathable.engine.errors import NotationError
-from mathable.engine.protocol import Game, HouseRules, View
+from mathable.engine.notation import parse_action
+from mathable.engine.protocol import Game, HouseRules, TargetNames, View
 from mathable.games import registry
 from mathable.games.registry import new_game
 
@@ -89,25 +90,31 @@ def undo_count(text: str) -> int | None:
     return int(words[1]) if words[1].isdigit() and 0 < int(words[1]) <= 100_000 else None
 
 
-ENDINGS = ("flag", "resign", "abort")
-"""Stored events that end a game of two without an action of the game's: ``flag 1``
-(seat 1 ran out of time), ``resign 0``, ``abort 0`` (by seat 0). The engine's game does
-not hold them: the service reads them with :func:`ending_event` (:mod:`.gameclock`)."""
+ENDINGS = META_KINDS
+"""The stored events of a seat leaving or of an abort: ``flag 1`` (seat 1 ran out of time),
+``resign 0``, ``claim 1`` (seat 1 was away too long on its turn: another player claimed,
+:mod:`.presence`), ``abort 0``. They are the engine's own actions (:class:`Leave`,
+:class:`Abort`, local ruling L1): :func:`apply_event` applies them like any other."""
+
+_NO_CELLS = TargetNames(())
+"""No cell names: an ending event names none (a placement does not parse against it)."""
 
 
 def ending_event(text: str) -> tuple[str, int] | None:
-    """``(kind, seat)`` of an ending event (:data:`ENDINGS`); None for any other text."""
-    words = text.split()
-    if len(words) == 2 and words[0] in ENDINGS and words[1].isdigit() and len(words[1]) < 3:
-        return words[0], int(words[1])
+    """``(kind, seat)`` of an ending event (:data:`ENDINGS`), read by the engine's
+    notation; None for any other text."""
+    try:
+        action = parse_action(text, _NO_CELLS)
+    except NotationError:
+        return None
+    if isinstance(action, Leave | Abort):
+        return action_kind(action), action.seat
     return None
 
 
 def apply_event(game: Game, text: str) -> None:
-    """Apply one stored event: an action in notation, or an undo (:data:`UNDO`); an
-    ending event (:data:`ENDINGS`) leaves the engine's game as it is."""
-    if ending_event(text) is not None:
-        return
+    """Apply one stored event: an action in notation (a seat leaving or an abort too),
+    or an undo (:data:`UNDO`)."""
     count = undo_count(text)
     if count is None:
         game.apply(game.parse_action(text))
@@ -152,10 +159,7 @@ def summarise(
 ) -> dict[str, Any]:
     """The summary of a stored game, replayed (:func:`summary_data`)."""
     game = replay(spec, [s["name"] for s in seats], actions)
-    summary = summary_data(game_id, created, game, seats, spec.get("mode", "screen"), len(actions))
-    if any(ending_event(text) for text in actions):  # resigned, aborted, out of time
-        summary["over"], summary["to_move"] = True, None
-    return summary
+    return summary_data(game_id, created, game, seats, spec.get("mode", "screen"), len(actions))
 
 
 def bot_move(level: str, seed: int, view: View) -> Action:

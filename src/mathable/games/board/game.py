@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from mathable.engine.actions import (
+    Abort,
     Accept,
     Action,
     Challenge,
@@ -27,6 +28,7 @@ from mathable.engine.actions import (
     EndGame,
     EndTurn,
     Exchange,
+    Leave,
     Pass,
     Place,
 )
@@ -104,6 +106,8 @@ class _State:
         self.start_draws: list[tuple[int, int]] = []
         self.summaries: list[TurnSummary] = []
         """The finished turns in words, written once each (see BoardGame.summaries)."""
+        self.out = [False] * players
+        """Local ruling L1: the seats that left the game (turn order skips them)."""
         if setup is not None:
             if len(setup.racks) != players:
                 raise ValueError(f"the setup has {len(setup.racks)} racks for {players} players")
@@ -141,12 +145,19 @@ class _State:
     # -- actions -------------------------------------------------------------------
 
     def step(self, action: Action) -> None:
-        """Validate then apply ``action`` (a Challenge is handled by Game)."""
+        """Validate then apply ``action`` (a Challenge is handled by Game; a Leave or an
+        Abort is checked by Game first)."""
         if isinstance(action, Challenge):
             raise TypeError("challenges are replayed by Game")
         if self.over:
             raise IllegalMove("the game is over", rule="C11")
-        if self.question is not None:
+        if isinstance(action, Leave):
+            self._leave(action)
+        elif isinstance(action, Abort):
+            self.effective.append(action)
+            self.challengeable, self.question = None, None
+            self.over = True
+        elif self.question is not None:
             self._answer(action, self.question)
         elif isinstance(action, Accept | Decline):
             raise IllegalMove(
@@ -281,9 +292,56 @@ class _State:
         self.challengeable = None
         self.effective.append(EndGame())
         seat = self.to_move
-        others = [(seat + k) % self.n for k in range(1, self.n)]
+        others = self._after(seat)[:-1]
         self.question = _Question("stop", seat, others)
         self.to_move = others[0]
+
+    def in_play(self) -> list[int]:
+        """The seats still in the game (L1)."""
+        return [s for s in range(self.n) if not self.out[s]]
+
+    def _after(self, seat: int) -> list[int]:
+        """The seats still in after ``seat`` in turn order, ``seat`` itself last if in."""
+        return [s for k in range(1, self.n + 1) if not self.out[s := (seat + k) % self.n]]
+
+    def _leave(self, action: Leave) -> None:
+        """Local ruling L1: the seat leaves. Its score is frozen and its rack leaves the
+        game face down; on its turn the turn ends at once (its placements stay and score;
+        no bonus, no refill) and the next seat still in moves; a turn open to a challenge
+        stands; a proposal to stop drops the leaver's answer (or is withdrawn if the
+        leaver made it). Fewer than two seats in: the game is over, nobody's rack counted."""
+        seat, turn = action.seat, self.turn
+        self.out[seat] = True
+        self.effective.append(action)
+        self.challengeable = None
+        question, self.question = self.question, None
+        placed: bool | None = None  # a turn cut short by leaving is not an idle turn
+        if question is None and self.to_move == seat and turn.placements:
+            self.scores[seat] += turn.points
+            self.turns.append(TurnRecord(seat, "place", tuple(turn.placements), turn.points))
+            self.turn, placed = _Turn(seat, len(self.racks[seat])), True
+        if len(self.in_play()) < 2:
+            self.over = True
+            return
+        if question is not None and question.kind == "stop" and seat != question.seat:
+            if seat in question.waiting:
+                question.waiting.remove(seat)
+            if not question.waiting:
+                self.to_move = question.seat
+                self._end_game("the players agreed to stop")
+                return
+            self.question, self.to_move = question, question.waiting[0]
+            return
+        if question is not None and question.kind == "stop":
+            self.to_move = seat  # the proposal is withdrawn with its maker's turn
+        elif question is not None:  # C12: the turn stands without a challenge
+            if question.reason:
+                self._end_game(question.reason)
+                return
+            self.to_move = question.seat  # K3: its maker plays again
+            self.turn = _Turn(question.seat, len(self.racks[question.seat]))
+        if self.to_move == seat:
+            self._advance(placed)
 
     def _answer(self, action: Action, question: _Question) -> None:
         """The player to move answers the question (J4 proposal, C12 open turn)."""
@@ -324,7 +382,7 @@ class _State:
         assert self.challengeable is not None
         maker = self.challengeable[0].seat
         self.question = _Question("challenge", maker, reason=reason)
-        self.to_move = (maker + 1) % self.n
+        self.to_move = self._after(maker)[0]
         self.turn = _Turn(self.to_move, len(self.racks[self.to_move]))
 
     def _check_pass_and_exchange(self, what: str) -> None:
@@ -337,8 +395,14 @@ class _State:
 
     def _next_turn(self, record: TurnRecord, *, placed: bool) -> None:
         self.turns.append(record)
-        self.idle_turns = 0 if placed else self.idle_turns + 1
-        following = [(self.to_move + k) % self.n for k in range(1, self.n + 1)]
+        self._advance(placed)
+
+    def _advance(self, placed: bool | None) -> None:
+        """The next seat still in moves (``placed``: whether the turn placed a token,
+        None for a turn a seat left, which counts for nothing), unless the game ends."""
+        if placed is not None:
+            self.idle_turns = 0 if placed else self.idle_turns + 1
+        following = self._after(self.to_move)  # never a seat that left (L1)
         if self.variant.empty_racks_sit_out:  # K3
             following = [s for s in following if self.racks[s]]
             if not following:
@@ -347,9 +411,12 @@ class _State:
                 return
         self.to_move = following[0]
         self.turn = _Turn(self.to_move, len(self.racks[self.to_move]))
-        if self.idle_turns >= 2 * self.n:
+        in_play = self.in_play()
+        if self.idle_turns >= 2 * len(in_play):
             self._end_game("two full rounds went by without a placement")
-        elif not self.variant.can_place(self.board, set(self.bag).union(*self.racks)):
+        elif not self.variant.can_place(
+            self.board, set(self.bag).union(*(self.racks[s] for s in in_play))
+        ):
             self._end_game("no token in play can be placed anywhere")
         elif self.challengeable is not None and self.to_move == self.challengeable[0].seat:
             self._open_for_challenge("")  # K3: the others sit out; they may challenge first
@@ -363,7 +430,8 @@ class _State:
         self.over = True
         self.end_reason = reason
         if self.variant.deduct_rack_at_end:
-            for seat, rack in enumerate(self.racks):
+            for seat in self.in_play():  # L1: a score is frozen when its seat leaves
+                rack = self.racks[seat]
                 self.deductions[seat] = sum(rack)
                 self.scores[seat] -= self.deductions[seat]
 
@@ -477,7 +545,10 @@ class BoardGame(Game):
         Raises IllegalMove with the reason, leaving the game unchanged.
         """
         action = self._parsed(action)
-        if isinstance(action, Challenge):
+        if isinstance(action, Leave | Abort):
+            self._check_meta(action)
+            self._state.step(action)
+        elif isinstance(action, Challenge):
             self._state = self._challenged_state(action)
         elif isinstance(action, EndTurn) and action.challenged:
             raise IllegalMove("a turn is cut short only by a challenge", rule="C12")
@@ -502,6 +573,8 @@ class BoardGame(Game):
         by = state.to_move if challenge.by is None else challenge.by
         if not 0 <= by < len(self.players):
             raise IllegalMove(f"there is no seat {by} in this game to challenge", rule="C12")
+        if state.out[by]:
+            raise IllegalMove(f"{self.players[by]} has left the game", rule="L1")
         if by == turn.seat:
             raise IllegalMove(
                 f"{self.players[by]} made that turn: only an opponent may challenge it",
@@ -512,8 +585,10 @@ class BoardGame(Game):
                 "every placement of the last turn was legal: the challenge fails", rule="C12"
             )
         keep = state.effective[: turn.first_mistake]
+        # seats that left during the turn stay gone (L1)
+        gone = [a for a in state.effective[turn.first_mistake :] if isinstance(a, Leave)]
         fresh = self._fresh_state()
-        for past in [*keep, EndTurn(challenged=True)]:
+        for past in [*keep, *gone, EndTurn(challenged=True)]:
             fresh.step(past)
         return fresh
 
@@ -610,7 +685,7 @@ class BoardGame(Game):
     @property
     def end_reason(self) -> str:
         """Why the game ended, in words ('' while it runs)."""
-        return self._state.end_reason
+        return self._meta_end_reason() or self._state.end_reason
 
     @property
     def deductions(self) -> tuple[int, ...]:
@@ -679,6 +754,7 @@ class BoardGame(Game):
             state.challengeable is not None,
             None if state.question is None else state.question.key(),
             state.turn.declined_by,
+            tuple(state.out),
         )
 
     def unseen(self, seat: int | None) -> dict[int, int]:
@@ -733,6 +809,7 @@ class BoardGame(Game):
             available=self.available(seat),
             summaries=self.summaries(),
             status=self.status(),
+            left=self.left,
             turn_placements=self.turn_placements,
             turn_points=self.turn_points,
             turns=self.turns,
@@ -763,7 +840,7 @@ class BoardGame(Game):
     def available(self, seat: int | None) -> tuple[str, ...]:
         """The action keywords ``seat`` may use now, cheaply (no move generation)."""
         state, variant = self._state, self.variant
-        if state.over:
+        if state.over or (seat is not None and state.out[seat]):
             return ()
         kinds: list[str] = []
         if (  # C12: only an opponent of the player who made the turn may challenge it

@@ -26,10 +26,12 @@ from typing import Any
 
 from mathable.engine.actions import (
     ACTION_KINDS,
+    Abort,
     Action,
     Diago,
     Draw,
     Exchange,
+    Leave,
     Pass,
     Penalty,
     Place,
@@ -121,6 +123,8 @@ class _QState:
         self.idle = 0
         self.over = False
         self.end_reason = ""
+        self.out = [False] * n
+        """Local ruling L1: the seats that left the match (turn order skips them)."""
         if setup is not None:
             if len(setup.hands) != n:
                 raise ValueError(f"the setup has {len(setup.hands)} hands for {n} players")
@@ -155,12 +159,21 @@ class _QState:
         self.trash = []
         self.reserve = list(reversed(cards))
 
+    def in_play(self) -> list[int]:
+        """The seats still in the match (L1)."""
+        return [s for s in range(self.n) if not self.out[s]]
+
+    def _after(self, seat: int) -> int:
+        """The next seat still in after ``seat`` in turn order (``seat`` if none other)."""
+        return next(s for k in range(1, self.n + 1) if not self.out[s := (seat + k) % self.n])
+
     def _deal(self, first: int) -> None:
         for _ in range(HAND_SIZE):
             for k in range(self.n):
-                card = self._draw()
+                seat = (first + k) % self.n
+                card = None if self.out[seat] else self._draw()  # L1: none for a leaver
                 if card is not None:
-                    self.hands[(first + k) % self.n].append(card)
+                    self.hands[seat].append(card)
         for hand in self.hands:
             hand.sort()
 
@@ -168,8 +181,12 @@ class _QState:
 
     @property
     def diagonals(self) -> bool:
-        """Q4: diagonals count this turn (DIAGO announced, or used by everyone)."""
-        return self.diago_now or len(self.diago_used) == self.n
+        """Q4: diagonals count this turn (DIAGO announced, or used by everyone still in)."""
+        return self.diago_now or self.diago_by_all()
+
+    def diago_by_all(self) -> bool:
+        """Q4: every seat still in the match (L1) has used DIAGO this round."""
+        return all(s in self.diago_used for s in self.in_play())
 
     def neighbours(self, pile: int) -> tuple[int, ...]:
         near = SIDE_BY_SIDE[pile]
@@ -191,7 +208,11 @@ class _QState:
     def step(self, action: Action) -> None:
         if self.over:
             raise IllegalMove("the match is over", rule="Q5")
-        if isinstance(action, Place):
+        if isinstance(action, Leave):
+            self._leave(action.seat)
+        elif isinstance(action, Abort):
+            self.over = True
+        elif isinstance(action, Place):
             self._place(action)
         elif isinstance(action, Diago):
             self._diago()
@@ -251,7 +272,7 @@ class _QState:
         seat = self.to_move
         if self.phase != "play" or self.played:
             raise IllegalMove("DIAGO is announced at the start of the turn", rule="Q4")
-        if len(self.diago_used) == self.n:
+        if self.diago_by_all():
             raise IllegalMove("every player has used DIAGO: diagonals count for all", rule="Q4")
         if seat in self.diago_used:
             raise IllegalMove("you have used your DIAGO this round", rule="Q4")
@@ -325,13 +346,31 @@ class _QState:
             )
         )
 
+    def _leave(self, seat: int) -> None:
+        """Local ruling L1: the seat leaves the match. Its rounds won are frozen and its
+        hand leaves face down (with a card it had drawn: never dealt, drawn nor trashed
+        again); on its turn the turn ends at once (the cards it played stay) and the next
+        seat still in plays. Fewer than two seats in: the match is over."""
+        self.out[seat] = True
+        mine = seat == self.to_move
+        if mine and self.drawn is not None:
+            self.hands[seat].append(self.drawn)
+            self.hands[seat].sort()
+            self.drawn = None
+        if mine and (self.played or self.drawn_to is not None):
+            self._record("left")
+        if len(self.in_play()) < 2:
+            self.over = True
+        elif mine:
+            self._start_turn(self._after(seat))
+
     def _next_turn(self, kind: str, *, exchanged: bool = False) -> None:
         self._record(kind, exchanged=exchanged)
         self.idle = self.idle + 1 if kind == "pass" else 0
-        self._start_turn((self.to_move + 1) % self.n)
-        if self.idle >= self.n:  # Q5: nobody can play nor draw: the round is blocked
-            fewest = min(len(h) for h in self.hands)
-            winners = tuple(s for s in range(self.n) if len(self.hands[s]) == fewest)
+        self._start_turn(self._after(self.to_move))
+        if self.idle >= len(self.in_play()):  # Q5: nobody can play nor draw: blocked
+            fewest = min(len(self.hands[s]) for s in self.in_play())
+            winners = tuple(s for s in self.in_play() if len(self.hands[s]) == fewest)
             self.blocked.append((len(self.turns) - 1, self.round, winners, fewest))
             self._end_round(winners)
 
@@ -360,12 +399,12 @@ class _QState:
             )
             self._start_turn(self.to_move)
             return
-        for hand in self.hands:
-            self.trash.extend(hand)
-            hand.clear()
+        for seat in self.in_play():  # L1: a leaver's hand stays out of the game
+            self.trash.extend(self.hands[seat])
+            self.hands[seat].clear()
         self.round += 1
         self.diago_used.clear()
-        first = (winners[0] + 1) % self.n
+        first = self._after(winners[0])
         self._deal(first)
         self._start_turn(first)
 
@@ -459,6 +498,8 @@ class QuattroGame(Game):
     def apply(self, action: Action | str) -> None:
         """Play ``action`` (or its notation); IllegalMove leaves the game unchanged."""
         action = self._parsed(action)
+        if isinstance(action, Leave | Abort):
+            self._check_meta(action)
         self._state.step(action)  # every check comes before any change
         self._log.append(action)
 
@@ -513,7 +554,7 @@ class QuattroGame(Game):
         if state.played:
             return actions
         seat = state.to_move
-        if seat not in state.diago_used and len(state.diago_used) < state.n:
+        if seat not in state.diago_used and not state.diago_by_all():
             actions.append(Diago())
         if not state.plays():
             actions.append(Draw() if state.can_draw() else Pass())
@@ -539,6 +580,9 @@ class QuattroGame(Game):
         """Why the match ended: the rounds played, an emptied hand, or a blocked last
         round and who won it with the fewest cards (Q5)."""
         state = self._state
+        meta = self._meta_end_reason()
+        if meta:
+            return meta
         if state.over and state.blocked and state.blocked[-1][1] == state.round:
             text = self._blocked_text(state.blocked[-1])
             return f"{text}; {self.rounds} rounds played" if self.rounds > 1 else text
@@ -644,6 +688,7 @@ class QuattroGame(Game):
             s.idle,
             s.over,
             tuple(s.blocked),
+            tuple(s.out),
         )
 
     def unseen(self, seat: int | None) -> dict[int, int]:
@@ -696,6 +741,7 @@ class QuattroGame(Game):
             available=self.available(seat),
             summaries=self.summaries(),
             status="; ".join(status),
+            left=self.left,
             pile_sizes=self.pile_sizes,
             trash_size=len(self._state.trash),
             phase=self.phase,
@@ -710,7 +756,7 @@ class QuattroGame(Game):
 
     def available(self, seat: int | None) -> tuple[str, ...]:
         """The action keywords ``seat`` may use now."""
-        if seat is None or seat != self.to_move:
+        if seat is None or seat != self.to_move or self._state.out[seat]:
             return ()
         kinds = {action_kind(a) for a in self.legal_actions()}
         return tuple(k for k in ACTION_KINDS if k in kinds)
@@ -724,8 +770,8 @@ class QuattroGame(Game):
             plays = format_turn([Place(p, v) for p, v in turn.plays], PILE_NAMES)
             if turn.drawn_to is not None:
                 pile, value = turn.drawn_to
-                rest = "exchange" if turn.exchanged else "penalty"
-                text = f"draw {format_action(Place(pile, value), PILE_NAMES)} {rest}"
+                rest = "exchange" if turn.exchanged else "penalty" if turn.kind != "left" else ""
+                text = f"draw {format_action(Place(pile, value), PILE_NAMES)} {rest}".strip()
             else:
                 text = plays or turn.kind
             notes = [

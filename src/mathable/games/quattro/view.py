@@ -20,7 +20,8 @@ class QuattroTurn:
 
     seat: int
     kind: str
-    """"play", "stuck" (Q3) or "pass" (nothing could be drawn)."""
+    """"play", "stuck" (Q3), "pass" (nothing could be drawn) or "left" (cut short by
+    its player leaving the match, local ruling L1)."""
     plays: tuple[tuple[int, int], ...] = ()
     diago: bool = False
     drawn_to: tuple[int, int] | None = None

@@ -12,7 +12,11 @@ import { lobbyPage } from "./lobby.js";
 import "./prefs.js";
 import "./account.js";
 import { rulesPage } from "./rules.js";
+import { leaderboardPage } from "./leaderboard.js";
+import { profilePage } from "./profile.js";
 
 const match = location.pathname.match(/^\/g\/([\w-]+)/);
 const rules = location.pathname.match(/^\/rules\/([^/]+)$/);
-(match ? gamePage(match[1]) : rules ? rulesPage(decodeURIComponent(rules[1])) : location.pathname === "/lobby" ? lobbyPage() : home()).catch(e => { app.textContent = "Error: " + e.message; });
+const player = location.pathname.match(/^\/players\/([^/]+)$/);
+(match ? gamePage(match[1]) : rules ? rulesPage(decodeURIComponent(rules[1])) : location.pathname === "/lobby" ? lobbyPage()
+  : location.pathname === "/leaderboard" ? leaderboardPage() : player ? profilePage(decodeURIComponent(player[1])) : home()).catch(e => { app.textContent = "Error: " + e.message; });

@@ -119,9 +119,16 @@ export function offers(action, c = caps()) { return c.actions.includes(action); 
 // ---------------------------------------------------------------- home page
 
 // The header names the game beside the brand, unless its title is the brand itself.
-export function setWhere(title) {
+// A page the site's navigation links to is marked there (aria-current) rather than named twice.
+export function setWhere(title, inNavigation = false) {
   const brand = document.querySelector("header .brand").textContent;
-  document.getElementById("where").textContent = title === brand ? "" : title;
+  let linked = false;
+  for (const link of document.querySelectorAll("header nav.site a")) {
+    const here = inNavigation && link.textContent === title;
+    if (here) link.setAttribute("aria-current", "page"); else link.removeAttribute("aria-current");
+    linked = linked || here;
+  }
+  document.getElementById("where").textContent = title === brand || linked ? "" : title;
 }
 export function hintsOn(v) { return Boolean(v.house_rules && v.house_rules.hints); }
 

@@ -1,6 +1,6 @@
 // The home page: a new game, the list of games, records and score sheets.
 
-import { announce, api, app, ask, capsOf, h, say, setWhere, state } from "./core.js";
+import { announce, api, app, ask, capsOf, h, say, setWhere, state, whoAmI } from "./core.js";
 
 export async function home() {
   setWhere("");
@@ -92,6 +92,7 @@ export async function createGame() {
   if (c.rounds) spec.rounds = Number(document.getElementById("rounds").value || 1);
   if (seedText) spec.seed = Number(seedText);
   try {
+    await whoAmI().catch(() => {});  // the session cookie the creator's seat is bound to
     const made = await api("/api/games", { method: "POST", body: JSON.stringify(spec) });
     const tokens = {};
     made.seats.forEach(s => { if (s.token) tokens[s.seat] = s.token; });
@@ -106,15 +107,16 @@ export async function createGame() {
 
 // Online: the creator's own private link, and one invitation per other person. An
 // invitation works once: whoever follows it first gets that seat, and the page shows it.
-// The page has its own address (/g/{id}?invitations&t={the creator's token}): a reload
-// asks the server for the invitations still unclaimed (only the creator's token gives
-// them), so nothing is lost. Each link has a copy button; "Play as Ann" opens the seat.
+// The page has its own address (/g/{id}?invitations; the creator's token stays in this
+// browser's localStorage, never in the address): a reload asks the server for the
+// invitations still unclaimed (only the creator's token gives them), so nothing is lost.
+// Each link has a copy button; "Play as Ann" opens the seat at /g/{id}.
 export function showLinks(made) {
   const base = location.origin + "/g/" + made.id;
   const mine = made.seats.find(s => s.token);
   if (mine && !new URLSearchParams(location.search).has("invitations")) {
     localStorage.setItem("mathable:" + made.id, JSON.stringify({ [mine.seat]: mine.token }));
-    location.assign("/g/" + made.id + "?invitations&t=" + encodeURIComponent(mine.token));
+    location.assign("/g/" + made.id + "?invitations");
     return;
   }
   const others = made.seats.filter(s => s.invite || (!s.bot && !s.token));
@@ -122,9 +124,9 @@ export function showLinks(made) {
     h("div", { class: "links" }, others.map(s => s.invite ? invitation(s, location.origin + s.invite)
       : h("p", { class: "joined", "data-seat": s.seat }, h("b", {}, s.name), " has joined."))),
     h("p", {}, "Each invitation opens its seat once, for the first person who follows it; every player sees which seats are taken. "
-      + "This page keeps them: come back to its address (it holds your private link, keep it to yourself)."),
-    mine ? h("p", {}, h("a", { href: base + "?t=" + encodeURIComponent(mine.token), id: "my-link", class: "seat-link button-link", "data-seat": mine.seat }, "Play as " + mine.name),
-      " — your own seat's private link.") : "",
+      + "This page keeps them: come back to its address in this browser, which holds your seat."),
+    mine ? h("p", {}, h("a", { href: base, id: "my-link", class: "seat-link button-link", "data-seat": mine.seat }, "Play as " + mine.name),
+      " — your own seat, in this browser.") : "",
     h("p", {}, "Spectators: ", h("a", { href: base }, base)),
     h("div", { id: "message" }));
 }

@@ -1,8 +1,8 @@
 // The lobby (issue 15): my name, a form to offer a game (a seek), the open seeks with
 // their Join buttons, and quick pairing. The list is polled (GET /api/seeks every
 // 2.5 s): one read any server process answers alike. The seeks I am in are polled too
-// (GET /api/seeks/{id}): when one starts, its answer holds my seat's token, kept as the
-// page keeps every seat's (localStorage), and the page opens the game at my seat.
+// (GET /api/seeks/{id}): when one starts, the page opens the game at /g/{id}, where my
+// session cookie holds my seat (the seat is bound to me: no token in the address).
 
 import { announce, api, app, capsOf, h, say, setWhere, state, whoAmI } from "./core.js";
 
@@ -21,7 +21,7 @@ function clockText(clock) {
 function title(name) { return (state.variants.find(v => v.name === name) || { title: name }).title; }
 
 export async function lobbyPage() {
-  setWhere("Lobby");
+  setWhere("Lobby", true);
   [state.variants, state.bots, me] = await Promise.all([api("/api/variants"), api("/api/bots"), whoAmI()]);
   const field = (label, control) => h("div", { class: "row" }, h("label", { for: control.id }, label), control);
   const name = h("input", { id: "my-name", value: me.name, maxlength: 40, autocomplete: "nickname" });
@@ -46,6 +46,10 @@ export async function lobbyPage() {
     h("tbody", { id: "seek-rows" }));
   app.replaceChildren(h("h2", {}, "Lobby"), who,
     h("div", { class: "layout lobby" }, h("div", {}, form, quick), h("div", { class: "side" }, list, h("p", { id: "no-seeks", class: "about" }, "No open seeks yet: offer one."),
+      h("table", { id: "my-games", class: "seeks" }, h("caption", {}, "My games"),
+        h("thead", {}, h("tr", {}, ["Game", "Players", "Turn", ""].map(t => h("th", { scope: "col" }, t)))),
+        h("tbody", { id: "my-game-rows" })),
+      h("p", { id: "no-my-games", class: "about" }, "You sit at no game being played."),
       h("table", { id: "watch", class: "seeks" }, h("caption", {}, "Games being played"),
         h("thead", {}, h("tr", {}, ["Game", "Players", "To move", ""].map(t => h("th", { scope: "col" }, t)))),
         h("tbody", { id: "watch-rows" })),
@@ -57,7 +61,9 @@ export async function lobbyPage() {
     name.value = me.name;
     document.getElementById("account").textContent = me.account ? "account" : "guest";
   });
-  for (const seek of await api("/api/me/games")) if (seek.status === "open") mine.set(seek.id, seek.players.length);
+  const listed = await api("/api/me/games");
+  for (const seek of listed) if (seek.kind !== "game" && seek.status === "open") mine.set(seek.id, seek.players.length);
+  myGames(listed);
   poll();
 }
 
@@ -128,13 +134,12 @@ async function cancel(id) {
   } catch (err) { say(err.message, true); }
 }
 
-// A seek I am in: open, watched; started, my seat's token opens the game.
+// A seek I am in: open, watched; started, my cookie opens the game at my seat.
 function follow(seek) {
-  if (seek.status === "started" && seek.token) {
-    localStorage.setItem("mathable:" + seek.game_id, JSON.stringify({ [seek.seat]: seek.token }));
+  if (seek.status === "started" && seek.game_id) {
     mine.clear();
     announce("Your game starts.");
-    location.assign("/g/" + seek.game_id + "?t=" + encodeURIComponent(seek.token));
+    location.assign("/g/" + seek.game_id);
     return true;
   }
   if (seek.status === "open") {
@@ -161,6 +166,27 @@ async function refresh() {
   for (const id of [...mine.keys()]) if (follow(await api("/api/seeks/" + encodeURIComponent(id)))) return;
   draw(await api("/api/seeks"));
   watchList(await api("/api/games?live=true&limit=20"));
+  myGames(await api("/api/me/games"));
+}
+
+// The games I sit at (GET /api/me/games, kind game), those where it is my turn first;
+// each opens at /g/{id}, where my session cookie holds my seat.
+function myGames(listed) {
+  const body = document.getElementById("my-game-rows");
+  if (!body) return;
+  const games = listed.filter(g => g.kind === "game");
+  const kept = new Map([...body.children].map(row => [row.dataset.game, row]));
+  const rows = games.map(g => {
+    const cells = [title(g.variant), g.players.map(p => p.name).join(", "), g.your_turn ? "Your turn" : "waiting"];
+    const row = kept.get(g.game_id) || h("tr", { "data-game": g.game_id }, cells.map(() => h("td")),
+      h("td", {}, h("a", { href: "/g/" + encodeURIComponent(g.game_id), class: "my-game", "aria-label": "Play " + title(g.variant) + " with " + g.players.map(p => p.name).join(", ") }, "Play")));
+    cells.forEach((text, i) => { if (row.children[i].textContent !== text) row.children[i].textContent = text; });
+    row.classList.toggle("your-turn", Boolean(g.your_turn));
+    return row;
+  });
+  rows.forEach((row, i) => { if (body.children[i] !== row) body.insertBefore(row, body.children[i] || null); });
+  while (body.children.length > rows.length) body.lastElementChild.remove();
+  document.getElementById("no-my-games").hidden = games.length > 0;
 }
 
 // The online games being played, each with a link to watch it (a spectator's page).

@@ -42,6 +42,7 @@ export function summary(v) {
   const winners = (v.winners || []).map(i => v.players[i]).join(" and ");
   return h("div", { class: "summary", id: "summary" }, h("h2", { id: "winner" }, "Game over: " + winners + " won"),
     h("p", {}, v.end_reason + ". " + v.players.map((p, i) => p + " " + v.scores[i]).join(", ") + (c.score_unit === "points" ? "" : " (" + c.score_unit + ")")),
+    ratingChanges(v),
     finalRacks(v, c),
     scoreGraph(v),
     v.seed !== undefined && v.seed !== null ? h("p", { id: "seed-shown" }, "The deal's seed: " + v.seed) : "",
@@ -106,4 +107,18 @@ export function finalRacks(v, c) {
     v.players.map((p, i) => h("tr", {}, h("th", { scope: "row" }, p),
       h("td", {}, (open[i] || []).join(" ") || "none left"),
       h("td", {}, deductions[i] ? "−" + deductions[i] + " " + c.score_unit : ""))));
+}
+
+// A rated game's end: each player's rating change ("+12"), new rating, and a link to
+// their profile (issue 15, "Ratings"). A new rating still provisional is shown with "?".
+export function ratingChanges(v) {
+  const changes = v.rating_changes;
+  if (!changes || !changes.length) return "";
+  const signed = n => (n > 0 ? "+" : n < 0 ? "−" : "±") + Math.abs(n);
+  return h("table", { id: "rating-changes", class: "seeks" }, h("caption", {}, "Rating changes"),
+    h("thead", {}, h("tr", {}, ["Player", "Change", "New rating"].map(t => h("th", { scope: "col" }, t)))),
+    h("tbody", {}, changes.map(ch => h("tr", { "data-seat": ch.seat },
+      h("th", { scope: "row" }, h("a", { href: "/players/" + encodeURIComponent(ch.player) }, v.players[ch.seat])),
+      h("td", { class: ch.change > 0 ? "gain" : ch.change < 0 ? "loss" : "" }, signed(ch.change)),
+      h("td", {}, ch.after + (ch.provisional ? "?" : ""))))));
 }

@@ -7,11 +7,67 @@ export function scores(v) {
   const c = capsOf(v.variant);
   const open = v.open_racks || [];
   return h("table", { id: "scores" }, v.players.map((p, i) => h("tr", {},
-    h("td", {}, !v.over && v.to_move === i ? "▶" : ""), h("td", {}, p + (v.seats[i].bot ? " (" + v.seats[i].bot + ")" : "")),
+    h("td", {}, !v.over && v.to_move === i ? "▶" : ""), h("td", {}, p + (v.seats[i].bot ? " (" + v.seats[i].bot + ")" : ""),
+      gone(v, i) ? [" ", h("span", { class: "gone", "data-seat": i }, "(" + gone(v, i) + ")")]
+        : away(v, i) ? [" ", h("span", { class: "away", "data-seat": i }, "(disconnected)")] : ""),
     h("td", { class: "score", title: c.score_unit }, v.scores[i]),
     h("td", { class: "held" }, open[i] ? open[i].join(" ") || "none left" : count(v.rack_sizes[i], c)))),
     h("tr", {}, h("td", {}), h("td", { colspan: 3 }, "Left to draw: " + count(v.bag_size, c))));
 }
+
+// A seat that has left the game (the view's "left", local ruling L1), in words; "" for a
+// seat still in. Its score stays as it was when it left.
+const GONE = { resign: "resigned", flag: "out of time", claim: "left the game" };
+export function gone(v, i) {
+  const why = v.left && v.left[i];
+  return why ? GONE[why] || "left the game" : "";
+}
+
+// Presence (online): a seat whose player has the game open nowhere, said in words. A seat
+// nobody has taken yet is "invited" (the table says so), not disconnected.
+export function away(v, i) {
+  const here = v.presence && v.presence[i];
+  return Boolean(here && !here.connected && v.seats[i].claimed && !v.seats[i].bot && !v.over && !gone(v, i));
+}
+
+// What changed in who is there between two views of a game, in words for the live region
+// ("Bob disconnected.", "Bob is back."), the viewer's own seat left out.
+export function presenceNews(before, after) {
+  if (!before || !after || before.id !== after.id || !before.presence || !after.presence) return "";
+  return after.players.map((p, i) => {
+    if (i === after.seat || !before.presence[i]) return "";
+    if (away(after, i) && !away(before, i)) return p + " disconnected.";
+    if (away(before, i) && !away(after, i) && after.presence[i].connected) return p + " is back.";
+    return "";
+  }).filter(Boolean).join(" ");
+}
+
+// The instant (ms, the server's) from which this seat may claim against the player to
+// move, away since then (null: no claim to make: not online, over, their own turn...).
+export function claimAt(v) {
+  if (v.claim_after === null || v.claim_after === undefined || v.seat === null || v.over) return null;
+  const here = v.presence && v.presence[v.to_move];
+  if (v.to_move === v.seat || !here || here.since === null || !away(v, v.to_move)) return null;
+  return here.since + v.claim_after * 1000;
+}
+
+// The claim button's words: the win (two players), else the seat's removal; a countdown
+// until the server would accept.
+export function claimText(v, now) {
+  const name = v.players[v.to_move];
+  const what = v.players.length === 2 ? "Claim the win" : "Remove " + name + " from the game";
+  const wait = Math.ceil((claimAt(v) - now) / 1000);
+  return wait > 0 ? what + " in " + wait + " s (" + name + " is away)" : what + " (" + name + " left)";
+}
+
+// the claim button counts down to the instant it opens
+setInterval(() => {
+  const el = document.getElementById("claim");
+  const v = state.view;
+  if (!el || !v || claimAt(v) === null) return;
+  el.textContent = claimText(v, Date.now());
+  el.disabled = claimAt(v) > Date.now();
+}, 250);
 
 // The clocks under the scores (none without a clock): time left per seat, the running one
 // counted down on the page from the view's clocks and the time the view came (the server

@@ -1,11 +1,11 @@
 // The game page (its connection is net.js): the cover of pass and play, the rack, the actions
 // and the keys.
 
-import { BUTTONS, announce, api, app, ask, can, caps, capsOf, h, hintsOn, myTurn, people, pieces, say, setTitle, setWhere, state } from "./core.js";
+import { BUTTONS, announce, api, app, ask, can, caps, capsOf, h, hintsOn, myTurn, people, pieces, say, setTitle, setWhere, state, whoAmI } from "./core.js";
 import { chatPanel } from "./chat.js";
 import { openSocket } from "./net.js";
 import { replaySoFar, saveLink, summary } from "./over.js";
-import { card, clocks, describe, moves, scores, table } from "./panels.js";
+import { card, claimAt, claimText, clocks, describe, moves, presenceNews, scores, table } from "./panels.js";
 import { beep } from "./prefs.js";
 import { replayPage } from "./replay.js";
 import { showLinks } from "./home.js";
@@ -28,23 +28,28 @@ export async function gamePage(id) {
   document.addEventListener("keydown", onKey);
 }
 
-// Follow an invitation: claim the seat (once), then play it from its private link.
+// Follow an invitation: claim the seat (once; bound to this browser's session cookie,
+// made first), then play it at /g/{id}: the address bar, the history and a screenshot
+// hold no credential. The seat's token stays in localStorage as the page keeps any seat's.
 export async function join(id, invite) {
   try {
+    await whoAmI().catch(() => {});  // the session cookie the seat is bound to
     const joined = await api("/api/games/" + id + "/join", { method: "POST", body: JSON.stringify({ invite }) });
     localStorage.setItem("mathable:" + id, JSON.stringify({ [joined.seat]: joined.token }));
-    history.replaceState(null, "", "/g/" + id + "?t=" + encodeURIComponent(joined.token));
-    state.note = "You play " + joined.name + ". This page's address is your private link: keep it to come back.";
+    history.replaceState(null, "", "/g/" + id);
+    state.note = "You play " + joined.name + ". Come back to this game's address: this browser holds your seat.";
     await gamePage(id);
   } catch (e) {
     app.replaceChildren(h("p", { id: "message", class: "error" }, e.message));
   }
 }
 
-// The online invitations again, on their own address: the creator's token fetches them.
+// The online invitations again, on their own address (/g/{id}?invitations): the
+// creator's token, kept by this browser (or an old link's ?t=), fetches them.
 export async function invitationsPage(id, token) {
   try {
-    showLinks(await api("/api/games/" + id + "/invitations?token=" + encodeURIComponent(token || "")));
+    const mine = token || Object.values(state.tokens)[0] || "";
+    showLinks(await api("/api/games/" + id + "/invitations?token=" + encodeURIComponent(mine)));
   } catch (e) {
     app.replaceChildren(h("p", { id: "message", class: "error" }, e.message));
   }
@@ -68,6 +73,8 @@ export function receive(view) {
   const shownBefore = Boolean(state.view) && state.view.seat === view.seat;
   const moved = !state.view || view.seq !== state.view.seq;
   const before = state.view ? state.view.summaries.length : null;
+  const news = presenceNews(state.view, view);  // "Bob disconnected."
+  if (news) announce(news);
   state.view = view;
   state.viewAt = Date.now();  // the clocks count down from here
   if (moved) { state.picked = null; state.exchange = null; state.hinted = []; }
@@ -211,18 +218,26 @@ export function actionButtons(v) {
     ...ending];
 }
 
-// Resign (a seat of a two-player game, before the end, confirmed) and abort (while the
-// view says the seat may: before each player has moved).
+// Resign (a seat still in the game, before the end, confirmed: with two players the other
+// wins, with more the seat leaves and play goes on) and abort (while the view says the
+// seat may: before each player has moved).
 function endButtons(v) {
-  if (v.seat === null || v.over || v.players.length !== 2 || !state.socketToken) return [];
+  if (v.seat === null || v.over || (v.left && v.left[v.seat]) || !state.socketToken) return [];
   const end = async (kind, question) => {
     if (!(await ask(question))) return;
     try {
       receive(await api("/api/games/" + v.id + "/" + kind, { method: "POST", body: JSON.stringify({ token: state.socketToken }) }));
     } catch (e) { say(e.message, true); }
   };
-  return [h("button", { id: "resign", onclick: () => end("resign", "Resign this game? " + v.players[1 - v.seat] + " wins.") }, "Resign"),
-    v.abort ? h("button", { id: "abort", onclick: () => end("abort", "Abort this game? Nobody wins, and it is not rated.") }, "Abort") : ""];
+  const claim = async () => {  // the player to move is away too long (the server judges)
+    try {
+      receive(await api("/api/games/" + v.id + "/claim", { method: "POST", body: JSON.stringify({ token: state.socketToken }) }));
+    } catch (e) { say(e.message, true); }
+  };
+  const opens = claimAt(v);
+  return [h("button", { id: "resign", onclick: () => end("resign", v.players.length === 2 ? "Resign this game? " + v.players[1 - v.seat] + " wins." : "Resign? You leave the game, your score as it stands; the others play on.") }, "Resign"),
+    v.abort ? h("button", { id: "abort", onclick: () => end("abort", "Abort this game? Nobody wins, and it is not rated.") }, "Abort") : "",
+    opens !== null ? h("button", { id: "claim", onclick: claim, disabled: opens > Date.now() }, claimText(v, Date.now())) : ""];
 }
 
 // An example of notation from this game's own targets and this seat's pieces.

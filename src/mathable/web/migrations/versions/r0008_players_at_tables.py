@@ -68,8 +68,10 @@ def upgrade() -> None:
         "presence",
         sa.Column("game_id", sa.Text(), sa.ForeignKey("games.id"), primary_key=True),
         sa.Column("seat", sa.Integer(), primary_key=True),
+        sa.Column("process", sa.Text(), primary_key=True),
         sa.Column("seen", sa.Float(), nullable=False),
         sa.Column("connected", sa.Boolean(), nullable=False),
+        sa.Column("since", sa.Float(), nullable=False),
     )
 
 

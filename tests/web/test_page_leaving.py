@@ -1,0 +1,42 @@
+"""A seat that leaves a game of three (local ruling L1) in a real browser (Playwright on
+Debian's chromium): the others' scores panel says so, from the view's ``left`` alone, and
+the game goes on with its clocks."""
+
+from __future__ import annotations
+
+import httpx
+from playwright.sync_api import Browser, expect
+
+from web.test_browser import browser, create, server
+from web.test_page_a11y import serious
+from web.test_page_defects import DESKTOP
+from webserver import Server
+
+__all__ = ["browser", "server"]
+
+
+def test_a_resigned_seat_shows_as_such_and_play_goes_on(server: Server, browser: Browser) -> None:
+    players = [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy"}]
+    made = create(server, players, seed=None, clock={"minutes": 5, "increment": 3})
+    tokens = [made["seats"][0]["token"]]
+    for seat in made["seats"][1:]:
+        code = seat["invite"].split("invite=")[1]
+        joined = httpx.post(f"{server.url}/api/games/{made['id']}/join", json={"invite": code})
+        tokens.append(joined.json()["token"])
+    context = browser.new_context(viewport=DESKTOP)
+    try:
+        page = context.new_page()
+        page.goto(f"{server.url}/g/{made['id']}?t={tokens[0]}")
+        expect(page.locator("#clocks li")).to_have_count(3)
+        resigned = httpx.post(
+            f"{server.url}/api/games/{made['id']}/resign", json={"token": tokens[2]}
+        )
+        assert resigned.status_code == 200, resigned.text
+        gone = page.locator('#scores .gone[data-seat="2"]')
+        expect(gone).to_have_text("(resigned)")
+        expect(page.locator("#scores .gone")).to_have_count(1)
+        expect(page.locator("#clocks li.running")).to_have_count(1)  # the game goes on
+        assert resigned.json()["over"] is False
+        assert serious(page) == []
+    finally:
+        context.close()

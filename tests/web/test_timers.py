@@ -1,0 +1,111 @@
+"""Issue 15, clocks at scale: one timer per process (:mod:`mathable.web.timers`) fires
+each game at its flag instant, and a process starting up sets timers for the games whose
+clock runs only (``games.running_clock``), however many clocked games have ended."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import update
+
+from mathable.web.api import create_app
+from mathable.web.db import games
+from mathable.web.timers import ClockScheduler
+from web.test_clocks import Clock, app_at, end, stored_events, view
+from web.test_multiprocess import eventually
+from web.test_web_api import new_game
+
+
+def test_the_timer_fires_each_game_at_its_instant_and_follows_changes() -> None:
+    async def scenario() -> list[tuple[str, float, float]]:
+        fired: list[tuple[str, float, float]] = []
+        due: dict[str, float] = {}
+
+        async def fire(game_id: str) -> None:
+            fired.append((game_id, due[game_id], time.time()))
+
+        timer = ClockScheduler(time.time, fire, longest=5.0)  # no periodic look needed
+        timer.start()
+        start = time.time()
+        for game_id, after in [("late", 0.45), ("soon", 0.15), ("moved", 0.05), ("gone", 0.1)]:
+            due[game_id] = start + after
+            timer.set(game_id, due[game_id])
+        due["moved"] = start + 0.3  # its turn changed: the new instant only
+        timer.set("moved", due["moved"])
+        timer.set("gone", None)  # its clock stopped
+        assert len(timer) == 3
+        await asyncio.sleep(1.0)
+        await timer.close()
+        return fired
+
+    fired = asyncio.run(scenario())
+    assert [game_id for game_id, _, _ in fired] == ["soon", "moved", "late"]
+    for game_id, due, at in fired:
+        assert due <= at < due + 0.2, (game_id, at - due)  # a busy shared machine
+
+
+def running(client: TestClient, game_id: str, value: bool) -> None:
+    app: Any = client.app
+    with app.state.service.store.writing() as connection:
+        connection.execute(update(games).where(games.c.id == game_id).values(running_clock=value))
+
+
+def test_start_up_sets_timers_for_running_clocks_only(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MATHABLE_WORKERS", "0")
+    clock = Clock()
+    before = app_at(database_url, clock)  # no lifespan: makes the games
+    ended = new_game(before, clock={"minutes": 5})
+    assert end(before, ended["id"], "resign", ended["seats"][0]["token"]).status_code == 200
+    legacy = new_game(before, clock={"minutes": 5})  # ended before the flag was kept
+    assert end(before, legacy["id"], "resign", legacy["seats"][0]["token"]).status_code == 200
+    running(before, legacy["id"], True)
+    ticking = new_game(before, clock={"minutes": 1})
+    plain = new_game(before)
+    app: Any = before.app
+    store = app.state.service.store
+    assert sorted(store.running_clocks()) == sorted([legacy["id"], ticking["id"]])
+
+    with app_at(database_url, clock) as after:
+        service: Any = after.app
+        service = service.state.service
+        assert eventually(lambda: service.clocks.due(ticking["id"]) is not None)
+        assert eventually(lambda: store.running_clocks() == [ticking["id"]])  # legacy: cleared
+        assert service.clocks.due(ticking["id"]) == clock.at + 60  # its flag instant
+        assert len(service.clocks) == 1
+        assert ended["id"] not in service.live and plain["id"] not in service.live
+        first = view(after, ticking["id"])["to_move"]
+        clock.at += 61
+        assert eventually(lambda: stored_events(after, ticking["id"]) == [f"flag {first}"])
+        assert store.running_clocks() == []  # cleared in the flag's write
+        assert len(service.clocks) == 0
+
+
+def test_two_processes_timers_store_one_flag(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MATHABLE_WORKERS", "0")
+    clock = Clock()
+    with (
+        TestClient(create_app(database_url)) as a,
+        TestClient(create_app(database_url)) as b,
+    ):
+        services = []
+        for client in (a, b):
+            app: Any = client.app
+            app.state.service.now = clock
+            services.append(app.state.service)
+        made = new_game(a, clock={"minutes": 1})
+        game_id = made["id"]
+        first = view(b, game_id)["to_move"]  # b holds it too: both timers set
+        assert all(eventually(lambda s=s: s.clocks.due(game_id) is not None) for s in services)
+        clock.at += 61
+        assert eventually(lambda: stored_events(a, game_id) == [f"flag {first}"])
+        assert eventually(lambda: all(s.clocks.due(game_id) is None for s in services))
+        assert eventually(lambda: view(b, game_id)["winners"] == [1 - first])
+        assert stored_events(b, game_id) == [f"flag {first}"]  # once
