@@ -324,6 +324,9 @@ class Player:
         self.base = base
         self.rng = random.Random(seed)
         self.inflight: tuple[int, str, float] | None = None
+        self.acted_at = -1
+        """The seq of the last view acted on: a view of the same seq again (who is present
+        changed, nothing was played) is no second turn."""
         self.max_acked = -1
         self.latest: dict[str, Any] | None = None
         self.ready = asyncio.Event()
@@ -415,8 +418,9 @@ class Player:
             return None
         if not self.run.go.is_set() or self.inflight is not None or self.run.stopping:
             return None
-        if not my_turn(view):
+        if not my_turn(view) or seq == self.acted_at:
             return None
+        self.acted_at = seq
         if self.run.args.think:  # a person's pause, 0.5 to 1.5 times --think
             await asyncio.sleep(self.run.args.think * (0.5 + self.rng.random()))
             if self.run.stopping:

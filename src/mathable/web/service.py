@@ -1366,10 +1366,17 @@ class GameService:
         """A game's presence changed: its watchers get views that say so."""
         live = self.live.get(game_id)
         if live is not None and live.listeners:
-            live.views.clear()
-            task = asyncio.ensure_future(self._broadcast(live))
+            task = asyncio.ensure_future(self._broadcast_presence(live))
             self._refreshes.add(task)
             task.add_done_callback(self._refreshes.discard)
+
+    async def _broadcast_presence(self, live: LiveGame) -> None:
+        """The views of a presence change, built under the game's lock: an action holds
+        it between applying its move and counting its event, and a view built in between
+        would show the move with the seq before it (a player would act on a stale seq)."""
+        async with live.lock:
+            live.views.clear()
+            await self._broadcast(live)
 
     # -- seeing -------------------------------------------------------------------------
 
