@@ -9,39 +9,17 @@ PostgreSQL (``database_url``)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
-import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from mathable.web.db import game_players, seeks
 from mathable.web.store import EventStore
+from web.test_lobby import _no_worker_processes, main, person
 
-
-@pytest.fixture(autouse=True)
-def _no_worker_processes(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("MATHABLE_WORKERS", "0")
-    for name in ("MATHABLE_SECRET_KEY", "MATHABLE_SECURE_COOKIES", "MATHABLE_RATE_SEEK"):
-        monkeypatch.delenv(name, raising=False)
-
-
-@pytest.fixture
-def main(database_url: str) -> Iterator[TestClient]:
-    from mathable.web.api import create_app
-
-    with TestClient(create_app(database_url)) as client:
-        yield client
-
-
-def person(main: TestClient, name: str) -> TestClient:
-    """A browser of its own (its own session cookie), named ``name``."""
-    client = TestClient(main.app)
-    client.portal = main.portal
-    ok(client.patch("/api/me", json={"name": name}))
-    return client
+__all__ = ["_no_worker_processes", "main"]  # the fixtures, shared with test_lobby
 
 
 def ok(response: httpx.Response, status: int = 200) -> Any:
