@@ -186,20 +186,21 @@ async def rematch(
 
 @games.post(
     "/{game_id}/resign",
-    summary="Resign: the other player wins (two players, before the end)",
+    summary="Resign: with two players the other wins; with more, the seat leaves",
     response_model=ViewOut,
     response_model_exclude_unset=True,
 )
 async def resign(game_id: str, body: SeatToken, service: ServiceDep, request: Request) -> Response:
-    """The seat resigns; stored as an event (``resign 0``). 409 once over, or in a game of
-    three or four (not supported yet)."""
+    """The seat resigns; stored as an event (``resign 0``): with two players the other
+    wins, with three or four the seat leaves, its score frozen, and play goes on (local
+    ruling L1). 409 once over or once the seat has left."""
     seated = await _seated(service, game_id, body.token, request)
     return encoded(await service.end(seated, "resign"))
 
 
 @games.post(
     "/{game_id}/abort",
-    summary="Abort: no winner, never rated (two players, before each has moved)",
+    summary="Abort: no winner, never rated (before each player has moved)",
     response_model=ViewOut,
     response_model_exclude_unset=True,
 )

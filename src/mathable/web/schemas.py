@@ -64,8 +64,9 @@ class NewGame(BaseModel):
     )
     clock: dict[str, Any] | None = Field(
         default=None,
-        description='A time control, two players only for now: {"minutes": 5, "increment": 3} '
-        '(live: minutes per player, seconds added per turn) or {"days": 3} (correspondence).',
+        description='A time control: {"minutes": 5, "increment": 3} (live: minutes per '
+        'player, seconds added per turn) or {"days": 3} (correspondence); a player out of '
+        "time loses (two players) or leaves the game (three or four).",
     )
     rated: bool = Field(default=False, description="Rated or casual (stored and shown).")
 
