@@ -874,9 +874,8 @@ class GameService:
                 try:
                     at = self.now()
                     ends = live.game.is_over
+                    self._count(live, seq, event, at)
                     await asyncio.to_thread(self._append, game_id, seq, event, seat, at, ends)
-                    live.events = seq + 1
-                    self._note(live, event, at)
                 except ConflictError:  # another process stored an action first
                     live = self.reload(live)
                     await self._broadcast(live)
@@ -1109,11 +1108,10 @@ class GameService:
                         game.apply(action)
                     try:
                         at, event = self.now(), game.format_action(action)
+                        self._count(live, seq, event, at)
                         await asyncio.to_thread(
                             self._append, game_id, seq, event, seat, at, game.is_over
                         )
-                        live.events = seq + 1
-                        self._note(live, event, at)
                     except ConflictError:  # another process came first: its move stands
                         self.reload(live)
                         continue
@@ -1199,6 +1197,14 @@ class GameService:
         except Exception:
             log.exception("writing the result of game %s", live.id)
 
+    def _count(self, live: LiveGame, seq: int, event: str, at: float) -> None:
+        """Count an event just applied to the game in memory (its seq and its clocks)
+        before it is stored: a view built while the store writes (a GET, a new socket)
+        then shows the move with its own seq, never with the one before it. A failed
+        write reloads the game from the store, which forgets the count."""
+        live.events = seq + 1
+        self._note(live, event, at)
+
     async def _store_ending(self, live: LiveGame, event: str, seat: int | None) -> LiveGame:
         """Apply and store a seat leaving (``flag 1``, ``resign 0``, ``claim 1``) or an
         abort (``abort 0``), the engine's own actions (local ruling L1), under the game's
@@ -1211,14 +1217,13 @@ class GameService:
             raise ServiceError(409, str(exc), seq=live.events) from None
         try:
             ends = live.game.is_over
+            self._count(live, seq, event, at)
             await asyncio.to_thread(self._append, live.id, seq, event, seat, at, ends)
         except ConflictError:
             return self.reload(live)
         except Exception:  # the database failed: memory goes back to what it holds
             self.reload(live)
             raise
-        live.events = seq + 1
-        self._note(live, event, at)
         return live
 
     async def _flag_if_due(self, live: LiveGame, refuse: bool = False) -> LiveGame:
