@@ -34,7 +34,7 @@ from fastapi.responses import FileResponse
 from pydantic import BaseModel, Field
 from sqlalchemy import Connection, insert, select, update
 
-from mathable.ai import BOTS
+from mathable.ai import BOTS, bot_player_id
 from mathable.games import registry
 from mathable.games.registry import GAMES
 from mathable.online.clocks import TimeControlError, parse_time_control
@@ -540,7 +540,7 @@ def game_entry(game: dict[str, Any]) -> dict[str, Any]:
     spec, seats = game["spec"], game["seats"]
     shown = [
         {
-            "id": str(s.get("player") or (f"bot-{s['bot']}" if s.get("bot") else "")),
+            "id": str(s.get("player") or (bot_player_id(s["bot"]) if s.get("bot") else "")),
             "name": s["name"],
         }
         for s in seats

@@ -26,7 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from mathable.ai import BOTS, in_time, seat_levels
+from mathable.ai import BOTS, bot_player_id, in_time, seat_levels
 from mathable.ai.analysis import REPORT_VERSION
 from mathable.engine import records
 from mathable.engine.actions import Abort, Action, Challenge, Exchange, Leave, action_kind
@@ -396,7 +396,7 @@ class GameService:
                 "token_hash": _hash(token) if token else None,
                 "invite_hash": _hash(invite) if invite else None,
             }
-            bound = f"bot-{player.bot}" if player.bot is not None else None  # players.bot_id
+            bound = bot_player_id(player.bot) if player.bot is not None else None
             if seat == mine and creator is not None:
                 bound = creator
             if bound is not None:
