@@ -6,6 +6,11 @@ information stays hidden. ``act`` is called once per action; a bot that plans a 
 turn replays its plan from the view each time, so it needs no state between calls.
 Each rung of the ladder plays every game family: :class:`FamilyBot` hands the view to
 the bot's board play or to its Quattro play by the game's surface.
+
+A bot may keep what it can check against the next view, for speed only: its searchable
+board (:class:`BoardMemory`, brought up to date from each view's cells) and, for the
+planning levels, the rest of its turn. Whatever it keeps is checked against the view, so
+a bot made afresh for every action plays legally and as well as one kept all game.
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ class FamilyBot(ABC):
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
+        self.memory = BoardMemory()
 
     def act(self, view: View) -> Action:
         """The next action for ``view.seat``, who is to move: an answer when a question is
@@ -109,3 +115,49 @@ def board_from_view(view: BoardView) -> tuple[Variant, Board]:
     variant = get_variant(view.variant)
     initial = {c: v for c, v in enumerate(view.board) if v != EMPTY}
     return variant, variant.new_board(initial)
+
+
+class BoardMemory:
+    """A bot's searchable board kept from one action to the next.
+
+    Building a board fills every cell's tables (about as long as a whole turn's search
+    in greedy play); a turn changes a few cells, so the tokens a new view adds are placed
+    on the kept board instead. A cell that lost or changed its token (a challenge or an
+    undo took a turn back, another game) rebuilds it from the view. The tables are a
+    function of the tokens alone, so the result is the board :func:`board_from_view`
+    makes, whatever order the tokens came in (tested).
+    """
+
+    __slots__ = ("_board", "_variant")
+
+    def __init__(self) -> None:
+        self._variant: Variant | None = None
+        self._board: Board | None = None
+
+    def board_for(self, view: BoardView) -> tuple[Variant, Board]:
+        """The variant and a board holding exactly the view's tokens (the caller may
+        place and unplace on it, and must leave it as it found it)."""
+        variant = get_variant(view.variant)
+        board = self._board
+        if board is None or self._variant is not variant or not self._catch_up(board, view):
+            variant, board = board_from_view(view)
+            self._variant, self._board = variant, board
+        return variant, board
+
+    @staticmethod
+    def _catch_up(board: Board, view: BoardView) -> bool:
+        """Place the view's new tokens on ``board``; False if a token left or changed."""
+        have = board.values
+        wanted = view.board
+        if len(have) != len(wanted):
+            return False
+        added = []
+        for cell, value in enumerate(wanted):
+            if have[cell] != value:
+                if have[cell] != EMPTY:
+                    return False
+                added.append((cell, value))
+        for cell, value in added:
+            board.place(cell, value)
+        board.forget_history()  # nothing kept here is ever taken back
+        return True

@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from mathable.games.board.board import Board
-from mathable.games.board.variants import Variant
+from mathable.games.board.variants import Variant, get_variant
 from mathable.games.board.view import BoardView
 
 from .base import board_from_view
@@ -72,19 +72,28 @@ def expected_best_reply(variant: Variant, board: Board, unseen: Mapping[int, int
 
 
 def rank_plans(
-    view: BoardView, *, threat: bool = True, top: int = 8
+    view: BoardView, *, threat: bool = True, top: int = 8, board: Board | None = None
 ) -> list[tuple[float, TurnPlan]]:
     """The candidate ways to finish the turn, best equity first:
-    points + bonus + leave value - the opponent's expected best reply."""
-    variant, board = board_from_view(view)
+    points + bonus + leave value - the opponent's expected best reply. ``board`` holds
+    the view's tokens when the caller keeps one (else it is built from the view)."""
+    if board is None:
+        variant, board = board_from_view(view)
+    else:
+        variant = get_variant(view.variant)
     strict = bool(view.house_rules.get("strict", False))
     plans = search_turns(variant, board, view.rack, started_with=started_with(view), strict=strict)
-    if view.turn_placements:
-        options = list(plans.values())
-    else:  # at the start of a turn, not placing is a pass or an exchange, judged apart
-        options = [p for p in plans.values() if p.placements] or list(plans.values())
+    # At the start of a turn, not placing is a pass or an exchange, judged apart.
+    starting = not view.turn_placements
+    options = ([p for p in plans if p.placements] or plans) if starting else plans
     rack_size = variant.rack_size
-    scored = [(p.total + leave_value(p.leave, view.bag_size, rack_size), p) for p in options]
+    leaves: dict[tuple[int, ...], float] = {}  # many plans keep the same tokens
+    scored = []
+    for plan in options:
+        kept = leaves.get(plan.leave)
+        if kept is None:
+            kept = leaves[plan.leave] = leave_value(plan.leave, view.bag_size, rack_size)
+        scored.append((plan.total + kept, plan))
     scored.sort(key=lambda e: (-e[0], len(e[1].placements)))
     if threat and variant.partial_turns:
         shortlist = scored[:top]

@@ -49,7 +49,7 @@ def search_turns(
     started_with: int,
     strict: bool = False,
     node_limit: int = 200_000,
-) -> dict[frozenset[tuple[int, int]], TurnPlan]:
+) -> list[TurnPlan]:
     """Every position the turn can reach from ``board`` with ``rack``, each with its
     best-scoring order. ``started_with`` is the rack size at the start of the turn (for
     the bonus, C9/J2). The board is restored before returning.
@@ -57,43 +57,73 @@ def search_turns(
     With ``node_limit`` positions searched the answer is exact; past it the search
     stops widening (big racks of small numbers on a crowded board), keeping what it has.
     """
-    best: dict[frozenset[tuple[int, int]], int] = {}
-    plans: dict[frozenset[tuple[int, int]], TurnPlan] = {}
-    path: list[tuple[int, int]] = []
-    must_place_all = not variant.partial_turns  # K2
-    nodes = 0
+    search = _TurnSearch(variant, board, started_with, strict, node_limit)
+    search.dfs(0, 0, sorted(rack))
+    return list(search.plans.values())
 
-    def record(key: frozenset[tuple[int, int]], points: int, left: list[int]) -> None:
-        if must_place_all and left and _can_place(variant, board, left, strict):
+
+class _TurnSearch:
+    """The depth-first walk of :func:`search_turns` (a class rather than a closure: the
+    compiled build calls its methods natively).
+
+    A position is keyed by the tokens placed so far as one exact int: ``value + 1`` in
+    the 7 bits of each cell (values are below 128), so a set of placements is a few
+    bit operations and a hash, not a frozenset built at every node.
+    """
+
+    def __init__(
+        self, variant: Variant, board: Board, started_with: int, strict: bool, node_limit: int
+    ) -> None:
+        self.variant = variant
+        self.board = board
+        self.started_with = started_with
+        self.strict = strict
+        self.node_limit = node_limit
+        self.must_place_all = not variant.partial_turns  # K2
+        self.nodes = 0
+        self.best: dict[int, int] = {}
+        self.plans: dict[int, TurnPlan] = {}
+        self.path: list[tuple[int, int]] = []
+
+    def record(self, key: int, points: int, left: list[int]) -> None:
+        """Keep the position reached as a way to end the turn (``left`` is sorted)."""
+        variant = self.variant
+        if self.must_place_all and left and _can_place(variant, self.board, left, self.strict):
             return  # K2: the turn goes on while tiles can be placed
-        bonus = variant.turn_bonus(started_with, len(left)) if path else 0
-        plans[key] = TurnPlan(tuple(path), points, bonus, tuple(sorted(left)))
+        bonus = variant.turn_bonus(self.started_with, len(left)) if self.path else 0
+        self.plans[key] = TurnPlan(tuple(self.path), points, bonus, tuple(left))
 
-    def dfs(key: frozenset[tuple[int, int]], points: int, left: list[int]) -> None:
-        nonlocal nodes
-        nodes += 1
-        record(key, points, left)
-        if nodes > node_limit:
+    def dfs(self, key: int, points: int, left: list[int]) -> None:
+        """Search every continuation of the position ``key`` worth ``points`` with the
+        sorted tokens ``left``."""
+        self.nodes += 1
+        self.record(key, points, left)
+        if self.nodes > self.node_limit:
             return
-        for value in sorted(set(left)):
-            cells = variant.legal_cells(board, value, strict)
-            for cell in sorted(cells):
-                gain = variant.placement_points(board, cell, value)
-                child = key | {(cell, value)}
-                total = points + gain
+        variant = self.variant
+        board = self.board
+        best = self.best
+        path = self.path
+        strict = self.strict
+        previous = -1
+        for index in range(len(left)):
+            value = left[index]
+            if value == previous:
+                continue
+            previous = value
+            for cell in variant.legal_cells(board, value, strict):
+                total = points + variant.placement_points(board, cell, value)
+                child = key | ((value + 1) << (7 * cell))
                 if best.get(child, -1) >= total:
                     continue
                 best[child] = total
                 board.place(cell, value)
-                left.remove(value)
+                del left[index]
                 path.append((cell, value))
-                dfs(child, total, left)
+                self.dfs(child, total, left)
                 path.pop()
-                left.append(value)
+                left.insert(index, value)
                 board.unplace()
-
-    dfs(frozenset(), 0, list(rack))
-    return plans
 
 
 def _can_place(variant: Variant, board: Board, values: Sequence[int], strict: bool) -> bool:
@@ -111,7 +141,7 @@ def best_turn(
     """The highest-scoring whole turn (bonus included); ties go to the fewest tokens
     used, then to the first in cell order."""
     plans = search_turns(variant, board, rack, started_with=started_with, strict=strict)
-    return max(plans.values(), key=turn_rank)
+    return max(plans, key=turn_rank)
 
 
 def turn_rank(plan: TurnPlan) -> tuple[int, int, tuple[int, ...]]:
@@ -132,7 +162,7 @@ def ranked_turns(
     """Every way to play the turn that places at least one token, best first
     (:func:`turn_rank`): the first is :func:`best_turn` whenever that one places."""
     plans = search_turns(variant, board, rack, started_with=started_with, strict=strict)
-    return sorted((p for p in plans.values() if p.placements), key=turn_rank, reverse=True)
+    return sorted((p for p in plans if p.placements), key=turn_rank, reverse=True)
 
 
 def started_with(view: BoardView) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from mathable.engine.actions import Action, EndTurn, Exchange, Pass, Place
 from mathable.games.board.view import BoardView
 
-from .base import FamilyBot, board_from_view
+from .base import FamilyBot
 
 
 class GentleBot(FamilyBot):
@@ -18,7 +18,7 @@ class GentleBot(FamilyBot):
     name = "gentle"
 
     def act_on_board(self, view: BoardView) -> Action:
-        variant, board = board_from_view(view)
+        variant, board = self.memory.board_for(view)
         strict = view.house_rules.get("strict", False)
         options = sorted(
             (variant.placement_points(board, cell, value), cell, value)
@@ -43,7 +43,7 @@ class GreedyBot(FamilyBot):
     name = "greedy"
 
     def act_on_board(self, view: BoardView) -> Action:
-        variant, board = board_from_view(view)
+        variant, board = self.memory.board_for(view)
         strict = view.house_rules.get("strict", False)
         best: tuple[int, int, int] | None = None
         for value in sorted(set(view.rack)):

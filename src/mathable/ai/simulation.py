@@ -87,7 +87,7 @@ def endgame_value(
     reply = best_turn(variant, board, opponent, started_with=len(opponent))
     for _ in plan.placements:
         board.unplace()
-    outcome: float = plan.total - reply.total
+    outcome = float(plan.total - reply.total)
     if not plan.leave:  # we go out: the opponent's tokens are deducted
         return plan.total + sum(opponent)
     if not reply.leave:  # the opponent goes out after us

@@ -1,18 +1,23 @@
 """The top of the ladder: strong (exact turn search plus judgement) and expert (simulation).
 
-Both decide from the player's view alone. Each time they are asked for an action they
-plan the rest of the turn from the board as it stands, so they need no memory between
-calls and a drawn extra token is used at once. In Quattro both play the strong chain
-search (:func:`~.quattro.strong_plan`).
+Both decide from the player's view alone. They plan a whole turn at its first action and
+then follow the plan while each view is exactly where it leads (:class:`PlanningBot`); a
+token drawn on a restriction square (C7) is new information, so they plan the rest of the
+turn once more with it. In Quattro both play the strong chain search
+(:func:`~.quattro.strong_plan`).
 """
 
 from __future__ import annotations
 
+from abc import abstractmethod
+from dataclasses import dataclass
+
 from mathable.engine.actions import Action, EndTurn, Exchange, Pass, Place
-from mathable.games.board.variants import get_variant
+from mathable.games.board.board import Board
+from mathable.games.board.variants import Variant, get_variant
 from mathable.games.board.view import BoardView
 
-from .base import FamilyBot, board_from_view
+from .base import FamilyBot
 from .evaluation import THREAT_WEIGHT, expected_best_reply, leave_value, rank_plans
 from .search import TurnPlan
 from .simulation import endgame_value, greedy_turn, simulate
@@ -20,6 +25,7 @@ from .simulation import endgame_value, greedy_turn, simulate
 __all__ = [
     "THREAT_WEIGHT",
     "ExpertBot",
+    "PlanningBot",
     "StrongBot",
     "expected_best_reply",
     "first_action",
@@ -51,20 +57,84 @@ def _no_placement(view: BoardView) -> Action:
     return Exchange(tuple(give)) if give else Pass()
 
 
-class StrongBot(FamilyBot):
+@dataclass(frozen=True)
+class _Plan:
+    """A turn chosen at one view, to follow while later views are where it leads."""
+
+    board: tuple[int, ...]
+    rack: tuple[int, ...]
+    finished_turns: int
+    placed_before: int
+    plan: TurnPlan
+
+
+class PlanningBot(FamilyBot):
+    """A level that chooses a whole turn at once, then plays it out placement by placement.
+
+    The plan is kept only while each view is exactly where it leads: the same turn, the
+    board holding the plan's first tokens and nothing else new, the rack without them.
+    Anything else (an extra token drawn, a challenge, a bot made afresh for each action
+    as the server's worker pool does) plans again from where the turn stands, which
+    picks the same continuation save for near-ties (issue 16: re-planning after every
+    placement was most of the strong player's time, and the expert's extra-token check
+    re-planned a whole endgame search at every action).
+    """
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self._plan: _Plan | None = None
+
+    def act_on_board(self, view: BoardView) -> Action:
+        following = self._following(view)
+        if following is not None:
+            return following
+        variant, board = self.memory.board_for(view)
+        plan = self.choose(view, variant, board)
+        if plan is None:
+            self._plan = None
+            return EndTurn() if view.turn_placements else _no_placement(view)
+        self._plan = _Plan(
+            view.board, tuple(sorted(view.rack)), len(view.turns), len(view.turn_placements), plan
+        )
+        return first_action(view, plan)
+
+    @abstractmethod
+    def choose(self, view: BoardView, variant: Variant, board: Board) -> TurnPlan | None:
+        """The rest of the turn to play from ``view`` (None: nothing worth placing); the
+        board holds the view's tokens and must be left so."""
+
+    def _following(self, view: BoardView) -> Action | None:
+        """The next action of the kept plan, when the view is exactly where it leads."""
+        kept = self._plan
+        if kept is None or len(view.turns) != kept.finished_turns:
+            return None
+        done = len(view.turn_placements) - kept.placed_before
+        placements = kept.plan.placements
+        if not 1 <= done <= len(placements):
+            return None
+        expected = list(kept.board)
+        left = list(kept.rack)
+        for cell, value in placements[:done]:
+            expected[cell] = value
+            left.remove(value)
+        if tuple(expected) != view.board or tuple(left) != tuple(sorted(view.rack)):
+            return None
+        plan = kept.plan
+        return first_action(view, TurnPlan(placements[done:], plan.points, plan.bonus, plan.leave))
+
+
+class StrongBot(PlanningBot):
     """Finds the best-scoring whole turn by exact search over the order of placements,
     then weighs what it keeps and what it opens for the opponent."""
 
     name = "strong"
 
-    def act_on_board(self, view: BoardView) -> Action:
-        ranked = rank_plans(view)
-        if not ranked:
-            return EndTurn() if view.turn_placements else _no_placement(view)
-        return first_action(view, ranked[0][1])
+    def choose(self, view: BoardView, variant: Variant, board: Board) -> TurnPlan | None:
+        ranked = rank_plans(view, board=board)
+        return ranked[0][1] if ranked else None
 
 
-class ExpertBot(FamilyBot):
+class ExpertBot(PlanningBot):
     """Tries the strong player's best few turns in simulated continuations (Quackle's
     method): opponent racks and draws sampled from the tokens it has not seen, the
     opponent's reply and its own next turn played out, judged together with the strong
@@ -91,45 +161,18 @@ class ExpertBot(FamilyBot):
         self.budget = budget
         self.candidates = candidates
         self.blend = blend
-        self._plan: tuple[tuple[int, ...], tuple[int, ...], TurnPlan] | None = None
 
-    def act_on_board(self, view: BoardView) -> Action:
-        following = self._following(view)
-        if following is not None:
-            return following
-        return self._decide(view)
-
-    def _following(self, view: BoardView) -> Action | None:
-        """The rest of the plan chosen earlier this turn, when the view is exactly where
-        the plan led (no new information: an extra token drawn means planning again)."""
-        if self._plan is None or not view.turn_placements:
-            return None
-        board, rack, plan = self._plan
-        done = len(view.turn_placements)
-        if done > len(plan.placements) or any(p.extra for p in view.turn_placements):
-            return None
-        expected = list(board)
-        left = list(rack)
-        for cell, value in plan.placements[:done]:
-            expected[cell] = value
-            left.remove(value)
-        if tuple(expected) != view.board or tuple(sorted(left)) != tuple(sorted(view.rack)):
-            return None
-        rest = TurnPlan(plan.placements[done:], plan.points, plan.bonus, plan.leave)
-        return first_action(view, rest)
-
-    def _decide(self, view: BoardView) -> Action:
-        ranked = rank_plans(view)
+    def choose(self, view: BoardView, variant: Variant, board: Board) -> TurnPlan | None:
+        ranked = rank_plans(view, board=board)
         if not ranked:
-            return EndTurn() if view.turn_placements else _no_placement(view)
-        variant, board = board_from_view(view)
+            return None
         if not variant.partial_turns or len(ranked) == 1:
-            return first_action(view, ranked[0][1])
+            return ranked[0][1]
         shortlist = [plan for _, plan in ranked[: self.candidates]]
         static = [equity for equity, _ in ranked[: self.candidates]]
         pool = [v for v, n in view.unseen.items() for _ in range(n)]
         if not pool:
-            return first_action(view, shortlist[0])
+            return shortlist[0]
         if view.bag_size == 0 and len(view.players) == 2:
             opponent = tuple(pool)
             scores = [endgame_value(variant, board, plan, opponent) for plan in shortlist]
@@ -153,5 +196,4 @@ class ExpertBot(FamilyBot):
                 for plan, equity, sim in zip(shortlist, static, simulated, strict=True)
             ]
         best = max(range(len(shortlist)), key=lambda i: (scores[i], -i))
-        self._plan = (view.board, view.rack, shortlist[best])
-        return first_action(view, shortlist[best])
+        return shortlist[best]

@@ -96,6 +96,7 @@ def _tables(board):  # type: ignore[no-untyped-def]
     """Every incremental table of ``board``, as comparable data."""
     return (
         list(board.values),
-        [dict(a) for a in board.accepts],
-        {v: dict(c) for v, c in board.by_value.items()},
+        list(board.masks),
+        list(board.twice),
+        dict(board.cells_of),
     )

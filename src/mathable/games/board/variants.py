@@ -76,10 +76,10 @@ class Variant:
 
     def is_legal(self, board: Board, cell: Cell, value: int, strict: bool = False) -> bool:
         """Whether ``value`` may go on the empty ``cell`` (C3-C5)."""
-        return board.accepts[cell].get(value, 0) > 0
+        return board.accepts(cell, value)
 
     def legal_cells(self, board: Board, value: int, strict: bool = False) -> Collection[Cell]:
-        """The cells where ``value`` may go now."""
+        """The cells where ``value`` may go now, in cell order."""
         return board.cells_accepting(value)
 
     def can_place(self, board: Board, values: Iterable[int]) -> bool:
@@ -152,7 +152,7 @@ class NumberedVariant(Variant):
     def legal_cells(self, board: Board, value: int, strict: bool = False) -> Collection[Cell]:
         free = [c for c in self.number_cells.get(value, ()) if board.is_empty(c)]
         if strict:  # K2 house rule "strict": a scoring square is compulsory if there is one
-            scoring = [c for c in free if board.accepts[c].get(value)]
+            scoring = [c for c in free if board.accepts(c, value)]
             return scoring or free
         return free
 
@@ -178,7 +178,7 @@ class NumberedVariant(Variant):
         raise IllegalMove(reason, rule="K2", where=name)
 
     def placement_points(self, board: Board, cell: Cell, value: int) -> int:
-        return 1 if board.accepts[cell].get(value) else 0
+        return 1 if board.accepts(cell, value) else 0
 
     def mistake_points(self, board: Board, cell: Cell, value: int) -> int:
         """C12 on the numbered board: a tile on a square not printed with its number
