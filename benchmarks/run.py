@@ -182,6 +182,67 @@ def bench_expert(args: argparse.Namespace) -> dict[str, object]:
     }
 
 
+def compiled_modules() -> list[str]:
+    """The engine modules running compiled in this process (mypyc), by name."""
+    import mathable.ai.search
+    import mathable.games.board.board
+
+    return [
+        m.__name__
+        for m in (mathable.games.board.board, mathable.ai.search)
+        if not (m.__file__ or "").endswith(".py")
+    ]
+
+
+def bench_turns(args: argparse.Namespace) -> dict[str, object]:
+    """Every turn's thinking time of the searching levels at their defaults over whole
+    games, endgames included (issue 16: the slow turns were in endgames, which the
+    ``expert`` suite never reaches): expert against strong in each board game, seeds
+    from the tuning range. Reports p50, p95 and the max per level, and the max of the
+    turns played with the bag empty."""
+    from mathable.ai.arena import play_game
+
+    games = 2 if args.quick else 12
+    out: dict[str, object] = {"compiled": compiled_modules()}
+    for variant in ("classic", "junior", "junior-numbers"):
+        times: dict[str, list[float]] = {"strong": [], "expert": []}
+        for number in range(games):
+            seats = ["expert", "strong"] if number % 2 == 0 else ["strong", "expert"]
+            result = play_game(seats, variant, 20_000 + number // 2)
+            for name, spent in result.times.items():
+                times[name].extend(1000 * t for t in spent)
+        out[variant] = {
+            name: {
+                "turns": len(ms),
+                "p50_ms": round(statistics.median(ms), 1),
+                "p95_ms": round(_quantile(ms, 0.95), 1),
+                "max_ms": round(max(ms), 1),
+            }
+            for name, ms in times.items()
+        }
+    return out
+
+
+def bench_selfplay(args: argparse.Namespace) -> dict[str, object]:
+    """Whole classic games per second on one core through the public ``Game`` API, each
+    level against itself (issue 16's targets: strong >= 30, greedy >= 300), median of
+    ``--repeats`` runs; ``compiled`` names the modules running compiled."""
+    from mathable.ai.arena import play_game
+
+    sizes = {"greedy": 10 if args.quick else 200, "strong": 2 if args.quick else 40}
+    out: dict[str, object] = {"compiled": compiled_modules()}
+    for level, games in sizes.items():
+        rates = []
+        for run in range(args.repeats):
+            start = time.perf_counter()
+            for number in range(games):
+                play_game([level, level], "classic", 30_000 + run * 1000 + number)
+            rates.append(games / (time.perf_counter() - start))
+        out[f"{level}_games_per_s_median"] = round(statistics.median(rates), 1)
+        out[f"{level}_games_per_s_min"] = round(min(rates), 1)
+    return out
+
+
 def bench_load(args: argparse.Namespace) -> dict[str, object]:
     """The median of three load runs (one with --quick); see :func:`load_once`."""
     runs = [load_once(args) for _ in range(1 if args.quick else 3)]
@@ -281,6 +342,8 @@ SUITES: dict[str, Suite] = {
     "playouts": bench_playouts,
     "search": bench_search,
     "expert": bench_expert,
+    "turns": bench_turns,
+    "selfplay": bench_selfplay,
     "load": bench_load,
 }
 

@@ -20,7 +20,13 @@ def test_quick_benchmarks_print_json_figures(capsys: pytest.CaptureFixture[str])
     spec.loader.exec_module(module)
     module.main(["--quick", "--repeats", "1"])
     report = json.loads(capsys.readouterr().out)
-    assert set(report) >= {"legal", "playouts", "search", "expert", "load"}
+    assert set(report) >= {"legal", "playouts", "search", "expert", "turns", "selfplay", "load"}
+    for variant in ("classic", "junior", "junior-numbers"):
+        for level in ("strong", "expert"):
+            figures = report["turns"][variant][level]
+            assert figures["turns"] > 0 and figures["max_ms"] >= figures["p95_ms"] > 0
+    assert report["selfplay"]["strong_games_per_s_median"] > 0
+    assert report["selfplay"]["greedy_games_per_s_median"] > 0
     assert report["load"]["actions"] > 0 and report["load"]["latency_ms_p95"] > 0
     assert report["search"]["best_turn_ms_median"] > 0
     assert report["legal"]["positions"] == 50

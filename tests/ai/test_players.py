@@ -125,7 +125,7 @@ def test_a_bot_decides_from_the_view_alone(bot: str) -> None:
 
 def _untimed(name: str, seed: int):  # type: ignore[no-untyped-def]
     """The bot, without a clock in its decision (the expert's budget cut)."""
-    return ExpertBot(seed, budget=None) if name == "expert" else get_bot(name, seed)
+    return ExpertBot(seed, budget_ms=None) if name == "expert" else get_bot(name, seed)
 
 
 def test_strong_takes_the_extra_token_unless_it_spoils_the_bonus() -> None:

@@ -72,17 +72,30 @@ def expected_best_reply(variant: Variant, board: Board, unseen: Mapping[int, int
 
 
 def rank_plans(
-    view: BoardView, *, threat: bool = True, top: int = 8, board: Board | None = None
+    view: BoardView,
+    *,
+    threat: bool = True,
+    top: int = 8,
+    board: Board | None = None,
+    node_limit: int = 200_000,
 ) -> list[tuple[float, TurnPlan]]:
     """The candidate ways to finish the turn, best equity first:
     points + bonus + leave value - the opponent's expected best reply. ``board`` holds
-    the view's tokens when the caller keeps one (else it is built from the view)."""
+    the view's tokens when the caller keeps one (else it is built from the view);
+    ``node_limit`` bounds the turn search."""
     if board is None:
         variant, board = board_from_view(view)
     else:
         variant = get_variant(view.variant)
     strict = bool(view.house_rules.get("strict", False))
-    plans = search_turns(variant, board, view.rack, started_with=started_with(view), strict=strict)
+    plans = search_turns(
+        variant,
+        board,
+        view.rack,
+        started_with=started_with(view),
+        strict=strict,
+        node_limit=node_limit,
+    )
     # At the start of a turn, not placing is a pass or an exchange, judged apart.
     starting = not view.turn_placements
     options = ([p for p in plans if p.placements] or plans) if starting else plans

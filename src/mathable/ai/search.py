@@ -137,10 +137,13 @@ def best_turn(
     *,
     started_with: int,
     strict: bool = False,
+    node_limit: int = 200_000,
 ) -> TurnPlan:
     """The highest-scoring whole turn (bonus included); ties go to the fewest tokens
     used, then to the first in cell order."""
-    plans = search_turns(variant, board, rack, started_with=started_with, strict=strict)
+    plans = search_turns(
+        variant, board, rack, started_with=started_with, strict=strict, node_limit=node_limit
+    )
     return max(plans, key=turn_rank)
 
 

@@ -48,17 +48,17 @@ def simulate(
     rng: random.Random,
     *,
     samples: int,
-    budget: float | None,
+    deadline: float | None,
 ) -> list[float]:
     """Average of plan points - opponent's reply + own next turn over ``samples``
-    sampled continuations (at least two, fewer if ``budget`` seconds run out; None:
-    never); every plan sees the same samples (common random numbers)."""
+    sampled continuations (fewer once ``time.perf_counter()`` passes ``deadline``, but
+    at least one; None: all of them); every plan sees the same samples (common random
+    numbers)."""
     size = variant.rack_size
-    deadline = None if budget is None else time.perf_counter() + budget
     totals = [0.0] * len(shortlist)
     done = 0
     while done < samples:
-        if done >= 2 and deadline is not None and time.perf_counter() > deadline:
+        if done and deadline is not None and time.perf_counter() > deadline:
             break
         drawn = rng.sample(pool, len(pool))
         opponent, rest = drawn[:size], drawn[size:]
@@ -78,13 +78,18 @@ def simulate(
 
 
 def endgame_value(
-    variant: Variant, board: Board, plan: TurnPlan, opponent: tuple[int, ...]
+    variant: Variant,
+    board: Board,
+    plan: TurnPlan,
+    opponent: tuple[int, ...],
+    node_limit: int = 200_000,
 ) -> float:
     """Bag empty, two players: the opponent's rack is known; its best reply is
-    searched exactly and the end-of-game deductions counted (C11)."""
+    searched exactly (within ``node_limit`` positions) and the end-of-game deductions
+    counted (C11)."""
     for cell, value in plan.placements:
         board.place(cell, value)
-    reply = best_turn(variant, board, opponent, started_with=len(opponent))
+    reply = best_turn(variant, board, opponent, started_with=len(opponent), node_limit=node_limit)
     for _ in plan.placements:
         board.unplace()
     outcome = float(plan.total - reply.total)
