@@ -154,3 +154,27 @@ class CountingExpert(ExpertBot):
 def test_planning_levels_are_planning_bots() -> None:
     assert isinstance(get_bot("strong"), PlanningBot)
     assert isinstance(get_bot("expert"), PlanningBot)
+
+
+def test_a_bot_made_afresh_mid_turn_resumes_the_plan_of_the_turn_start() -> None:
+    """A bot made afresh for every action with the turn's seed (as a server's worker
+    pool may) plays the very game a bot kept all turn plays: it plans from the turn's
+    start and follows. The expert too, whose samples come from its seed."""
+    for level, factory in (("strong", StrongBot), ("expert", CountingExpert)):
+        for seed in (21, 22, 23):
+            games = []
+            for afresh in (False, True):
+                game = new_game("classic", ["a", "b"], seed=seed)
+                moves: list[Action] = []
+                kept: dict[int, PlanningBot] = {}
+                while not game.is_over:
+                    view = game.view(game.to_move)
+                    assert isinstance(view, BoardView)
+                    turn_seed = seed * 1000 + len(view.turns)
+                    if afresh or not view.turn_placements:
+                        kept[game.to_move] = factory(turn_seed)
+                    action = kept[game.to_move].act(view)
+                    moves.append(action)
+                    game.apply(action)
+                games.append(moves)
+            assert games[0] == games[1], (level, seed)

@@ -39,6 +39,10 @@ def greedy_turn(variant: Variant, board: Board, rack: list[int], started_with: i
     return points + (variant.turn_bonus(started_with, len(rack)) if placed else 0)
 
 
+REPLY_NODES = 2_000
+"""The node budget of a searched reply in a simulation (most turns need far fewer)."""
+
+
 def simulate(
     variant: Variant,
     board: Board,
@@ -49,11 +53,13 @@ def simulate(
     *,
     samples: int,
     deadline: float | None,
+    searched_reply: bool = False,
 ) -> list[float]:
     """Average of plan points - opponent's reply + own next turn over ``samples``
     sampled continuations (fewer once ``time.perf_counter()`` passes ``deadline``, but
     at least one; None: all of them); every plan sees the same samples (common random
-    numbers)."""
+    numbers). With ``searched_reply`` the opponent replies with its best whole turn
+    (the exact search, as the strong player) rather than greedily."""
     size = variant.rack_size
     totals = [0.0] * len(shortlist)
     done = 0
@@ -67,7 +73,15 @@ def simulate(
             for cell, value in plan.placements:
                 board.place(cell, value)
             mark = len(board.history)
-            reply = greedy_turn(variant, board, list(opponent), len(opponent))
+            if searched_reply:
+                best = best_turn(
+                    variant, board, opponent, started_with=len(opponent), node_limit=REPLY_NODES
+                )
+                for cell, value in best.placements:
+                    board.place(cell, value)
+                reply = best.total
+            else:
+                reply = greedy_turn(variant, board, list(opponent), len(opponent))
             mine = list(plan.leave) + refill
             ours = greedy_turn(variant, board, mine, len(mine))
             while len(board.history) > mark - len(plan.placements):

@@ -9,12 +9,13 @@ turn once more with it. In Quattro both play the strong chain search
 
 from __future__ import annotations
 
+import random
 import time
 from abc import abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from mathable.engine.actions import Action, EndTurn, Exchange, Pass, Place
-from mathable.games.board.board import Board
+from mathable.games.board.board import EMPTY, Board
 from mathable.games.board.variants import Variant, get_variant
 from mathable.games.board.view import BoardView
 
@@ -86,7 +87,7 @@ class PlanningBot(FamilyBot):
         self._plan: _Plan | None = None
 
     def act_on_board(self, view: BoardView) -> Action:
-        following = self._following(view)
+        following = self._following(view) or self._resumed(view)
         if following is not None:
             return following
         variant, board = self.memory.board_for(view)
@@ -98,6 +99,36 @@ class PlanningBot(FamilyBot):
             view.board, tuple(sorted(view.rack)), len(view.turns), len(view.turn_placements), plan
         )
         return first_action(view, plan)
+
+    def _resumed(self, view: BoardView) -> Action | None:
+        """Mid-turn with no plan kept (a bot made afresh for this action): plan from
+        where a bot kept all turn planned last -- the turn's start, or just after its
+        last extra token (C7: new tokens, so planned again) -- and follow that plan if
+        the turn since is its beginning. So the decision is one function of that point
+        and the seed, wherever the bot was made."""
+        placed = view.turn_placements
+        extras = [i for i, p in enumerate(placed) if p.extra]
+        since = placed[extras[-1] + 1 :] if extras else placed
+        if not since:
+            return None
+        board = list(view.board)
+        for token in since:
+            board[token.cell] = EMPTY
+        start = replace(
+            view,
+            surface=tuple(board),
+            rack=tuple(sorted((*view.rack, *(p.value for p in since)))),
+            turn_placements=placed[: len(placed) - len(since)],
+            turn_points=view.turn_points - sum(p.points for p in since),
+        )
+        variant, kept = self.memory.board_for(start)
+        plan = self.choose(start, variant, kept)
+        if plan is None:
+            return None
+        self._plan = _Plan(
+            start.board, start.rack, len(view.turns), len(start.turn_placements), plan
+        )
+        return self._following(view)
 
     @abstractmethod
     def choose(self, view: BoardView, variant: Variant, board: Board) -> TurnPlan | None:
@@ -164,14 +195,18 @@ class ExpertBot(PlanningBot):
         candidates: int = 6,
         blend: float = 0.5,
         nodes: int = DEFAULT_NODES,
+        searched_reply: bool = False,
     ) -> None:
         """``samples`` continuations per decision (the same seed and view give the same
         choice), cut short when the decision has taken ``budget_ms`` (None: never; the
         end-game searches stop there too, keeping the candidates judged so far);
         ``blend`` is the weight of the simulations against the static estimate (0.5
         measured best of 0.5 and 1.0: see the README's ladder); ``nodes`` bounds each
-        exact search as the strong player's."""
+        exact search as the strong player's; ``searched_reply`` simulates the opponent's
+        reply by the exact search rather than greedily."""
         super().__init__(seed)
+        self.seed = seed
+        self.searched_reply = searched_reply
         self.samples = samples
         self.budget_ms = budget_ms
         self.candidates = candidates
@@ -207,9 +242,10 @@ class ExpertBot(PlanningBot):
                 view.bag_size,
                 shortlist,
                 pool,
-                self.rng,
+                self._samples_for(view),
                 samples=self.samples,
                 deadline=deadline,
+                searched_reply=self.searched_reply,
             )
             # Blend the two judges of what a move leaves behind: the strong player's
             # static leave-and-threat estimate and the simulated continuations.
@@ -221,3 +257,11 @@ class ExpertBot(PlanningBot):
             ]
         best = max(range(len(scores)), key=lambda i: (scores[i], -i))
         return shortlist[best]
+
+    def _samples_for(self, view: BoardView) -> random.Random:
+        """Where a decision's samples come from: seeded by the bot's seed and the
+        position, so a decision depends on nothing else (not on the decisions before
+        it: a bot made afresh decides as a kept one)."""
+        if self.seed is None:
+            return self.rng
+        return random.Random(f"{self.seed}|{view.board}|{sorted(view.rack)}")
