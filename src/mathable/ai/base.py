@@ -48,8 +48,29 @@ class FamilyBot(ABC):
     """The Quattro level it plays at (its own name unless it says otherwise)."""
 
     def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
         self.rng = random.Random(seed)
         self.memory = BoardMemory()
+
+    def chance(self, view: View, *, at: tuple[object, ...] = ()) -> random.Random:
+        """Where a decision's random choices come from: seeded by the bot's seed and the
+        position (``at`` names it; by default the whole view of the seat), so a decision
+        depends on nothing else -- not on the decisions before it, and a bot made
+        afresh for each action (as a server's worker pool may) decides as a kept one.
+        Unseeded bots use their one generator."""
+        if self.seed is None:
+            return self.rng
+        where = at or (
+            view.variant,
+            view.seat,
+            view.surface,
+            sorted(view.rack),
+            view.playable,
+            view.scores,
+            view.bag_size,
+            view.available,
+        )
+        return random.Random(f"{self.seed}|{where}")
 
     def act(self, view: View) -> Action:
         """The next action for ``view.seat``, who is to move: an answer when a question is
@@ -66,7 +87,7 @@ class FamilyBot(ABC):
 
     def act_on_piles(self, view: PilesView) -> Action:
         """The next action in Quattro."""
-        return quattro_act(view, self.quattro_level or self.name, self.rng)
+        return quattro_act(view, self.quattro_level or self.name, self.chance(view))
 
 
 QUESTIONS = frozenset({"accept", "decline", "challenge"})

@@ -26,11 +26,12 @@ class GentleBot(FamilyBot):
             for cell in sorted(variant.legal_cells(board, value, strict))
         )
         placed = len(view.turn_placements)
+        chance = self.chance(view)
         if options and (
-            placed == 0 or (not variant.partial_turns) or (placed < 2 and self.rng.random() < 0.5)
+            placed == 0 or (not variant.partial_turns) or (placed < 2 and chance.random() < 0.5)
         ):
             modest = options[: max(1, len(options) // 2)]
-            _, cell, value = self.rng.choice(modest)
+            _, cell, value = chance.choice(modest)
             return Place(cell, value)
         if placed:
             return EndTurn()

@@ -9,7 +9,6 @@ turn once more with it. In Quattro both play the strong chain search
 
 from __future__ import annotations
 
-import random
 import time
 from abc import abstractmethod
 from dataclasses import dataclass, replace
@@ -205,7 +204,6 @@ class ExpertBot(PlanningBot):
         exact search as the strong player's; ``searched_reply`` simulates the opponent's
         reply by the exact search rather than greedily."""
         super().__init__(seed)
-        self.seed = seed
         self.searched_reply = searched_reply
         self.samples = samples
         self.budget_ms = budget_ms
@@ -242,7 +240,9 @@ class ExpertBot(PlanningBot):
                 view.bag_size,
                 shortlist,
                 pool,
-                self._samples_for(view),
+                # Seeded by the planning point alone: a resumed plan (PlanningBot) sees
+                # the same samples as the kept one did.
+                self.chance(view, at=(view.board, sorted(view.rack))),
                 samples=self.samples,
                 deadline=deadline,
                 searched_reply=self.searched_reply,
@@ -257,11 +257,3 @@ class ExpertBot(PlanningBot):
             ]
         best = max(range(len(scores)), key=lambda i: (scores[i], -i))
         return shortlist[best]
-
-    def _samples_for(self, view: BoardView) -> random.Random:
-        """Where a decision's samples come from: seeded by the bot's seed and the
-        position, so a decision depends on nothing else (not on the decisions before
-        it: a bot made afresh decides as a kept one)."""
-        if self.seed is None:
-            return self.rng
-        return random.Random(f"{self.seed}|{view.board}|{sorted(view.rack)}")

@@ -20,13 +20,15 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.context import BaseContext
 from typing import Any, TypeVar
 
-from mathable.ai import get_bot
+from mathable.ai import Bot, get_bot
 from mathable.ai.analysis import analysis_report
 from mathable.ai.hints import Hint, hints
 from mathable.engine.actions import META_KINDS, Abort, Action, Leave, Place, action_kind
@@ -162,9 +164,31 @@ def summarise(
     return summary_data(game_id, created, game, seats, spec.get("mode", "screen"), len(actions))
 
 
+KEPT_BOTS = 512
+"""Computer players each worker keeps between actions (the least recently used go)."""
+_kept: OrderedDict[tuple[str, int], Bot] = OrderedDict()
+_kept_lock = threading.Lock()
+
+
 def bot_move(level: str, seed: int, view: View) -> Action:
-    """The action a computer player of ``level`` picks from its seat's view."""
-    return get_bot(level, seed).act(view)
+    """The action a computer player of ``level`` picks from its seat's view.
+
+    The worker keeps the player for its next action (its board and its turn plan: a
+    strong turn is planned once, not at every placement). That is speed only: a
+    decision depends on the view and the seed alone (see :mod:`mathable.ai.base`), so
+    another worker, or a restarted server, decides the same. A player in use is taken
+    out of the cache, so two threads never share one."""
+    key = (level, seed)
+    with _kept_lock:
+        bot = _kept.pop(key, None)
+    if bot is None:
+        bot = get_bot(level, seed)
+    action = bot.act(view)
+    with _kept_lock:
+        _kept[key] = bot
+        while len(_kept) > KEPT_BOTS:
+            _kept.popitem(last=False)
+    return action
 
 
 def hint_turns(view: View) -> list[Hint]:
