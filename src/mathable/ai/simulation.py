@@ -3,11 +3,13 @@
 Each candidate turn is played on the board, then the opponent's reply and the player's
 own next turn are played out by a fast greedy policy, from racks sampled out of the
 tokens the player has not seen. With the bag empty and two players the opponent's rack
-is known, and its reply is searched exactly instead.
+is known: the rest of the game is searched as a game of perfect information instead
+(:class:`EndgameSearch`).
 """
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Sequence
@@ -15,7 +17,7 @@ from collections.abc import Sequence
 from mathable.games.board.board import Board
 from mathable.games.board.variants import Variant
 
-from .search import TurnPlan, best_turn
+from .search import TurnPlan, best_turn, search_turns
 
 
 def greedy_turn(variant: Variant, board: Board, rack: list[int], started_with: int) -> int:
@@ -91,26 +93,114 @@ def simulate(
     return [t / done for t in totals]
 
 
-def endgame_value(
-    variant: Variant,
-    board: Board,
-    plan: TurnPlan,
-    opponent: tuple[int, ...],
-    node_limit: int = 200_000,
-) -> float:
-    """Bag empty, two players: the opponent's rack is known; its best reply is
-    searched exactly (within ``node_limit`` positions) and the end-of-game deductions
-    counted (C11)."""
-    for cell, value in plan.placements:
-        board.place(cell, value)
-    reply = best_turn(variant, board, opponent, started_with=len(opponent), node_limit=node_limit)
-    for _ in plan.placements:
-        board.unplace()
-    outcome = float(plan.total - reply.total)
-    if not plan.leave:  # we go out: the opponent's tokens are deducted
-        return plan.total + sum(opponent)
-    if not reply.leave:  # the opponent goes out after us
-        outcome -= sum(plan.leave)
-    else:
-        outcome -= 0.5 * sum(plan.leave)
-    return outcome
+ENDGAME_WIDTH = 6
+"""Turns tried per position by the end-game search (the best-scoring ones)."""
+
+
+class _OutOfTime(Exception):
+    """The end-game search ran out of its budget (the deeper pass is dropped)."""
+
+
+class EndgameSearch:
+    """Bag empty, two players: both racks are known, so the rest of the game is a game
+    of perfect information. A depth-limited negamax over whole turns (each side's
+    :data:`ENDGAME_WIDTH` best-scoring turns from the exact turn search, alpha-beta),
+    deepened two turns at a time while the budget lasts. Values are the score margin
+    of the side to move, with C11's deductions when a rack empties or nobody can place;
+    at the horizon half of each rack left is counted as lost."""
+
+    def __init__(
+        self,
+        variant: Variant,
+        board: Board,
+        deadline: float | None,
+        node_limit: int,
+        width: int = ENDGAME_WIDTH,
+    ) -> None:
+        self.variant = variant
+        self.board = board
+        self.deadline = deadline
+        self.node_limit = node_limit
+        self.width = width
+
+    def root_values(
+        self, shortlist: Sequence[TurnPlan], opponent: tuple[int, ...], max_turns: int = 6
+    ) -> list[float]:
+        """The margin each candidate leads to, from the deepest look-ahead finished in
+        time (at least the opponent's exact reply for the first candidate)."""
+        values: list[float] = []
+        for turns in range(2, max_turns + 1, 2):
+            try:
+                values = [self._after(plan, opponent, turns) for plan in shortlist]
+            except _OutOfTime:
+                break
+        if not values:  # not even the first pass: the reply alone, as far as time went
+            for plan in shortlist:
+                if values and self._late():
+                    break
+                values.append(self._after(plan, opponent, 2, timed=False))
+        return values
+
+    def _late(self) -> bool:
+        return self.deadline is not None and time.perf_counter() > self.deadline
+
+    def _after(
+        self, plan: TurnPlan, other: tuple[int, ...], turns: int, timed: bool = True
+    ) -> float:
+        """The mover's margin after playing ``plan``, ``turns`` turns looked at."""
+        if not plan.leave:  # the mover goes out: the other loses its rack (C11a)
+            return plan.total + sum(other)
+        if turns <= 1:
+            return plan.total + 0.5 * (sum(other) - sum(plan.leave))
+        board = self.board
+        for cell, value in plan.placements:
+            board.place(cell, value)
+        try:
+            reply = self._value(other, plan.leave, turns - 1, -math.inf, math.inf, timed)
+        finally:
+            for _ in plan.placements:
+                board.unplace()
+        return plan.total - reply
+
+    def _value(
+        self,
+        mover: tuple[int, ...],
+        other: tuple[int, ...],
+        turns: int,
+        alpha: float,
+        beta: float,
+        timed: bool,
+    ) -> float:
+        """The best margin for the side to move holding ``mover``."""
+        if timed and self._late():
+            raise _OutOfTime
+        variant, board = self.variant, self.board
+        # The turns worth trying first: those that score most once the rack left is
+        # counted (so a turn that goes out is never crowded out by bigger scorers).
+        left_over = sum(other)
+        plans = sorted(
+            (
+                p
+                for p in search_turns(
+                    variant, board, mover, started_with=len(mover), node_limit=self.node_limit
+                )
+                if p.placements
+            ),
+            key=lambda p: p.total + (left_over if not p.leave else -0.5 * sum(p.leave)),
+            reverse=True,
+        )[: self.width]
+        if not plans:
+            if not variant.can_place(board, other):  # nobody can place: the end (C11b)
+                return float(sum(other) - sum(mover))
+            if turns <= 1:
+                return 0.5 * (sum(other) - sum(mover))
+            return -self._value(other, mover, turns - 1, -beta, -alpha, timed)  # a pass
+        best = -math.inf
+        for plan in plans:
+            value = self._after(plan, other, turns, timed)
+            if value > best:
+                best = value
+                alpha = max(alpha, value)
+                if alpha >= beta:
+                    break
+        return best

@@ -21,7 +21,7 @@ from mathable.games.board.view import BoardView
 from .base import FamilyBot
 from .evaluation import THREAT_WEIGHT, expected_best_reply, leave_value, rank_plans
 from .search import TurnPlan
-from .simulation import endgame_value, greedy_turn, simulate
+from .simulation import EndgameSearch, greedy_turn, simulate
 
 __all__ = [
     "THREAT_WEIGHT",
@@ -195,6 +195,7 @@ class ExpertBot(PlanningBot):
         blend: float = 0.5,
         nodes: int = DEFAULT_NODES,
         searched_reply: bool = False,
+        endgame_turns: int = 6,
     ) -> None:
         """``samples`` continuations per decision (the same seed and view give the same
         choice), cut short when the decision has taken ``budget_ms`` (None: never; the
@@ -202,9 +203,11 @@ class ExpertBot(PlanningBot):
         ``blend`` is the weight of the simulations against the static estimate (0.5
         measured best of 0.5 and 1.0: see the README's ladder); ``nodes`` bounds each
         exact search as the strong player's; ``searched_reply`` simulates the opponent's
-        reply by the exact search rather than greedily."""
+        reply by the exact search rather than greedily; ``endgame_turns`` is how many
+        turns the end-game search looks ahead at most, the budget permitting."""
         super().__init__(seed)
         self.searched_reply = searched_reply
+        self.endgame_turns = endgame_turns
         self.samples = samples
         self.budget_ms = budget_ms
         self.candidates = candidates
@@ -227,12 +230,8 @@ class ExpertBot(PlanningBot):
         if view.bag_size == 0 and len(view.players) == 2:
             # The opponent's rack is known: judge the candidates, best static first,
             # by the exact reply while the budget lasts.
-            opponent = tuple(pool)
-            scores: list[float] = []
-            for plan in shortlist:
-                if scores and deadline is not None and time.perf_counter() > deadline:
-                    break
-                scores.append(endgame_value(variant, board, plan, opponent, self.nodes))
+            search = EndgameSearch(variant, board, deadline, self.nodes)
+            scores = search.root_values(shortlist, tuple(pool), self.endgame_turns)
         else:
             simulated = simulate(
                 variant,
