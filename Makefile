@@ -10,9 +10,13 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # pg_ctl live in /usr/lib/postgresql/*/bin, off the PATH).
 INITDB = $(firstword $(wildcard /usr/lib/postgresql/*/bin/initdb))
 
-.PHONY: run play test lint typecheck pytest bench golden clean postgresql
+.PHONY: run play test test-pure lint typecheck pytest bench golden clean postgresql
 
-$(STAMP): pyproject.toml
+# The install compiles the modules listed in src/mathable/compiled.py with mypyc (setup.py;
+# pure Python if that fails): an edit to them installs again, so the build is never stale.
+COMPILED_SOURCES := setup.py src/mathable/compiled.py $(wildcard src/mathable/games/board/*.py src/mathable/ai/*.py)
+
+$(STAMP): pyproject.toml $(COMPILED_SOURCES)
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Python 3.11 is needed ($(PYTHON) not found)"; exit 1; }
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
@@ -37,17 +41,22 @@ run: $(STAMP)
 play: $(STAMP)
 	$(BIN)/mathable play
 
-test: $(STAMP) $(CHROMIUM) postgresql lint typecheck pytest
+test: $(STAMP) $(CHROMIUM) postgresql lint typecheck pytest test-pure
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks docs examples
-	$(BIN)/ruff format --check src tests benchmarks docs examples
+	$(BIN)/ruff check setup.py src tests benchmarks docs examples
+	$(BIN)/ruff format --check setup.py src tests benchmarks docs examples
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# The whole suite on the compiled build (tests/test_compiled.py fails if the build fell
+# back to pure Python), then the rules and the computer players on the pure source.
 pytest: $(STAMP) $(CHROMIUM) postgresql
-	$(BIN)/pytest
+	MATHABLE_EXPECT_COMPILED=1 $(BIN)/pytest
+
+test-pure: $(STAMP)
+	MATHABLE_PURE=1 $(BIN)/pytest -m "not slow" tests/test_compiled.py tests/games tests/engine tests/ai src/mathable/games src/mathable/ai
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
@@ -57,4 +66,5 @@ golden: $(STAMP)
 	$(BIN)/python tests/golden/regenerate.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build
+	find src -name "*.so" -delete

@@ -8,6 +8,15 @@ Games are found by name (:data:`GAMES`, :func:`new_game`) and all speak one prot
 (True, 'piles')
 """
 
+import os as _os
+
+from . import _source_only
+
+if _os.environ.get("MATHABLE_PURE"):  # the compiled modules from their source (tests)
+    _source_only.install()
+else:
+    _source_only.use_source_if_stale()
+
 from .engine.actions import (
     Accept,
     Action,

@@ -120,23 +120,49 @@ class Board:
 
     __slots__ = ("_history", "_undo", "cells_of", "grid", "masks", "rules", "twice", "values")
 
-    def __init__(self, rules: RuleTables, initial: Mapping[Cell, int] | None = None) -> None:
+    rules: RuleTables
+    grid: Grid
+    values: list[int]
+    masks: list[int]
+    """Per cell, the values a token may take there (0 on a filled cell)."""
+    twice: list[int]
+    """Per cell, the values that complete two equations or more there."""
+    cells_of: dict[int, int]
+    """Per value, the cells that accept it, as a bit set over the cells."""
+    _history: list[Cell]
+    _undo: list[list[int]]
+
+    def __init__(
+        self,
+        rules: RuleTables,
+        initial: Mapping[Cell, int] | None = None,
+        *,
+        like: Board | None = None,
+    ) -> None:
+        """A board as at the start of a game, or holding ``initial``, or a copy of
+        ``like`` (its tables copied, not computed again)."""
         self.rules = rules
-        self.grid: Grid = rules.layout.grid
+        if like is not None:
+            self.grid = like.grid
+            self.values = list(like.values)
+            self.masks = list(like.masks)
+            self.twice = list(like.twice)
+            self.cells_of = dict(like.cells_of)
+            self._history = list(like._history)
+            self._undo = list(like._undo)
+            return
+        self.grid = rules.layout.grid
         n = self.grid.size * self.grid.size
-        self.values: list[int] = [EMPTY] * n
+        self.values = [EMPTY] * n
         if initial is None:
             initial = {c: sq.start for c, sq in enumerate(rules.layout.squares) if sq.start}
         for cell, value in initial.items():
             self.values[cell] = value
-        self.masks: list[int] = [0] * n
-        """Per cell, the values a token may take there (0 on a filled cell)."""
-        self.twice: list[int] = [0] * n
-        """Per cell, the values that complete two equations or more there."""
-        self.cells_of: dict[int, int] = {v: 0 for v in rules.values}
-        """Per value, the cells that accept it, as a bit set over the cells."""
-        self._history: list[Cell] = []
-        self._undo: list[list[int]] = []
+        self.masks = [0] * n
+        self.twice = [0] * n
+        self.cells_of = dict.fromkeys(rules.values, 0)
+        self._history = []
+        self._undo = []
         for cell in range(n):
             self._refresh(cell)
 
@@ -243,16 +269,7 @@ class Board:
 
     def copy(self) -> Board:
         """An independent board in the same state."""
-        other = Board.__new__(Board)
-        other.rules = self.rules
-        other.grid = self.grid
-        other.values = list(self.values)
-        other.masks = list(self.masks)
-        other.twice = list(self.twice)
-        other.cells_of = dict(self.cells_of)
-        other._history = list(self._history)
-        other._undo = list(self._undo)
-        return other
+        return Board(self.rules, like=self)
 
     def _refresh(self, cell: Cell, undo: list[int] | None = None) -> None:
         """Compute ``cell``'s tables from its neighbours; what changed is noted in
