@@ -160,25 +160,8 @@ class BoardMemory:
         place and unplace on it, and must leave it as it found it)."""
         variant = get_variant(view.variant)
         board = self._board
-        if board is None or self._variant is not variant or not self._catch_up(board, view):
+        if board is None or self._variant is not variant or not board.catch_up(view.board):
             variant, board = board_from_view(view)
             self._variant, self._board = variant, board
-        return variant, board
-
-    @staticmethod
-    def _catch_up(board: Board, view: BoardView) -> bool:
-        """Place the view's new tokens on ``board``; False if a token left or changed."""
-        have = board.values
-        wanted = view.board
-        if len(have) != len(wanted):
-            return False
-        added = []
-        for cell, value in enumerate(wanted):
-            if have[cell] != value:
-                if have[cell] != EMPTY:
-                    return False
-                added.append((cell, value))
-        for cell, value in added:
-            board.place(cell, value)
         board.forget_history()  # nothing kept here is ever taken back
-        return True
+        return variant, board

@@ -7,7 +7,6 @@ expected best reply on the board the turn leaves behind.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from mathable.games.board.board import Board
@@ -31,7 +30,10 @@ def leave_value(leave: Sequence[int], bag_size: int, rack_size: int) -> float:
     if bag_size == 0:
         return -0.6 * sum(leave)
     value = 0.0
-    for token, count in Counter(leave).items():
+    counts: dict[int, int] = {}
+    for token in leave:
+        counts[token] = counts.get(token, 0) + 1
+    for token, count in counts.items():
         if token == 0:
             each = -4.0
         elif token <= 10:

@@ -442,7 +442,28 @@ class Game(ABC):
     @property
     def departures(self) -> tuple[Leave, ...]:
         """The seats that left the game, in the order they left (from the log)."""
-        return tuple(a for a in self._log if isinstance(a, Leave))
+        return self._leaving()[0]
+
+    def _leaving(self) -> tuple[tuple[Leave, ...], bool]:
+        """The departures and whether the game was aborted, read from the log once: a
+        view asks on every action, and scanning the whole log each time made a game's
+        views quadratic in its length (issue 16's self-play). The log only grows, or is
+        replaced by a new list (``_rebuild``), so what was read of it stays true."""
+        log = self._log
+        read = self.__dict__.get("_read_of_log")
+        if read is not None and read[0] is log and read[1] == len(log):
+            return read[2], read[3]
+        start, aborted = 0, False
+        leaves: tuple[Leave, ...] = ()
+        if read is not None and read[0] is log and read[1] < len(log):
+            start, leaves, aborted = read[1], read[2], read[3]
+        for action in log[start:]:
+            if isinstance(action, Leave):
+                leaves = (*leaves, action)
+            elif isinstance(action, Abort):
+                aborted = True
+        self.__dict__["_read_of_log"] = (log, len(log), leaves, aborted)
+        return leaves, aborted
 
     @property
     def left(self) -> tuple[str, ...]:
@@ -460,7 +481,7 @@ class Game(ABC):
     @property
     def aborted(self) -> bool:
         """Whether the game was called off (:class:`~.actions.Abort`)."""
-        return any(isinstance(a, Abort) for a in self._log)
+        return self._leaving()[1]
 
     def can_leave(self, seat: int | None) -> bool:
         """Whether ``seat`` may leave now (resign; a flag or a claim against it): a seat

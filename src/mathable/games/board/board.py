@@ -23,7 +23,7 @@ of every computer player's thinking).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -238,8 +238,9 @@ class Board:
         values[cell] = value
         undo: list[int] = []
         self._refresh(cell, undo)
-        for dependent in self.grid.dependents[cell]:
-            if values[dependent] == EMPTY:
+        for dependent, partner in self.grid.partners[cell]:
+            # Only a pair completed by this token changes a neighbour's tables.
+            if values[dependent] == EMPTY and values[partner] != EMPTY:
                 self._refresh(dependent, undo)
         self._history.append(cell)
         self._undo.append(undo)
@@ -261,6 +262,25 @@ class Board:
             masks[changed] = old
             twice[changed] = undo[i + 2]
         return cell, value
+
+    def catch_up(self, wanted: Sequence[int]) -> bool:
+        """Place the tokens ``wanted`` (a value per cell, ``EMPTY`` where empty) holds and
+        this board does not; False, changing nothing, if a cell of this board would have
+        to lose or change its token (or the boards differ in size)."""
+        values = self.values
+        if len(values) != len(wanted):
+            return False
+        added = []
+        for cell in range(len(values)):
+            have = values[cell]
+            value = wanted[cell]
+            if have != value:
+                if have != EMPTY:
+                    return False
+                added.append(cell)
+        for cell in added:
+            self.place(cell, wanted[cell])
+        return True
 
     def forget_history(self) -> None:
         """Keep the tokens placed so far for good (``unplace`` stops before them)."""

@@ -93,6 +93,8 @@ class _State:
         self.rng = Rng(seed)
         self.board: Board = variant.new_board()
         self.start_cells = frozenset(variant.layout.start_cells())
+        self.printed = [self.board.values[c] for c in sorted(self.start_cells)]
+        """The tokens printed on the board (never from the bag)."""
         self.scores = [0] * players
         self.deductions = [0] * players
         self.racks: list[list[int]] = [[] for _ in range(players)]
@@ -761,14 +763,19 @@ class BoardGame(Game):
         """C13, the player card: tokens of each value not seen by ``seat`` (bag plus the
         other racks, unless they lie face up, as every rack does once the game is over;
         for a spectator, everything not on the board or face up)."""
-        counts = Counter(self.variant.tokens)
-        counts.subtract(self._state.placed_tokens())
+        state = self._state
+        counts = dict(self.variant.tokens)
+        seen = [v for v in state.board.values if v != EMPTY]  # printed ones put back below
         if self.variant.open_racks or self.is_over:  # face-up tiles are seen by everyone
-            for rack in self._state.racks:
-                counts.subtract(rack)
+            for rack in state.racks:
+                seen.extend(rack)
         elif seat is not None:
-            counts.subtract(self._state.racks[seat])
-        return {v: counts[v] for v in sorted(self.variant.tokens)}
+            seen.extend(state.racks[seat])
+        for value in seen:
+            counts[value] = counts.get(value, 0) - 1
+        for value in state.printed:
+            counts[value] += 1
+        return {v: counts[v] for v in self.variant.token_values}
 
     def position(self, seat: int | None = None) -> Position:
         """The one-line position as ``seat`` sees it (other racks shown by size only)."""

@@ -36,12 +36,15 @@ class Grid:
     ``pairs[x]`` lists, for each of the four directions d in which both exist, the
     cells ``(x+d, x+2d)`` whose tokens make an equation for ``x`` (ruling C3).
     ``dependents[y]`` lists the cells whose equations change when ``y`` fills: the
-    cells one or two steps away in line (at most 8).
+    cells one or two steps away in line (at most 8); ``partners[y]`` the same cells,
+    each with the other cell of its pair through ``y`` (a filled ``y`` completes that
+    pair only if the partner is filled too).
     """
 
     size: int
     pairs: tuple[tuple[tuple[Cell, Cell], ...], ...] = field(repr=False)
     dependents: tuple[tuple[Cell, ...], ...] = field(repr=False)
+    partners: tuple[tuple[tuple[Cell, Cell], ...], ...] = field(repr=False)
 
     @staticmethod
     @cache
@@ -51,6 +54,7 @@ class Grid:
             raise ValueError(f"board size must be 1..{len(COLUMN_LETTERS)}, not {size}")
         pairs: list[tuple[tuple[Cell, Cell], ...]] = []
         dependents: list[list[Cell]] = [[] for _ in range(size * size)]
+        partners: list[list[tuple[Cell, Cell]]] = [[] for _ in range(size * size)]
         for row in range(size):
             for col in range(size):
                 here = row * size + col
@@ -62,8 +66,15 @@ class Grid:
                         cell_pairs.append((near, far))
                         dependents[near].append(here)
                         dependents[far].append(here)
+                        partners[near].append((here, far))
+                        partners[far].append((here, near))
                 pairs.append(tuple(cell_pairs))
-        return Grid(size, tuple(pairs), tuple(tuple(d) for d in dependents))
+        return Grid(
+            size,
+            tuple(pairs),
+            tuple(tuple(d) for d in dependents),
+            tuple(tuple(p) for p in partners),
+        )
 
     @property
     def cells(self) -> range:

@@ -60,6 +60,11 @@ class Variant:
     rules: str = ""
     """The rules in a page, in our words, rule numbers in brackets (help screens)."""
 
+    @cached_property
+    def token_values(self) -> tuple[int, ...]:
+        """The values the tokens take, smallest first."""
+        return tuple(sorted(self.tokens))
+
     @property
     def layout(self) -> Layout:
         """The board this variant is played on."""
