@@ -13,8 +13,10 @@ expected reply, ranking of plans), ``simulation`` (the expert's continuations),
 
 from __future__ import annotations
 
+import inspect
 import re
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from .base import Bot, FamilyBot, board_from_view
 from .simple import GentleBot, GreedyBot
@@ -27,19 +29,72 @@ def _describe(kind: type) -> str:
     return text.split(". ")[0].rstrip(".") + "."
 
 
+BOT_CLASSES: dict[str, type[FamilyBot]] = {
+    kind.name: kind for kind in (GentleBot, GreedyBot, StrongBot, ExpertBot)
+}
+"""The ladder, weakest first, by name."""
+
 BOTS: dict[str, tuple[Callable[[int | None], Bot], str]] = {
-    kind.name: (kind, _describe(kind)) for kind in (GentleBot, GreedyBot, StrongBot, ExpertBot)
+    name: (kind, _describe(kind)) for name, kind in BOT_CLASSES.items()
 }
 """The ladder, weakest first: name -> (factory taking a seed, one-line description)."""
 
 
-def get_bot(name: str, seed: int | None = None) -> Bot:
-    """The bot called ``name``; raises ValueError listing the known ones."""
+def get_bot(spec: str, seed: int | None = None) -> Bot:
+    """The bot a spec names: a level (``strong``) or a level with settings
+    (``expert:samples=32,budget_ms=500``, see :func:`parse_spec`); raises ValueError
+    naming what is wrong."""
+    level, settings = parse_spec(spec)
+    factory, _ = BOTS[level]
+    return factory(seed, **settings)
+
+
+def settings_of(level: str) -> dict[str, inspect.Parameter]:
+    """The settings a level takes (its constructor's keyword arguments but the seed)."""
+    kind = BOT_CLASSES[level]
+    parameters = inspect.signature(kind.__init__).parameters
+    return {name: p for name, p in parameters.items() if name not in ("self", "seed")}
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """A bot spec split into its level and its settings, each converted to the type its
+    default has (``none`` for None): ``"expert:samples=32"`` -> ``("expert",
+    {"samples": 32})``. The settings are the level's constructor's keyword arguments,
+    read from its signature, so a new knob needs nothing here."""
+    level, _, rest = spec.strip().partition(":")
+    if level not in BOTS:
+        raise ValueError(f"unknown bot {level!r} (known: {', '.join(BOTS)})")
+    known = settings_of(level)
+    settings: dict[str, Any] = {}
+    for item in filter(None, (part.strip() for part in rest.split(","))):
+        name, equals, text = item.partition("=")
+        name = name.strip()
+        if name not in known:
+            offered = ", ".join(known) or "none"
+            raise ValueError(f"{level} has no setting {name!r} (settings: {offered})")
+        if not equals:
+            raise ValueError(f"{name} needs a value: {name}=...")
+        settings[name] = _convert(name, text.strip(), known[name].default)
+    return level, settings
+
+
+def _convert(name: str, text: str, default: object) -> object:
+    """``text`` as the type of ``default`` (bool, int, float or str; ``none``: None)."""
+    if text.lower() == "none":
+        return None
     try:
-        factory, _ = BOTS[name]
-    except KeyError:
-        raise ValueError(f"unknown bot {name!r} (known: {', '.join(BOTS)})") from None
-    return factory(seed)
+        if isinstance(default, bool):
+            if text.lower() not in ("true", "false", "yes", "no", "1", "0"):
+                raise ValueError
+            return text.lower() in ("true", "yes", "1")
+        if isinstance(default, float):
+            return float(text)
+        if isinstance(default, int) or default is None:
+            return int(text)
+    except ValueError:
+        kind = "true or false" if isinstance(default, bool) else type(default or 0).__name__
+        raise ValueError(f"{name}={text}: expected {kind}") from None
+    return text
 
 
 def bot_player_id(level: str) -> str:
@@ -106,6 +161,7 @@ __all__ = [
     "StrongBot",
     "board_from_view",
     "get_bot",
+    "parse_spec",
     "seat_bots",
     "seat_levels",
 ]

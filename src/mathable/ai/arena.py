@@ -1,7 +1,16 @@
-"""Bots against bots: seeded games with seats rotated, and the statistics of a match.
+"""Bots against bots: seeded games, and the statistics of a match.
 
-A game's seat order rotates with its number so every bot plays every seat equally; the
-seed of game ``i`` is ``seed + i`` so any game can be replayed alone.
+Paired deals (the default, :func:`paired_jobs`): each deal is played once per seating,
+the bots rotated through the seats (two bots: each deal twice, seats swapped), so luck
+of the draw and of the seat cancels within a deal and the deals are the independent
+units of the statistics (:func:`paired_summary`: the score margin and the win rate,
+each with its 95% interval). Unpaired (:func:`jobs_for`): game ``i`` is dealt from
+``seed + i`` with the seats rotated by one per game. Either way any game can be
+replayed alone from its seed.
+
+Seeds: tuning (choosing a setting by its results) uses seeds below
+:data:`TUNING_SEEDS_BELOW`; reported strength (the README's ladder) comes from seeds at
+or above :data:`REPORTING_SEEDS_FROM`, which no tuning has seen (issue 16).
 """
 
 from __future__ import annotations
@@ -16,7 +25,12 @@ from typing import Any
 from mathable.engine import records
 from mathable.games.registry import new_game
 
-from . import get_bot
+from . import get_bot, parse_spec
+
+TUNING_SEEDS_BELOW = 100_000
+"""Seeds a setting may be tuned on."""
+REPORTING_SEEDS_FROM = 1_000_000
+"""Seeds reported strength comes from: never tuned on."""
 
 
 @dataclass
@@ -35,7 +49,7 @@ def play_game(
     names: Sequence[str], variant: str, seed: int, *, keep_record: bool = False
 ) -> GameResult:
     """Play one game between bots named ``names`` (seat order) from ``seed``."""
-    labels = [f"{name}#{seat + 1}" for seat, name in enumerate(names)]
+    labels = [f"{parse_spec(name)[0]}#{seat + 1}" for seat, name in enumerate(names)]
     game = new_game(variant, labels, seed=seed)
     bots = [get_bot(name, seed * 8 + seat) for seat, name in enumerate(names)]
     times: dict[str, list[float]] = {name: [] for name in names}
@@ -100,6 +114,7 @@ class BotStats:
         low, high = wilson(self.wins, self.games)
         ordered = sorted(self.times)
         p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))] if ordered else 0.0
+        longest = ordered[-1] if ordered else 0.0
         return {
             "bot": self.name,
             "games": self.games,
@@ -109,6 +124,7 @@ class BotStats:
             "mean_score": round(self.points / self.games, 1) if self.games else 0.0,
             "mean_ms_per_turn": round(1000 * sum(ordered) / len(ordered), 2) if ordered else 0,
             "p95_ms_per_turn": round(1000 * p95, 2),
+            "max_ms_per_turn": round(1000 * longest, 2),
         }
 
 
@@ -142,3 +158,69 @@ def jobs_for(
 ) -> list[tuple[list[str], str, int, bool]]:
     """The arguments of every game of a match."""
     return [(seating(bots, i), variant, seed + i, keep) for i in range(games)]
+
+
+def paired_seatings(bots: Sequence[str]) -> list[list[str]]:
+    """The seatings a deal is played in: the bots rotated through the seats (two bots:
+    both orders)."""
+    return [seating(bots, k) for k in range(len(bots))]
+
+
+def paired_jobs(
+    bots: Sequence[str], variant: str, deals: int, seed: int, keep: bool
+) -> list[tuple[list[str], str, int, bool]]:
+    """Every game of a paired match: deal ``i`` (from ``seed + i``) in every seating."""
+    return [
+        (names, variant, seed + deal, keep)
+        for deal in range(deals)
+        for names in paired_seatings(bots)
+    ]
+
+
+def mean_interval(values: Sequence[float], z: float = 1.96) -> tuple[float, float, float]:
+    """The mean of ``values`` and its 95% interval (normal approximation: the matches
+    this serves have hundreds of deals, where it equals Student's t to 1%)."""
+    n = len(values)
+    if n == 0:
+        return (0.0, 0.0, 0.0)
+    mean = sum(values) / n
+    if n == 1:
+        return (mean, mean, mean)
+    spread = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
+    half = z * spread / math.sqrt(n)
+    return (mean, mean - half, mean + half)
+
+
+def paired_summary(results: Sequence[GameResult], bots: Sequence[str]) -> dict[str, Any]:
+    """Two bots over paired deals, from the first bot's side: per deal its mean score
+    margin and its mean result (1 a win, 0.5 a shared win, 0 a loss), then the mean of
+    each over the deals with its 95% interval. The deals, not the games, are the
+    independent units: the two games of a deal share its tokens, and treating them as
+    independent would make the intervals too narrow (or too wide, when the seat
+    matters)."""
+    first, second = bots
+    by_deal: dict[int, list[GameResult]] = {}
+    for result in results:
+        by_deal.setdefault(result.seed, []).append(result)
+    margins, outcomes = [], []
+    for games in by_deal.values():
+        margin = outcome = 0.0
+        for game in games:
+            mine = game.scores[game.seats.index(first)]
+            theirs = game.scores[game.seats.index(second)]
+            margin += mine - theirs
+            outcome += 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+        margins.append(margin / len(games))
+        outcomes.append(outcome / len(games))
+    margin_mean, margin_low, margin_high = mean_interval(margins)
+    rate, rate_low, rate_high = mean_interval(outcomes)
+    return {
+        "deals": len(by_deal),
+        "games": len(results),
+        "bot": first,
+        "against": second,
+        "margin": round(margin_mean, 1),
+        "margin_ci95": [round(margin_low, 1), round(margin_high, 1)],
+        "win_rate": round(rate, 4),
+        "win_rate_ci95": [round(max(0.0, rate_low), 4), round(min(1.0, rate_high), 4)],
+    }

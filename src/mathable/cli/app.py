@@ -649,32 +649,56 @@ def bots() -> None:
 
 @app.command()
 def arena(
-    names: Annotated[list[str], typer.Argument(help="2 to 4 bot levels, e.g. greedy strong.")],
+    names: Annotated[
+        list[str],
+        typer.Argument(
+            help="2 to 4 bots: levels, or levels with settings (expert:samples=32,budget_ms=500)."
+        ),
+    ],
     games: Annotated[int, typer.Option(min=1, help="How many games.")] = 100,
-    seed: Annotated[int, typer.Option(help="Game i is dealt from seed + i.")] = 0,
+    seed: Annotated[
+        int, typer.Option(help="Deal i is dealt from seed + i (tune below 100,000).")
+    ] = 0,
     jobs: Annotated[int, typer.Option(min=1, max=64, help="Games played at once (processes).")] = 1,
+    paired: Annotated[
+        bool,
+        typer.Option(
+            help="Play each deal once per seating (two bots: twice, seats swapped); "
+            "--no-paired deals every game afresh, seats rotated."
+        ),
+    ] = True,
     records_dir: Annotated[
         Path | None, typer.Option("--records", help="Write every game's record here.")
     ] = None,
     variant: VariantOpt = "classic",
     json_out: JsonFlag = False,
 ) -> None:
-    """Pit computer players against each other: seeded games, seats rotated."""
+    """Pit computer players against each other on seeded deals; with two bots, the score
+    margin and the win rate with their 95% intervals over the deals."""
     from concurrent.futures import ProcessPoolExecutor
 
     from rich.progress import Progress
 
     from mathable.ai import arena as match
+    from mathable.ai import parse_spec
 
     if not 2 <= len(names) <= 4:
         raise fail("name 2 to 4 bots")
-    unknown = [n for n in names if n not in BOTS]
-    if unknown:
-        raise fail(f"unknown bot {unknown[0]!r}; choose among {', '.join(BOTS)}")
+    for name in names:
+        try:
+            parse_spec(name)
+        except ValueError as exc:
+            raise fail(str(exc)) from None
     _game_type(variant)
     if records_dir is not None:
         _writable_folder(records_dir)
-    work = match.jobs_for(names, variant, games, seed, records_dir is not None)
+    keep = records_dir is not None
+    if paired:
+        deals = -(-games // len(names))
+        work = match.paired_jobs(names, variant, deals, seed, keep)
+        games = len(work)
+    else:
+        work = match.jobs_for(names, variant, games, seed, keep)
     results = []
     with Progress(console=err, transient=True, disable=json_out) as progress:
         task = progress.add_task(f"{' vs '.join(names)}", total=games)
@@ -694,11 +718,26 @@ def arena(
         except OSError as exc:
             raise fail(f"cannot write to {records_dir}: {exc.strerror or exc}") from None
     summary = match.tally(results, names)
+    pairing = match.paired_summary(results, names) if paired and len(set(names)) == 2 else None
     if json_out:
-        _print_json({"variant": variant, "games": games, "seed": seed, "bots": summary})
+        out = {"variant": variant, "games": games, "seed": seed, "bots": summary}
+        _print_json({**out, "paired": pairing} if paired else out)
         return
-    table = Table(title=Text(f"{games} games of {variant}, seed {seed}"), header_style="bold")
-    for column in ("bot", "wins", "win rate", "95% interval", "mean score", "ms/turn", "p95 ms"):
+    how = "paired deals" if paired else "games"
+    table = Table(
+        title=Text(f"{games} games of {variant} ({how}), seed {seed}"), header_style="bold"
+    )
+    columns = (
+        "bot",
+        "wins",
+        "win rate",
+        "95% interval",
+        "mean score",
+        "ms/turn",
+        "p95 ms",
+        "max ms",
+    )
+    for column in columns:
         table.add_column(column, justify="left" if column == "bot" else "right")
     for row in summary:
         low, high = row["win_rate_ci95"]
@@ -710,8 +749,88 @@ def arena(
             f"{row['mean_score']:.1f}",
             f"{row['mean_ms_per_turn']:.1f}",
             f"{row['p95_ms_per_turn']:.1f}",
+            f"{row['max_ms_per_turn']:.1f}",
         )
     console.print(table)
+    if pairing is not None:
+        low, high = pairing["margin_ci95"]
+        rate_low, rate_high = pairing["win_rate_ci95"]
+        console.print(
+            Text(
+                f"Over {pairing['deals']} deals, {pairing['bot']} against {pairing['against']}: "
+                f"margin {pairing['margin']:+.1f} points (95%: {low:+.1f} to {high:+.1f}), "
+                f"win rate {100 * pairing['win_rate']:.1f}% "
+                f"(95%: {100 * rate_low:.1f}-{100 * rate_high:.1f}%)"
+            )
+        )
+
+
+@app.command()
+def ladder(
+    deals: Annotated[
+        int, typer.Option(min=1, max=100_000, help="Paired deals per match (two games each).")
+    ] = 1000,
+    seed: Annotated[
+        int,
+        typer.Option(help="Deal i is dealt from seed + i (at least 1,000,000: never tuned on)."),
+    ] = 1_000_000,
+    jobs: Annotated[int, typer.Option(min=1, max=64, help="Games played at once (processes).")] = 1,
+    games: Annotated[
+        list[str] | None,
+        typer.Option("--game", "-g", help="A game to measure (again for more); all by default."),
+    ] = None,
+    readme: Annotated[
+        Path | None,
+        typer.Option(
+            "--readme", help="Write the table into this file, between its ladder markers."
+        ),
+    ] = None,
+    json_out: JsonFlag = False,
+) -> None:
+    """Measure the ladder: each computer level against the next one up, in every game, on
+    paired deals from seeds no tuning has seen; prints the README's table."""
+    from rich.progress import Progress
+
+    from mathable.ai import ladder as rungs_of
+
+    chosen = games or list(GAMES)
+    for name in chosen:
+        _game_type(name)
+    try:
+        rungs_of.check_seed(seed)
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    total = len(chosen) * len(rungs_of.matches()) * 2 * deals
+    with Progress(console=err, transient=True, disable=json_out) as progress:
+        task = progress.add_task("the ladder", total=total)
+        rungs = rungs_of.play(chosen, deals, seed, jobs, lambda: progress.advance(task))
+    if json_out:
+        _print_json(
+            {
+                "deals": deals,
+                "seed": seed,
+                "matches": [
+                    {
+                        "game": r.game,
+                        "weaker": r.weaker,
+                        "stronger": r.stronger,
+                        **r.paired,
+                        "bots": r.bots,
+                    }
+                    for r in rungs
+                ],
+            }
+        )
+        return
+    text = rungs_of.table(rungs, deals, seed)
+    if readme is None:
+        console.print(Text(text))
+        return
+    try:
+        rungs_of.rewrite(readme, text)
+    except (OSError, ValueError) as exc:
+        raise fail(f"cannot write the ladder into {readme}: {exc}") from None
+    console.print(Text(f"wrote the ladder into {readme}"))
 
 
 @app.command("rate-bots")

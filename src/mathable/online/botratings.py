@@ -41,9 +41,8 @@ def deals(levels: Sequence[str], pairs_per_match: int, seed: int) -> list[tuple[
     plays it twice with seats swapped (``seed`` + deal number deals it)."""
     games: list[tuple[list[str], int]] = []
     for deal in range(pairs_per_match):
-        for first, second in combinations(levels, 2):
-            games.append(([first, second], seed + deal))
-            games.append(([second, first], seed + deal))
+        for pair in combinations(levels, 2):
+            games.extend((names, seed + deal) for names in arena.paired_seatings(pair))
     return games
 
 

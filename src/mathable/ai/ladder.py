@@ -1,0 +1,142 @@
+"""The ladder of computer levels, measured: each level against the next one up, in
+every game, on paired deals from seeds no tuning has seen (issue 16).
+
+``mathable ladder`` plays it and prints (or writes into README.md, between the markers
+:data:`START` and :data:`END`) the table this module renders. The arena plays the games
+(:func:`~.arena.paired_jobs`, :func:`~.arena.paired_summary`); this module only says
+which matches, and how the table reads.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+from mathable.games.registry import GAMES
+
+from . import BOTS
+from .arena import REPORTING_SEEDS_FROM, GameResult, paired_jobs, paired_summary, run_one, tally
+
+START = "<!-- ladder:start -->"
+END = "<!-- ladder:end -->"
+
+
+def matches() -> list[tuple[str, str]]:
+    """Each level with the next one up: (weaker, stronger)."""
+    levels = list(BOTS)
+    return list(pairwise(levels))
+
+
+@dataclass(frozen=True)
+class Rung:
+    """One match of the ladder: the stronger level's results over the weaker's."""
+
+    game: str
+    weaker: str
+    stronger: str
+    paired: dict[str, Any]
+    bots: list[dict[str, Any]]
+
+    def row(self) -> str:
+        """The match as a line of the markdown table."""
+        p = self.paired
+        stronger = next(b for b in self.bots if b["bot"] == self.stronger)
+        weaker = next(b for b in self.bots if b["bot"] == self.weaker)
+        rate_low, rate_high = p["win_rate_ci95"]
+        low, high = p["margin_ci95"]
+        return (
+            f"| {self.game} | {self.weaker} vs {self.stronger} | {p['deals']:,} ({p['games']:,})"
+            f" | {100 * p['win_rate']:.1f}% ({100 * rate_low:.1f}–{100 * rate_high:.1f}%)"
+            f" | {p['margin']:+.1f} ({low:+.1f} to {high:+.1f})"
+            f" | {weaker['mean_score']:.0f} vs {stronger['mean_score']:.0f}"
+            f" | {stronger['mean_ms_per_turn']:.1f} / {stronger['p95_ms_per_turn']:.1f}"
+            f" / {stronger['max_ms_per_turn']:.1f} |"
+        )
+
+
+def check_seed(seed: int) -> None:
+    """Reported strength comes from seeds no tuning has seen: refuse any other."""
+    if seed < REPORTING_SEEDS_FROM:
+        raise ValueError(
+            f"the ladder is reported from seeds at or above {REPORTING_SEEDS_FROM:,} "
+            f"(tuning uses seeds below 100,000); {seed:,} is not one"
+        )
+
+
+def play(
+    games: Sequence[str],
+    deals: int,
+    seed: int,
+    jobs: int = 1,
+    progress: Callable[[], None] | None = None,
+) -> list[Rung]:
+    """Every match of the ladder in every game of ``games``: ``deals`` paired deals each
+    from ``seed`` (checked by :func:`check_seed`)."""
+    check_seed(seed)
+    unknown = [g for g in games if g not in GAMES]
+    if unknown:
+        raise ValueError(f"unknown game {unknown[0]!r} (known: {', '.join(GAMES)})")
+    plan = [(game, pair) for game in games for pair in matches()]
+    work = [job for game, pair in plan for job in paired_jobs(pair, game, deals, seed, False)]
+    results = _run(work, jobs, progress)
+    rungs = []
+    per_match = 2 * deals
+    for index, (game, (weaker, stronger)) in enumerate(plan):
+        played = results[index * per_match : (index + 1) * per_match]
+        rungs.append(
+            Rung(
+                game,
+                weaker,
+                stronger,
+                paired_summary(played, [stronger, weaker]),
+                tally(played, [weaker, stronger]),
+            )
+        )
+    return rungs
+
+
+def _run(
+    work: list[tuple[list[str], str, int, bool]],
+    jobs: int,
+    progress: Callable[[], None] | None,
+) -> list[GameResult]:
+    def counted(results: Iterable[GameResult]) -> list[GameResult]:
+        done = []
+        for result in results:
+            done.append(result)
+            if progress is not None:
+                progress()
+        return done
+
+    if jobs == 1:
+        return counted(map(run_one, work))
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        return counted(pool.map(run_one, work, chunksize=4))
+
+
+def table(rungs: Sequence[Rung], deals: int, seed: int) -> str:
+    """The ladder as markdown: how it was made, then one line per match."""
+    header = (
+        f"`mathable ladder --deals {deals} --seed {seed}` (paired deals from seed {seed:,}:"
+        " each deal played twice, seats swapped; intervals are 95% over the deals; time is"
+        " the stronger level's thinking per turn, in ms, on the machine that made it)\n\n"
+        "| game | match | deals (games) | win rate of the stronger | mean margin"
+        " | mean scores | ms per turn (mean / p95 / max) |\n"
+        "|---|---|---|---|---|---|---|\n"
+    )
+    return header + "\n".join(r.row() for r in rungs) + "\n"
+
+
+def rewrite(readme: Path, text: str) -> None:
+    """Put ``text`` between the ladder markers of ``readme`` (which must hold them)."""
+    source = readme.read_text(encoding="utf-8")
+    pattern = re.compile(re.escape(START) + ".*?" + re.escape(END), re.DOTALL)
+    if not pattern.search(source):
+        raise ValueError(f"{readme} has no {START} ... {END} markers")
+    replaced = pattern.sub(lambda _: f"{START}\n{text}{END}", source, count=1)
+    readme.write_text(replaced, encoding="utf-8")

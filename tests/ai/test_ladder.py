@@ -1,0 +1,141 @@
+"""Measuring the levels honestly (issue 16): bot specs, paired deals with intervals over
+the deals, and the ladder from seeds no tuning has seen."""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from mathable.ai import ExpertBot, StrongBot, get_bot, parse_spec
+from mathable.ai.arena import (
+    REPORTING_SEEDS_FROM,
+    GameResult,
+    mean_interval,
+    paired_jobs,
+    paired_summary,
+    run_one,
+)
+from mathable.ai.ladder import END, START, check_seed, matches, play, rewrite, table
+from mathable.cli.app import app
+
+
+def test_a_spec_sets_a_levels_knobs_by_their_types() -> None:
+    assert parse_spec("expert:samples=32,budget_ms=none,blend=0.25,searched_reply=yes") == (
+        "expert",
+        {"samples": 32, "budget_ms": None, "blend": 0.25, "searched_reply": True},
+    )
+    expert = get_bot("expert:candidates=3,nodes=500", 1)
+    assert isinstance(expert, ExpertBot) and (expert.candidates, expert.nodes) == (3, 500)
+    strong = get_bot("strong", 1)
+    assert isinstance(strong, StrongBot) and strong.nodes == 20_000
+
+
+@pytest.mark.parametrize(
+    ("spec", "says"),
+    [
+        ("wizard", "unknown bot 'wizard' (known: gentle, greedy, strong, expert)"),
+        ("strong:depth=3", "strong has no setting 'depth' (settings: nodes)"),
+        ("expert:samples=many", "samples=many: expected int"),
+        ("expert:searched_reply=maybe", "expected true or false"),
+        ("strong:nodes", "nodes needs a value"),
+        ("greedy:x=1", "greedy has no setting 'x' (settings: none)"),
+    ],
+)
+def test_a_bad_spec_is_refused_with_what_is_wrong(spec: str, says: str) -> None:
+    with pytest.raises(ValueError, match=says.replace("(", r"\(").replace(")", r"\)")):
+        get_bot(spec)
+
+
+def test_a_paired_deal_is_played_in_both_seatings_from_one_seed() -> None:
+    jobs = paired_jobs(["gentle", "greedy"], "classic", 3, 500, False)
+    assert [(names, seed) for names, _, seed, _ in jobs] == [
+        (["gentle", "greedy"], 500),
+        (["greedy", "gentle"], 500),
+        (["gentle", "greedy"], 501),
+        (["greedy", "gentle"], 501),
+        (["gentle", "greedy"], 502),
+        (["greedy", "gentle"], 502),
+    ]
+    three = paired_jobs(["a", "b", "c"], "classic", 1, 9, False)
+    assert [names for names, *_ in three] == [["a", "b", "c"], ["b", "c", "a"], ["c", "a", "b"]]
+
+
+def test_the_interval_is_the_normal_one_over_the_deals() -> None:
+    values = [3.0, -1.0, 4.0, 1.0, 5.0, 9.0, -2.0, 6.0]
+    mean, low, high = mean_interval(values)
+    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+    assert mean == pytest.approx(statistics.mean(values))
+    assert (low, high) == pytest.approx((mean - half, mean + half))
+
+
+def test_the_paired_summary_counts_deals_not_games() -> None:
+    """Two deals: in the first A wins both games by 10 and 30, in the second A wins
+    one by 20 and loses one by 40. Deal margins +20 and -10, deal results 1 and 0.5."""
+    results = [
+        GameResult(7, ("A", "B"), (110, 100), (0,)),
+        GameResult(7, ("B", "A"), (100, 130), (1,)),
+        GameResult(8, ("A", "B"), (120, 100), (0,)),
+        GameResult(8, ("B", "A"), (140, 100), (0,)),
+    ]
+    summary = paired_summary(results, ["A", "B"])
+    assert (summary["deals"], summary["games"]) == (2, 4)
+    assert summary["margin"] == 5.0 and summary["win_rate"] == 0.75
+    half = 1.96 * statistics.stdev([20.0, -10.0]) / math.sqrt(2)
+    assert summary["margin_ci95"] == [round(5 - half, 1), round(5 + half, 1)]
+
+
+def test_the_ladder_refuses_a_seed_that_tuning_may_have_seen() -> None:
+    with pytest.raises(ValueError, match="at or above 1,000,000"):
+        check_seed(99_999)
+    check_seed(REPORTING_SEEDS_FROM)
+    result = CliRunner().invoke(app, ["ladder", "--seed", "50000", "--deals", "1"])
+    assert result.exit_code != 0 and "1,000,000" in result.output
+
+
+def test_the_ladder_plays_each_level_against_the_next_and_writes_the_readme(
+    tmp_path: Path,
+) -> None:
+    assert matches() == [("gentle", "greedy"), ("greedy", "strong"), ("strong", "expert")]
+    rungs = play(["junior"], 2, REPORTING_SEEDS_FROM)
+    assert [(r.weaker, r.stronger) for r in rungs] == matches()
+    for rung in rungs:
+        # The stronger's side: its games are the deals' games, and its margin is the
+        # mean of the deals' margins computed from the games themselves.
+        games = [
+            run_one(job)
+            for job in paired_jobs(
+                [rung.stronger, rung.weaker], "junior", 2, REPORTING_SEEDS_FROM, False
+            )
+        ]
+        assert rung.paired == paired_summary(games, [rung.stronger, rung.weaker])
+    text = table(rungs, 2, REPORTING_SEEDS_FROM)
+    assert text.count("| junior |") == 3 and "--deals 2 --seed 1000000" in text
+    readme = tmp_path / "README.md"
+    readme.write_text(f"before\n{START}\nold table\n{END}\nafter\n", encoding="utf-8")
+    rewrite(readme, text)
+    written = readme.read_text(encoding="utf-8")
+    assert written.startswith("before\n") and written.endswith(f"{END}\nafter\n")
+    assert "old table" not in written and text in written
+    unmarked = tmp_path / "other.md"
+    unmarked.write_text("no markers here\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="markers"):
+        rewrite(unmarked, text)
+    assert unmarked.read_text(encoding="utf-8") == "no markers here\n"
+
+
+def test_the_arena_reports_the_paired_margin_in_json() -> None:
+    result = CliRunner().invoke(
+        app, ["arena", "gentle", "greedy:", "--games", "4", "--seed", "3", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["games"] == 4 and data["paired"]["deals"] == 2
+    assert data["paired"]["bot"] == "gentle" and data["paired"]["against"] == "greedy:"
+    assert {"max_ms_per_turn", "p95_ms_per_turn"} <= set(data["bots"][0])
+    refused = CliRunner().invoke(app, ["arena", "gentle", "strong:depth=2"])
+    assert refused.exit_code != 0 and "no setting 'depth'" in refused.output
