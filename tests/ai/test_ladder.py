@@ -39,7 +39,7 @@ def test_a_spec_sets_a_levels_knobs_by_their_types() -> None:
     ("spec", "says"),
     [
         ("wizard", "unknown bot 'wizard' (known: gentle, greedy, strong, expert)"),
-        ("strong:depth=3", "strong has no setting 'depth' (settings: nodes)"),
+        ("strong:depth=3", "strong has no setting 'depth' (settings: nodes, leaves)"),
         ("expert:samples=many", "samples=many: expected int"),
         ("expert:searched_reply=maybe", "expected true or false"),
         ("strong:nodes", "nodes needs a value"),

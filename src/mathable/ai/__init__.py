@@ -79,7 +79,10 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
 
 
 def _convert(name: str, text: str, default: object) -> object:
-    """``text`` as the type of ``default`` (bool, int, float or str; ``none``: None)."""
+    """``text`` as the type of ``default`` (bool, int, float or str; ``none``: None,
+    except where the setting is text)."""
+    if isinstance(default, str):
+        return text
     if text.lower() == "none":
         return None
     try:

@@ -7,7 +7,7 @@ expected best reply on the board the turn leaves behind.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from mathable.games.board.board import Board
 from mathable.games.board.variants import Variant, get_variant
@@ -15,6 +15,9 @@ from mathable.games.board.view import BoardView
 
 from .base import board_from_view
 from .search import TurnPlan, search_turns, started_with
+
+LeaveJudge = Callable[[tuple[int, ...], int], float]
+"""What a leave is worth, given the bag's size (hand-written or learned: ``leaves.py``)."""
 
 THREAT_WEIGHT = 0.7
 """How much of the opponent's expected best reply a move is charged with."""
@@ -80,11 +83,13 @@ def rank_plans(
     top: int = 8,
     board: Board | None = None,
     node_limit: int = 200_000,
+    leaves: LeaveJudge | None = None,
 ) -> list[tuple[float, TurnPlan]]:
     """The candidate ways to finish the turn, best equity first:
     points + bonus + leave value - the opponent's expected best reply. ``board`` holds
     the view's tokens when the caller keeps one (else it is built from the view);
-    ``node_limit`` bounds the turn search."""
+    ``node_limit`` bounds the turn search; ``leaves`` values a leave with the bag's
+    size (by default :func:`leave_value`)."""
     if board is None:
         variant, board = board_from_view(view)
     else:
@@ -102,12 +107,17 @@ def rank_plans(
     starting = not view.turn_placements
     options = ([p for p in plans if p.placements] or plans) if starting else plans
     rack_size = variant.rack_size
-    leaves: dict[tuple[int, ...], float] = {}  # many plans keep the same tokens
+    judge = leaves
+    kept_values: dict[tuple[int, ...], float] = {}  # many plans keep the same tokens
     scored = []
     for plan in options:
-        kept = leaves.get(plan.leave)
+        kept = kept_values.get(plan.leave)
         if kept is None:
-            kept = leaves[plan.leave] = leave_value(plan.leave, view.bag_size, rack_size)
+            if judge is None:
+                kept = leave_value(plan.leave, view.bag_size, rack_size)
+            else:
+                kept = judge(plan.leave, view.bag_size)
+            kept_values[plan.leave] = kept
         scored.append((plan.total + kept, plan))
     scored.sort(key=lambda e: (-e[0], len(e[1].placements)))
     if threat and variant.partial_turns:

@@ -20,6 +20,7 @@ from mathable.games.board.view import BoardView
 
 from .base import FamilyBot
 from .evaluation import THREAT_WEIGHT, expected_best_reply, leave_value, rank_plans
+from .leaves import judge
 from .search import TurnPlan
 from .simulation import EndgameSearch, greedy_turn, simulate
 
@@ -166,13 +167,23 @@ class StrongBot(PlanningBot):
 
     name = "strong"
 
-    def __init__(self, seed: int | None = None, nodes: int = DEFAULT_NODES) -> None:
-        """``nodes``: the turn search's budget, positions searched per decision."""
+    def __init__(
+        self, seed: int | None = None, nodes: int = DEFAULT_NODES, leaves: str = "learned"
+    ) -> None:
+        """``nodes``: the turn search's budget, positions searched per decision;
+        ``leaves``: how the tokens kept are valued (``learned``, ``hand``, ``none``)."""
         super().__init__(seed)
         self.nodes = nodes
+        self.leaves = leaves
+        judge("hand" if leaves == "learned" else leaves, "classic", 7)  # refuse a typo now
 
     def choose(self, view: BoardView, variant: Variant, board: Board) -> TurnPlan | None:
-        ranked = rank_plans(view, board=board, node_limit=self.nodes)
+        ranked = rank_plans(
+            view,
+            board=board,
+            node_limit=self.nodes,
+            leaves=judge(self.leaves, variant.name, variant.rack_size),
+        )
         return ranked[0][1] if ranked else None
 
 
@@ -196,6 +207,7 @@ class ExpertBot(PlanningBot):
         nodes: int = DEFAULT_NODES,
         searched_reply: bool = False,
         endgame_turns: int = 6,
+        leaves: str = "learned",
     ) -> None:
         """``samples`` continuations per decision (the same seed and view give the same
         choice), cut short when the decision has taken ``budget_ms`` (None: never; the
@@ -204,10 +216,13 @@ class ExpertBot(PlanningBot):
         measured best of 0.5 and 1.0: see the README's ladder); ``nodes`` bounds each
         exact search as the strong player's; ``searched_reply`` simulates the opponent's
         reply by the exact search rather than greedily; ``endgame_turns`` is how many
-        turns the end-game search looks ahead at most, the budget permitting."""
+        turns the end-game search looks ahead at most, the budget permitting; ``leaves``
+        values the tokens kept as the strong player's does."""
         super().__init__(seed)
         self.searched_reply = searched_reply
         self.endgame_turns = endgame_turns
+        self.leaves = leaves
+        judge("hand" if leaves == "learned" else leaves, "classic", 7)  # refuse a typo now
         self.samples = samples
         self.budget_ms = budget_ms
         self.candidates = candidates
@@ -217,7 +232,12 @@ class ExpertBot(PlanningBot):
     def choose(self, view: BoardView, variant: Variant, board: Board) -> TurnPlan | None:
         start = time.perf_counter()
         deadline = None if self.budget_ms is None else start + self.budget_ms / 1000
-        ranked = rank_plans(view, board=board, node_limit=self.nodes)
+        ranked = rank_plans(
+            view,
+            board=board,
+            node_limit=self.nodes,
+            leaves=judge(self.leaves, variant.name, variant.rack_size),
+        )
         if not ranked:
             return None
         if not variant.partial_turns or len(ranked) == 1:

@@ -833,6 +833,69 @@ def ladder(
     console.print(Text(f"wrote the ladder into {readme}"))
 
 
+@app.command("train-leaves")
+def train_leaves(
+    variants: Annotated[
+        list[str] | None,
+        typer.Option("--variant", "-v", help="A game to train (again for more); all with racks."),
+    ] = None,
+    games: Annotated[
+        int, typer.Option(min=1, max=1_000_000, help="Self-play games per game.")
+    ] = 3000,
+    seed: Annotated[
+        int, typer.Option(help="Game i is dealt from seed + i (a tuning seed: below 100,000).")
+    ] = 10_000,
+    jobs: Annotated[int, typer.Option(min=1, max=64, help="Games played at once (processes).")] = 1,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="A folder for the files (default: the package's, shipped)."),
+    ] = None,
+) -> None:
+    """Learn the value of the tokens kept on the rack from leave-blind self-play (Macondo's
+    superleaves, as a linear model): writes leaves-<game>.json, reproducible from its seed
+    (every game where the player chooses what to keep, by default)."""
+    import functools
+    import time
+
+    from rich.progress import Progress
+
+    from mathable.ai import leaves
+    from mathable.ai.arena import TUNING_SEEDS_BELOW
+
+    for name in variants or ():
+        _game_type(name)
+        reason = leaves.unlearnable(name)
+        if reason is not None:
+            raise fail(f"{reason}: no leave to learn")
+    chosen = variants or [name for name in GAMES if leaves.unlearnable(name) is None]
+    if seed + games > TUNING_SEEDS_BELOW:
+        raise fail(f"train on tuning seeds: seed + games must stay below {TUNING_SEEDS_BELOW:,}")
+    folder = out or leaves.DATA
+    _writable_folder(folder)
+    with Progress(console=err, transient=True) as progress:
+        for name in chosen:
+            task = progress.add_task(f"self-play, {name}", total=games)
+            start = time.perf_counter()
+            advance = functools.partial(progress.advance, task)
+            model, samples = leaves.train(name, games, seed, jobs, advance)
+            spent = time.perf_counter() - start
+            meta = {
+                "command": f"mathable train-leaves --variant {name} --games {games} --seed {seed}",
+                "games": games,
+                "seed": seed,
+                "samples": samples,
+                "players": leaves.TRAINER,
+            }
+            target = folder / leaves.path_of(name).name
+            try:
+                target.write_text(model.to_json(meta), encoding="utf-8")
+            except OSError as exc:
+                raise fail(f"cannot write {target}: {exc.strerror or exc}") from None
+            console.print(
+                Text(f"{name}: {games} games, {samples} leaves, {spent:.0f} s: wrote {target}")
+            )
+
+
 @app.command("rate-bots")
 def rate_bots(
     pairs: Annotated[

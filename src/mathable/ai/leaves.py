@@ -1,0 +1,288 @@
+"""Leave values learned from self-play (issue 16), as Macondo learns its superleaves.
+
+What the tokens kept on the rack (the leave) are worth is learned from games, not
+guessed: ``mathable train-leaves`` plays strong-versus-strong games in which neither
+side values its leave at all (``strong:leaves=none``: so the data carries no bias of an
+earlier leave judgement), and records for every turn that ends with tokens drawn from
+the bag the leave kept and the points its player scored in its next turn. A linear model
+of the leave (one weight per token value for each copy kept, one per extra copy of a
+value, one per leave size) is fitted to those points by ridge least squares: the
+learned value of a leave is the points it is expected to add to the next turn, over the
+average leave of its size. Exact leaves, as Macondo keys them, are far too many for
+our token set (46 values, leaves of 0 to 6); the linear model generalises from a few
+thousand games.
+
+The model per game ships as ``data/leaves-<game>.json`` and is reproducible from its
+seed: the same games, the same seed and the same command write the same file, byte for
+byte (the games are gathered in deal order whatever order the processes finish in).
+Quattro keeps no rack between turns worth judging (its hand is played out), and on
+Junior's numbered side the rules choose the leave (K2: every tile that can go, goes):
+no model for either (:func:`unlearnable`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from mathable.engine.actions import Place
+from mathable.engine.protocol import View
+from mathable.games.board.view import BoardView
+from mathable.games.quattro.view import PilesView
+from mathable.games.registry import new_game
+
+from .evaluation import LeaveJudge, leave_value
+from .families import by_surface
+
+DATA = Path(__file__).with_name("data")
+TRAINER = "strong:leaves=none"
+"""The self-play that makes the data: leave-blind, so it carries no leave judgement."""
+RIDGE = 5.0
+"""How strongly the weights are pulled to 0 (few samples of a rare value stay small)."""
+END_DEDUCTION = 0.6
+"""With the bag empty a token kept is likely to be deducted at the end (C11)."""
+
+
+@dataclass(frozen=True)
+class LeaveModel:
+    """A learned leave value: per value of each token kept, per extra copy, per size."""
+
+    game: str
+    token: dict[int, float]
+    duplicate: float
+    size: tuple[float, ...]
+
+    def value(self, leave: Sequence[int], bag_size: int) -> float:
+        """The points ``leave`` is expected to add to its player's next turn (with the
+        bag empty: the end-of-game deduction it risks)."""
+        if bag_size == 0:
+            return -END_DEDUCTION * sum(leave)
+        total = self.size[min(len(leave), len(self.size) - 1)]
+        token = self.token
+        previous = None
+        for value in sorted(leave):
+            total += token.get(value, 0.0)
+            if value == previous:
+                total += self.duplicate
+            previous = value
+        return total
+
+    def to_json(self, meta: dict[str, Any]) -> str:
+        """The model as the shipped file's text (stable: sorted keys, rounded)."""
+        data = {
+            "game": self.game,
+            "meta": meta,
+            "duplicate": round(self.duplicate, 3),
+            "size": [round(v, 3) for v in self.size],
+            "token": {str(v): round(w, 3) for v, w in sorted(self.token.items())},
+        }
+        return json.dumps(data, indent=1, sort_keys=True) + "\n"
+
+    @staticmethod
+    def from_json(text: str) -> LeaveModel:
+        """A model from a file's text."""
+        data = json.loads(text)
+        return LeaveModel(
+            data["game"],
+            {int(v): float(w) for v, w in data["token"].items()},
+            float(data["duplicate"]),
+            tuple(float(v) for v in data["size"]),
+        )
+
+
+def unlearnable(game: str) -> str | None:
+    """Why ``game`` has no leave to learn, or None when it has one."""
+    from mathable.games.board.variants import get_variant
+    from mathable.games.registry import game_type
+
+    if game_type(game).surface != "board":
+        return f"{game} keeps no rack between turns"
+    if not get_variant(game).partial_turns:
+        return f"in {game} the rules choose what stays on the rack (K2)"
+    return None
+
+
+def path_of(game: str) -> Path:
+    """Where the shipped model of ``game`` lives."""
+    return DATA / f"leaves-{game}.json"
+
+
+@cache
+def load(game: str) -> LeaveModel | None:
+    """The shipped model of ``game``, or None (Quattro, or not trained)."""
+    path = path_of(game)
+    if not path.exists():
+        return None
+    return LeaveModel.from_json(path.read_text(encoding="utf-8"))
+
+
+# -- training -------------------------------------------------------------------------
+
+Sample = tuple[tuple[int, ...], int]
+"""A leave kept with the bag not empty, and its player's points in the next turn."""
+
+
+def game_samples(job: tuple[str, int]) -> list[Sample]:
+    """Play one leave-blind self-play game from ``seed`` and return its samples (a
+    top-level function, for process pools)."""
+    from . import get_bot
+
+    game_name, seed = job
+    game = new_game(game_name, ["a", "b"], seed=seed)
+    bots = [get_bot(TRAINER, seed * 2 + seat) for seat in range(2)]
+    kept: list[tuple[int, int, tuple[int, ...]]] = []  # (seat, turn number, leave)
+    while not game.is_over:
+        seat = game.to_move
+        view = _board(game.view(seat))
+        action = bots[seat].act(view)
+        turns_before = len(view.turns)
+        game.apply(action)
+        after = _board(game.view(None))
+        if len(after.turns) > turns_before and after.turns[turns_before].kind == "place":
+            rack = list(view.rack)
+            if isinstance(action, Place):
+                rack.remove(action.value)
+            if view.bag_size > 0 and rack:
+                kept.append((seat, turns_before, tuple(sorted(rack))))
+    final = _board(game.view(None))
+    samples: list[Sample] = []
+    for seat, number, leave in kept:
+        following = next((t for t in final.turns[number + 1 :] if t.seat == seat), None)
+        if following is not None:
+            samples.append((leave, following.points))
+    return samples
+
+
+def _board(view: View) -> BoardView:
+    """The view of a game played on a board (training plays no other)."""
+    return by_surface(view, _same, _no_board)
+
+
+def _same(view: BoardView) -> BoardView:
+    return view
+
+
+def _no_board(view: PilesView) -> BoardView:
+    raise ValueError(f"{view.variant} keeps no rack between turns")
+
+
+def features(leave: Sequence[int], values: Sequence[int], sizes: int) -> dict[int, float]:
+    """The leave as sparse features: a count per token value, the extra copies, the
+    size (one-hot): indexes into ``values`` + [duplicate] + sizes."""
+    found: dict[int, float] = {}
+    index = {v: i for i, v in enumerate(values)}
+    previous = None
+    for value in sorted(leave):
+        found[index[value]] = found.get(index[value], 0.0) + 1.0
+        if value == previous:
+            found[len(values)] = found.get(len(values), 0.0) + 1.0
+        previous = value
+    found[len(values) + 1 + min(len(leave), sizes - 1)] = 1.0
+    return found
+
+
+def fit(game: str, samples: Sequence[Sample], values: Sequence[int], sizes: int = 7) -> LeaveModel:
+    """The ridge least-squares model of the next turn's points from the leave."""
+    width = len(values) + 1 + sizes
+    gram = [[0.0] * width for _ in range(width)]
+    target = [0.0] * width
+    mean = sum(points for _, points in samples) / max(1, len(samples))
+    for leave, points in samples:
+        row = features(leave, values, sizes)
+        y = points - mean
+        for i, xi in row.items():
+            target[i] += xi * y
+            gram_i = gram[i]
+            for j, xj in row.items():
+                gram_i[j] += xi * xj
+    for i in range(width):
+        gram[i][i] += RIDGE
+    weights = _solve(gram, target)
+    return LeaveModel(
+        game,
+        {v: weights[i] for i, v in enumerate(values)},
+        weights[len(values)],
+        tuple(weights[len(values) + 1 :]),
+    )
+
+
+def _solve(matrix: list[list[float]], right: list[float]) -> list[float]:
+    """Solve ``matrix x = right`` (symmetric positive definite: ridge keeps it so) by
+    Gaussian elimination with partial pivoting."""
+    n = len(right)
+    a = [[*row, right[i]] for i, row in enumerate(matrix)]
+    for col in range(n):
+        pivot = max(range(col, n), key=lambda r: abs(a[r][col]))
+        a[col], a[pivot] = a[pivot], a[col]
+        for r in range(col + 1, n):
+            factor = a[r][col] / a[col][col]
+            if factor:
+                row, top = a[r], a[col]
+                for c in range(col, n + 1):
+                    row[c] -= factor * top[c]
+    x = [0.0] * n
+    for r in range(n - 1, -1, -1):
+        x[r] = (a[r][n] - sum(a[r][c] * x[c] for c in range(r + 1, n))) / a[r][r]
+    return x
+
+
+def train(
+    game: str,
+    games: int,
+    seed: int,
+    jobs: int = 1,
+    progress: Callable[[], None] | None = None,
+) -> tuple[LeaveModel, int]:
+    """Play ``games`` leave-blind self-play games of ``game`` from ``seed`` (game ``i``
+    from ``seed + i``) across ``jobs`` processes, and fit the model; also returns the
+    number of samples."""
+    from mathable.games.board.variants import get_variant
+
+    work = [(game, seed + i) for i in range(games)]
+    samples: list[Sample] = []
+    for found in _played(work, jobs):
+        samples.extend(found)
+        if progress is not None:
+            progress()
+    variant = get_variant(game)
+    model = fit(game, samples, sorted(variant.tokens), variant.rack_size)
+    return model, len(samples)
+
+
+def _played(work: list[tuple[str, int]], jobs: int) -> Iterator[list[Sample]]:
+    if jobs == 1:
+        yield from map(game_samples, work)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        yield from pool.map(game_samples, work, chunksize=4)
+
+
+LEAVE_KINDS = ("learned", "hand", "none")
+"""How a level may value its leave: the shipped model, the hand-written guess, not at all."""
+
+
+def judge(kind: str, game: str, rack_size: int) -> LeaveJudge:
+    """The leave value of ``kind`` for ``game`` (``learned`` falls back to the
+    hand-written one where no model ships)."""
+    if kind == "learned":
+        model = load(game)
+        if model is not None:
+            return model.value
+    elif kind == "none":
+        return _nothing
+    elif kind != "hand":
+        raise ValueError(f"leaves={kind}: expected one of {', '.join(LEAVE_KINDS)}")
+
+    def hand(leave: tuple[int, ...], bag_size: int) -> float:
+        return leave_value(leave, bag_size, rack_size)
+
+    return hand
+
+
+def _nothing(leave: tuple[int, ...], bag_size: int) -> float:
+    return 0.0
