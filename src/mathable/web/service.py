@@ -1073,9 +1073,11 @@ class GameService:
 
     @staticmethod
     def _bot_seed(game: Game, seat: int) -> int:
-        """A computer player's seed for this move: from the deal, the seat and the move
-        number, so a resumed game plays as it would have without the restart."""
-        return ((game.seed or 0) * 8 + seat) * 1_000_003 + len(game.log)
+        """A computer player's seed: from the deal and the seat. A computer player's
+        decision depends on its seed and the position alone (``FamilyBot.chance``), so a
+        resumed game plays as it would have without the restart, and a worker that kept
+        the player since its last action (``workers.bot_move``) follows its turn plan."""
+        return (game.seed or 0) * 8 + seat
 
     async def _play_bots(self, game_id: str) -> None:
         """Computer players' moves, decided in the worker pool from their seat's view
