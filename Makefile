@@ -10,17 +10,23 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # pg_ctl live in /usr/lib/postgresql/*/bin, off the PATH).
 INITDB = $(firstword $(wildcard /usr/lib/postgresql/*/bin/initdb))
 
-.PHONY: run play test test-pure lint typecheck pytest bench golden clean postgresql
+.PHONY: run play test test-pure lint typecheck pytest bench golden clean postgresql messages
 
 # The install compiles the modules listed in src/mathable/compiled.py with mypyc (setup.py;
 # pure Python if that fails): an edit to them installs again, so the build is never stale.
 COMPILED_SOURCES := setup.py src/mathable/compiled.py $(wildcard src/mathable/games/board/*.py src/mathable/ai/*.py)
 
-$(STAMP): pyproject.toml $(COMPILED_SOURCES)
+# The translations (issue 17): gettext catalogs, one per language, compiled at install.
+LOCALE := src/mathable/locale
+MESSAGE_KEYWORDS := -k _ -k ngettext:1,2 -k pgettext:1c,2 -k lazy -k lazy_plural:1,2 \
+	-k lazy_context:1c,2 -k t -k nt:1,2 -k pt:1c,2
+
+$(STAMP): pyproject.toml $(COMPILED_SOURCES) $(wildcard $(LOCALE)/*/LC_MESSAGES/mathable.po)
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Python 3.11 is needed ($(PYTHON) not found)"; exit 1; }
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	$(BIN)/pybabel compile -d $(LOCALE) -D mathable
 	touch $(STAMP)
 
 $(CHROMIUM):
@@ -64,6 +70,15 @@ bench: $(STAMP)
 # After a deliberate rules change: rewrite tests/golden/*.txt, then review `git diff tests/golden`.
 golden: $(STAMP)
 	$(BIN)/python tests/golden/regenerate.py
+
+# After changing texts in the code: the template (mathable.pot) extracted again, every
+# catalog updated from it (new texts to translate, gone ones marked obsolete), compiled.
+messages: $(STAMP)
+	$(BIN)/pybabel extract --no-default-keywords $(MESSAGE_KEYWORDS) -F babel.cfg \
+		--sort-by-file --add-location=file -c TRANSLATORS: --no-wrap --project mathable --copyright-holder "the mathable authors" \
+		-o $(LOCALE)/mathable.pot .
+	$(BIN)/pybabel update --no-wrap --ignore-obsolete -i $(LOCALE)/mathable.pot -d $(LOCALE) -D mathable
+	$(BIN)/pybabel compile --statistics -d $(LOCALE) -D mathable
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build
