@@ -24,7 +24,7 @@ from starlette.middleware.gzip import GZipMiddleware
 
 from mathable.games.registry import GAMES
 
-from . import accounts, chat, lobby, routes, standings
+from . import accounts, chat, language, lobby, routes, standings
 from .connections import Admissions, SocketLimits
 from .db import shown_database_url
 from .limits import Limits
@@ -177,4 +177,5 @@ def create_app(database_url: str | None = None) -> FastAPI:
     for router in (routes.catalog, routes.games, routes.after, routes.live):
         app.include_router(router)
     app.include_router(chat.router)  # the chat of each game (issue 15)
+    language.install(app)  # every answer in its reader's language (issue 17): outermost
     return app

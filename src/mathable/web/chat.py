@@ -215,7 +215,7 @@ def deliver(service: GameService, game_id: str, message: dict[str, Any]) -> None
         return
     over = live.game.is_over
     wrapped = Encoded(type="chat", message=message)
-    for key, (seat, listener) in list(live.listeners.items()):
+    for key, (seat, listener, _lang) in list(live.listeners.items()):
         if not over and (seat is None) != (message["room"] == "spectators"):
             continue
         try:

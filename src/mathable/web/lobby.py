@@ -30,7 +30,7 @@ from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, FastAPI, Query, Request
-from fastapi.responses import FileResponse
+from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, Field
 from sqlalchemy import Connection, insert, select, update
 
@@ -43,9 +43,10 @@ from mathable.online.fairplay import rated_refusal
 from .accounts import MeDep
 from .db import seeks
 from .deps import ServiceDep
+from .language import html_page
 from .limits import rate_limited
 from .players import Player
-from .routes import REFUSALS, STATIC
+from .routes import REFUSALS
 from .schemas import NewGame, Seat
 from .service import GameService, ServiceError
 from .store import EventStore
@@ -451,8 +452,8 @@ seek_limited = [Depends(rate_limited("seek"))]
 
 
 @page.get("/lobby")
-async def lobby_page() -> FileResponse:
-    return FileResponse(STATIC / "index.html")
+async def lobby_page() -> HTMLResponse:
+    return html_page()
 
 
 @router.get("/seeks", summary="The open seeks, newest first", response_model=list[SeekOut])

@@ -10,12 +10,13 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends, Query, Request, WebSocket
-from fastapi.responses import FileResponse, Response
+from fastapi.responses import HTMLResponse, Response
 
 from mathable.games.registry import GAMES
 
 from .connections import POLICY, Admissions, Connection, Encoded, refuse
 from .deps import PlayerDep, SeatDep, ServiceDep
+from .language import html_page
 from .limits import rate_limited
 from .schemas import (
     Act,
@@ -80,19 +81,19 @@ def encoded(view: Encoded) -> Response:
 
 
 @pages.get("/")
-async def index() -> FileResponse:
-    return FileResponse(STATIC / "index.html")
+async def index() -> HTMLResponse:
+    return html_page()
 
 
 @pages.get("/g/{game_id}")
-async def game_page(game_id: str) -> FileResponse:
-    return FileResponse(STATIC / "index.html")
+async def game_page(game_id: str) -> HTMLResponse:
+    return html_page()
 
 
 @pages.get("/rules/{variant}")
-async def rules_page(variant: str) -> FileResponse:
+async def rules_page(variant: str) -> HTMLResponse:
     """A game's rules: the page draws them from its capabilities (404: no such game)."""
-    return FileResponse(STATIC / "index.html", status_code=200 if variant in GAMES else 404)
+    return html_page(200 if variant in GAMES else 404)
 
 
 # -- what is on offer ----------------------------------------------------------------

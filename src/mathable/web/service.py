@@ -26,6 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from mathable import i18n
 from mathable.ai import BOTS, bot_player_id, in_time, seat_levels
 from mathable.ai.analysis import REPORT_VERSION
 from mathable.engine import records
@@ -99,7 +100,9 @@ class LiveGame:
     mode: str = "screen"
     """``online`` (from several devices: seed secret, invitations) or ``screen``."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    listeners: dict[int, tuple[int | None, Listener]] = field(default_factory=dict)
+    listeners: dict[int, tuple[int | None, Listener, str]] = field(default_factory=dict)
+    """Who follows the game: each listener's seat (None: a spectator), its callback and
+    the language its views are made in (issue 17)."""
     bots: dict[int, str] = field(default_factory=dict)
     """The computer players' seats and levels (they move in the worker pool)."""
     events: int = 0
@@ -114,13 +117,13 @@ class LiveGame:
     rated: bool = False
     rating_changes: list[dict[str, Any]] | None = None
     """Once a rated game is over and rated: each seat's rating change (:mod:`.standings`)."""
-    views: dict[int | None, tuple[Game, int, list[dict[str, Any]], ViewMessage]] = field(
-        default_factory=dict
+    views: dict[tuple[int | None, str], tuple[Game, int, list[dict[str, Any]], ViewMessage]] = (
+        field(default_factory=dict)
     )
-    """Each seat's last view (None: a spectator's) and what it was made from (the game,
-    its number of actions, the seats): built and encoded once per action, however many
-    sockets and answers it goes to (:meth:`GameService.view_message`); kept while the
-    game has listeners."""
+    """Each seat's last view (None: a spectator's) in each language and what it was made
+    from (the game, its number of actions, the seats): built and encoded once per action
+    and language, however many sockets and answers it goes to
+    (:meth:`GameService.view_message`); kept while the game has listeners."""
 
     @property
     def over(self) -> bool:
@@ -1392,15 +1395,19 @@ class GameService:
         (with its JSON text, made once: do not change it)."""
         return self.view_message(live, seat).view
 
-    def view_message(self, live: LiveGame, seat: int | None) -> ViewMessage:
-        """The seat's view as a socket message, built once per action and seat: the
-        broadcast, the answer to the action and a new socket share it (and its text)."""
+    def view_message(
+        self, live: LiveGame, seat: int | None, lang: str | None = None
+    ) -> ViewMessage:
+        """The seat's view as a socket message in ``lang`` (the current language by
+        default), built once per action, seat and language: the broadcast, the answer to
+        the action and a new socket share it (and its text)."""
+        lang = i18n.current() if lang is None else lang
         game = live.game
         seats = [
             {"name": s["name"], "bot": s["bot"], "claimed": bool(s["bot"] or s.get("token_hash"))}
             for s in live.seats
         ]
-        made = live.views.get(seat)
+        made = live.views.get((seat, lang))
         stored = live.seats  # replaced, never changed in place: a claim or a rematch
         ticking = live.timing is not None and live.timing.control is not None and not live.over
         if (
@@ -1411,9 +1418,10 @@ class GameService:
             and made[2] is stored
         ):
             return made[3]
-        message = ViewMessage(self._build_view(live, seat, seats))
+        with i18n.language(lang):  # the texts of its view (status, notes) in its language
+            message = ViewMessage(self._build_view(live, seat, seats))
         if live.listeners:  # kept while watched (an idle game's memory stays small)
-            live.views[seat] = (game, live.events, stored, message)
+            live.views[(seat, lang)] = (game, live.events, stored, message)
         return message
 
     def _build_view(self, live: LiveGame, seat: int | None, seats: list[dict[str, Any]]) -> Encoded:
@@ -1802,15 +1810,17 @@ class GameService:
 
     # -- live updates -----------------------------------------------------------------
 
-    def listen(self, seated: Seated, listener: Listener) -> int:
-        """Call ``listener`` with the seat's view after every action; returns its key.
-        It must only queue the message (as a :class:`~.connections.Connection` does),
-        never wait on a client: one reader that stops reading must hold up nobody."""
+    def listen(self, seated: Seated, listener: Listener, lang: str | None = None) -> int:
+        """Call ``listener`` with the seat's view in ``lang`` (the current language by
+        default) after every action; returns its key. It must only queue the message (as
+        a :class:`~.connections.Connection` does), never wait on a client: one reader
+        that stops reading must hold up nobody."""
+        lang = i18n.current() if lang is None else lang
         self._listener_ids += 1
         live = self.get(seated.live.id)
         with self._memory:  # watched from now on: never evicted, even if it just was
             live = self.live.setdefault(live.id, live)
-            live.listeners[self._listener_ids] = (seated.seat, listener)
+            live.listeners[self._listener_ids] = (seated.seat, listener, lang)
         return self._listener_ids
 
     def unlisten(self, game_id: str, key: int) -> None:
@@ -1821,14 +1831,14 @@ class GameService:
                 live.views.clear()
 
     async def _broadcast(self, live: LiveGame) -> None:
-        """Offer every listener its seat's view, each seat's view built once however
+        """Offer every listener its seat's view in its language, each built once however
         many watch it. Listeners only queue: nothing here awaits a send, so a client
         that stops reading cannot hold the game's lock (issue 13, the freeze)."""
-        views: dict[int | None, ViewMessage] = {}
-        for key, (seat, listener) in list(live.listeners.items()):
-            if seat not in views:
-                views[seat] = self.view_message(live, seat)
+        views: dict[tuple[int | None, str], ViewMessage] = {}
+        for key, (seat, listener, lang) in list(live.listeners.items()):
+            if (seat, lang) not in views:
+                views[(seat, lang)] = self.view_message(live, seat, lang)
             try:
-                listener(views[seat])
+                listener(views[(seat, lang)])
             except Exception:  # a listener that fails: forget it
                 live.listeners.pop(key, None)

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, FastAPI, HTTPException, Query, Request
-from fastapi.responses import FileResponse
+from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, Field
 from sqlalchemy import Connection, and_, exists, insert, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
@@ -58,6 +58,7 @@ from mathable.online.ratings import (
 )
 
 from .db import game_players, games, is_unique_violation, players, rating_changes, ratings, results
+from .language import html_page
 from .store import EventStore
 
 PACES = ("live", "correspondence", "untimed")
@@ -571,13 +572,13 @@ page = APIRouter(include_in_schema=False)
 
 
 @page.get("/leaderboard")
-async def leaderboard_page() -> FileResponse:
-    return FileResponse(STATIC / "index.html")
+async def leaderboard_page() -> HTMLResponse:
+    return html_page()
 
 
 @page.get("/players/{player_id}")
-async def profile_page(player_id: str) -> FileResponse:
-    return FileResponse(STATIC / "index.html")
+async def profile_page(player_id: str) -> HTMLResponse:
+    return html_page()
 
 
 def _check_game(game: str | None) -> None:
