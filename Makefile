@@ -18,15 +18,13 @@ COMPILED_SOURCES := setup.py src/mathable/compiled.py $(wildcard src/mathable/ga
 
 # The translations (issue 17): gettext catalogs, one per language, compiled at install.
 LOCALE := src/mathable/locale
-MESSAGE_KEYWORDS := -k _ -k ngettext:1,2 -k pgettext:1c,2 -k lazy -k lazy_plural:1,2 \
-	-k lazy_context:1c,2 -k t -k nt:1,2 -k pt:1c,2
 
 $(STAMP): pyproject.toml $(COMPILED_SOURCES) $(wildcard $(LOCALE)/*/LC_MESSAGES/mathable.po)
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Python 3.11 is needed ($(PYTHON) not found)"; exit 1; }
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
-	$(BIN)/pybabel compile -d $(LOCALE) -D mathable
+	$(BIN)/python -m mathable.i18n.messages --compile
 	touch $(STAMP)
 
 $(CHROMIUM):
@@ -72,13 +70,9 @@ golden: $(STAMP)
 	$(BIN)/python tests/golden/regenerate.py
 
 # After changing texts in the code: the template (mathable.pot) extracted again, every
-# catalog updated from it (new texts to translate, gone ones marked obsolete), compiled.
+# catalog updated from it (new texts to translate, gone ones dropped), all compiled.
 messages: $(STAMP)
-	$(BIN)/pybabel extract --no-default-keywords $(MESSAGE_KEYWORDS) -F babel.cfg \
-		--sort-by-file --add-location=file -c TRANSLATORS: --no-wrap --project mathable --copyright-holder "the mathable authors" \
-		-o $(LOCALE)/mathable.pot .
-	$(BIN)/pybabel update --no-wrap --ignore-obsolete -i $(LOCALE)/mathable.pot -d $(LOCALE) -D mathable
-	$(BIN)/pybabel compile --statistics -d $(LOCALE) -D mathable
+	$(BIN)/python -m mathable.i18n.messages
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build
