@@ -3,7 +3,8 @@
 // turn shows its position with the best alternative drawn on the board, and a graph of
 // what each turn lost.
 
-import { api, capsOf, closeModal, h, modal, pieces, say, state, svg } from "./core.js";
+import { api, capsOf, closeModal, count, h, modal, pieces, say, state, svg } from "./core.js";
+import { nt, t } from "./i18n.js";
 
 const path = (id, token) => "/api/games/" + id + "/analysis" + (token ? "?token=" + encodeURIComponent(token) : "");
 const shown = x => (x === null || x === undefined ? "" : x);
@@ -11,31 +12,44 @@ const shown = x => (x === null || x === undefined ? "" : x);
 export async function analysis(id, token = null) {
   try {
     const data = await api(path(id, token));
-    modal(h("div", { class: "modal-head" }, h("h3", { id: "modal-title" }, "Analysis"), h("button", { id: "close", onclick: closeModal }, "Close (Esc)")),
-      h("div", { class: "analysis", tabindex: "0", role: "region", "aria-label": "the turns analysed" }, h("table", {}, h("tr", {}, ["#", "player", "played", "pts", "best", "pts", "loss"].map(c => h("th", {}, c))),
-      data.turns.map(t => h("tr", {}, [t.turn, t.player, t.played, shown(t.points), t.best, shown(t.best_points), t.loss || ""].map(c => h("td", {}, c)))))),
-      h("p", {}, data.players.map(p => p.player + ": accuracy " + p.accuracy + "%").join("; ")));
+    modal(h("div", { class: "modal-head" }, h("h3", { id: "modal-title" }, t("Analysis")), h("button", { id: "close", onclick: closeModal }, t("Close (Esc)"))),
+      h("div", { class: "analysis", tabindex: "0", role: "region", "aria-label": t("the turns analysed") }, h("table", {}, h("tr", {}, headings(t("pts")).map(c => h("th", {}, c))),
+      data.turns.map(turn => h("tr", {}, [turn.turn, turn.player, turn.played, shown(turn.points), turn.best, shown(turn.best_points), turn.loss || ""].map(c => h("td", {}, c)))))),
+      h("p", {}, accuracy(data)));
   } catch (e) { say(e.message, true); }
 }
 
 // What a turn's loss counts: points on a board, the pieces that could have been played
 // where a game counts rounds (a card game's analysis counts cards); `n` of them in words.
-function unitOf(c) { return c.score_unit === "points" ? "points" : pieces(c); }
-function amount(n, c) { return n + " " + (n === 1 ? (c.score_unit === "points" ? "point" : c.piece) : unitOf(c)); }
+function unitOf(c) { return c.score_unit === "points" ? t("points") : pieces(c); }
+function amount(n, c) { return c.score_unit === "points" ? nt("{count} point", "{count} points", n) : count(n, c); }
+
+// The analysis table's column headings ("#": the turn's number); `short` heads the
+// columns of what a turn scored ("pts").
+function headings(short) {
+  // TRANSLATORS: the analysis table's column headings (lower case, short)
+  return ["#", t("player"), t("played"), short, t("best"), short, t("loss")];
+}
+
+// Each player's accuracy: "Ann: accuracy 92%; Bob: accuracy 80%".
+function accuracy(data) {
+  return data.players.map(p => t("{name}: accuracy {accuracy}%", { name: p.player, accuracy: p.accuracy })).join("; ");
+}
 
 // The panel: the loss graph, each player's accuracy, and a scrolling table of the turns.
 // `hooks.preview(turn, mark)` shows a turn's position and calls `mark(board)` on it;
 // `hooks.restore()` shows the replay's step again; `hooks.go(step)` moves the replay.
 export async function analysisPanel(panel, id, token, hooks) {
-  const title = h("h3", { id: "analysis-title" }, "Analysis");
+  const title = h("h3", { id: "analysis-title" }, t("Analysis"));
   panel.setAttribute("role", "region");
   panel.setAttribute("aria-labelledby", "analysis-title");
-  panel.replaceChildren(title, h("p", {}, "Analysing the turns…"));
+  panel.replaceChildren(title, h("p", {}, t("Analysing the turns…")));
   let data;
   try { data = await api(path(id, token)); } catch (e) { panel.replaceChildren(title, h("p", { class: "error" }, e.message)); return; }
   const c = capsOf(state.view.variant);
   const unit = unitOf(c);
-  const short = c.score_unit === "points" ? "pts" : unit;
+  // TRANSLATORS: short for points (a column heading)
+  const short = c.score_unit === "points" ? t("pts") : unit;
   const seatOf = name => Math.max(0, state.view.players.indexOf(name));
   const preview = document.getElementById("preview");
   let shownTurn = null;
@@ -58,7 +72,7 @@ export async function analysisPanel(panel, id, token, hooks) {
   };
   const rows = data.turns.map(turn => {
     const row = h("tr", { "data-turn": turn.turn, class: turn.loss ? "lost" : "" },
-      h("td", {}, h("button", { type: "button", class: "turn-button", "aria-label": "turn " + turn.turn + ", " + turn.player + ": show it with its best alternative, go to it",
+      h("td", {}, h("button", { type: "button", class: "turn-button", "aria-label": t("turn {number}, {name}: show it with its best alternative, go to it", { number: turn.turn, name: turn.player }),
         onclick: async () => { await hooks.go(turn.step); hooks.preview(turn, board => markBest(board, turn.best_placements || [])); } }, turn.turn)),
       [turn.player, turn.played, shown(turn.points), turn.best, shown(turn.best_points), turn.loss || ""].map(x => h("td", {}, x)));
     row.addEventListener("mouseenter", () => enter(turn, row));
@@ -69,18 +83,21 @@ export async function analysisPanel(panel, id, token, hooks) {
   });
   panel.replaceChildren(title,
     lossGraph(data, c, seatOf),
-    h("p", { id: "accuracy" }, data.players.map(p => p.player + ": accuracy " + p.accuracy + "%").join("; ")),
-    h("p", { class: "hint-text" }, "Hover or focus a turn: the board shows its position and the best turn, dotted."),
-    h("div", { class: "analysis analysis-rows", id: "analysis-rows", tabindex: "0", role: "region", "aria-label": "the turns analysed" },
-      h("table", {}, h("caption", { class: "sr-only" }, "Each turn: what was played, the best turn available, and the " + unit + " lost"),
-        h("tr", {}, ["#", "player", "played", short, "best", short, "loss"].map(x => h("th", { scope: "col" }, x))), rows)));
+    h("p", { id: "accuracy" }, accuracy(data)),
+    h("p", { class: "hint-text" }, t("Hover or focus a turn: the board shows its position and the best turn, dotted.")),
+    h("div", { class: "analysis analysis-rows", id: "analysis-rows", tabindex: "0", role: "region", "aria-label": t("the turns analysed") },
+      // TRANSLATORS: {unit} is "points", or the pieces ("cards") a card game's analysis counts
+      h("table", {}, h("caption", { class: "sr-only" }, t("Each turn: what was played, the best turn available, and the {unit} lost", { unit })),
+        h("tr", {}, headings(short).map(x => h("th", { scope: "col" }, x))), rows)));
 }
 
 // A turn in words, for the text beside the board while it is shown.
 export function describeTurn(turn, c) {
-  return "Turn " + turn.turn + ", " + turn.player + ", before it was played. Played: " + turn.played + " (" + shown(turn.points) + "). "
-    + "Best, drawn dotted on the board: " + turn.best + " (" + shown(turn.best_points) + ")"
-    + (turn.loss ? ", " + amount(turn.loss, c) + " lost." : ": the turn played was as good.");
+  const words = { number: turn.turn, name: turn.player, played: turn.played, points: shown(turn.points), best: turn.best, best_points: shown(turn.best_points) };
+  return turn.loss
+    ? t("Turn {number}, {name}, before it was played. Played: {played} ({points}). Best, drawn dotted on the board: {best} ({best_points}), {loss} lost.",
+      { ...words, loss: amount(turn.loss, c) })
+    : t("Turn {number}, {name}, before it was played. Played: {played} ({points}). Best, drawn dotted on the board: {best} ({best_points}): the turn played was as good.", words);
 }
 
 // The best turn's placements drawn on the board: a dotted piece with its value on each
@@ -94,7 +111,8 @@ export function markBest(board, placements) {
     if (!el) return;
     el.classList.add("best");
     el.append(h("span", { class: "best-tok", "aria-hidden": "true" }, list.join(" ")));
-    el.setAttribute("aria-label", el.getAttribute("aria-label") + ", best alternative: " + list.join(", "));
+    // TRANSLATORS: a board cell's name ("H8, empty"), then the values the best turn placed there
+    el.setAttribute("aria-label", t("{name}, best alternative: {values}", { name: el.getAttribute("aria-label"), values: list.join(", ") }));
   });
 }
 
@@ -104,25 +122,27 @@ export function lossGraph(data, c, seatOf) {
   const turns = data.turns;
   if (!turns.length) return "";
   const W = 600, H = 150, L = 36, R = 8, T = 10, B = 24;
-  const top = Math.max(1, ...turns.map(t => t.loss || 0));
+  const top = Math.max(1, ...turns.map(turn => turn.loss || 0));
   const bw = (W - L - R) / turns.length;
   const y = loss => T + (H - T - B) * (1 - loss / top);
   const words = data.players.map(p => {
-    const mine = turns.filter(t => t.player === p.player);
-    const worst = mine.reduce((a, t) => (t.loss || 0) > (a ? a.loss || 0 : 0) ? t : a, null);
-    return p.player + " lost " + amount(mine.reduce((s, t) => s + (t.loss || 0), 0), c) + " over " + mine.length + (mine.length === 1 ? " turn" : " turns")
-      + (worst ? ", the most on turn " + worst.turn + " (" + worst.loss + ")" : "");
+    const mine = turns.filter(turn => turn.player === p.player);
+    const worst = mine.reduce((a, turn) => (turn.loss || 0) > (a ? a.loss || 0 : 0) ? turn : a, null);
+    const said = { name: p.player, amount: amount(mine.reduce((s, turn) => s + (turn.loss || 0), 0), c), turns: nt("{count} turn", "{count} turns", mine.length) };
+    return worst ? t("{name} lost {amount} over {turns}, the most on turn {number} ({loss})", { ...said, number: worst.turn, loss: worst.loss })
+      : t("{name} lost {amount} over {turns}", said);
   }).join("; ");
   return h("figure", { id: "loss-graph", class: "graph loss-graph" },
     svg("svg", { viewBox: "0 0 " + W + " " + H, role: "img", "aria-labelledby": "loss-title loss-desc" },
-      svg("title", { id: "loss-title" }, "Loss per turn"), svg("desc", { id: "loss-desc" }, words),
+      svg("title", { id: "loss-title" }, t("Loss per turn")), svg("desc", { id: "loss-desc" }, words),
       svg("line", { class: "axis", x1: L, y1: y(0), x2: W - R, y2: y(0) }), svg("line", { class: "axis", x1: L, y1: T, x2: L, y2: y(0) }),
       svg("text", { class: "tick", x: L - 4, y: y(top) + 4, "text-anchor": "end" }, top),
       svg("text", { class: "tick", x: L - 4, y: y(0) + 4, "text-anchor": "end" }, 0),
-      svg("text", { class: "tick", x: L, y: H - 6 }, "turn " + turns[0].turn),
-      svg("text", { class: "tick", x: W - R, y: H - 6, "text-anchor": "end" }, "turn " + turns[turns.length - 1].turn),
-      turns.map((t, i) => svg("rect", { class: "bar s" + (seatOf(t.player) % 4), "data-turn": t.turn,
+      svg("text", { class: "tick", x: L, y: H - 6 }, t("turn {number}", { number: turns[0].turn })),
+      svg("text", { class: "tick", x: W - R, y: H - 6, "text-anchor": "end" }, t("turn {number}", { number: turns[turns.length - 1].turn })),
+      turns.map((turn, i) => svg("rect", { class: "bar s" + (seatOf(turn.player) % 4), "data-turn": turn.turn,
         x: (L + i * bw + bw * 0.1).toFixed(1), width: Math.max(1, bw * 0.8).toFixed(1),
-        y: y(t.loss || 0).toFixed(1), height: (y(0) - y(t.loss || 0)).toFixed(1) }))),
-    h("figcaption", {}, "Loss per turn (" + unit + " the best turn would have added). " + words + "."));
+        y: y(turn.loss || 0).toFixed(1), height: (y(0) - y(turn.loss || 0)).toFixed(1) }))),
+    // TRANSLATORS: {unit} is "points", or the pieces ("cards") a card game's analysis counts
+    h("figcaption", {}, t("Loss per turn ({unit} the best turn would have added). {details}.", { unit, details: words })));
 }

@@ -5,7 +5,8 @@
 // each view says what the seat may place (playable) and do now (available).
 // This is the entry module: it starts the home page or a game page.
 
-import { app } from "./core.js";
+import { app, h } from "./core.js";
+import { LANGUAGES, chooseLanguage, lang, t } from "./i18n.js";
 import { home } from "./home.js";
 import { gamePage } from "./play.js";
 import { lobbyPage } from "./lobby.js";
@@ -15,8 +16,40 @@ import { rulesPage } from "./rules.js";
 import { leaderboardPage } from "./leaderboard.js";
 import { profilePage } from "./profile.js";
 
+// The texts of index.html in the reader's language (the file keeps their English, for a
+// browser without scripts), before any page is drawn: the pages find the site's links by
+// their text (setWhere).
+function shellTexts() {
+  const say = (id, text) => { const el = document.getElementById(id); if (el) el.textContent = text; };
+  say("lobby-nav", t("Lobby"));
+  say("leaderboard-nav", t("Leaderboard"));
+  say("theme", t("Dark mode"));
+  say("sound", t("Sound"));
+  say("lang-label", t("Language"));
+  const site = document.querySelector("header nav.site");
+  // TRANSLATORS: the name screen readers give the site's navigation (Lobby, Leaderboard)
+  if (site) site.setAttribute("aria-label", t("Site"));
+  const loading = app.querySelector("p");
+  if (loading) loading.textContent = t("Loading…");
+}
+
+// The language switch in the header: every language offered, each named in itself; a
+// choice is kept (a cookie) and the page drawn again in it.
+function languageSwitch() {
+  const pick = document.getElementById("lang-switch");
+  if (!pick) return;
+  const names = { ...LANGUAGES };
+  if (!(lang in names)) names[lang] = lang;  // a language for tests (qps), shown as its code
+  pick.replaceChildren(...Object.entries(names).map(([code, name]) => h("option", { value: code, lang: code, selected: code === lang }, name)));
+  pick.value = lang;
+  pick.addEventListener("change", () => { if (pick.value !== lang) chooseLanguage(pick.value); });
+}
+
+shellTexts();
+languageSwitch();
+
 const match = location.pathname.match(/^\/g\/([\w-]+)/);
 const rules = location.pathname.match(/^\/rules\/([^/]+)$/);
 const player = location.pathname.match(/^\/players\/([^/]+)$/);
 (match ? gamePage(match[1]) : rules ? rulesPage(decodeURIComponent(rules[1])) : location.pathname === "/lobby" ? lobbyPage()
-  : location.pathname === "/leaderboard" ? leaderboardPage() : player ? profilePage(decodeURIComponent(player[1])) : home()).catch(e => { app.textContent = "Error: " + e.message; });
+  : location.pathname === "/leaderboard" ? leaderboardPage() : player ? profilePage(decodeURIComponent(player[1])) : home()).catch(e => { app.textContent = t("Error: {message}", { message: e.message }); });

@@ -1,6 +1,8 @@
 // What every part of the page shares: the state, drawing helpers, the server's API,
 // messages, the one dialog, and what a game's capabilities say.
 
+import { lang, nt, pt, t } from "./i18n.js";
+
 export const app = document.getElementById("app");
 export const state = { variants: [], bots: [], view: null, tokens: {}, picked: null, cursor: null,
   exchange: null, hinted: [], socket: null, socketToken: null, covered: null, passAndPlay: false, note: "" };
@@ -8,17 +10,46 @@ export const state = { variants: [], bots: [], view: null, tokens: {}, picked: n
 // What each action keyword's button says, and its key, in the order they are offered.
 // Placing is done on the surface. A stop is a proposal (J4) and a game-ending turn waits
 // for a challenge (C12): the players asked answer with accept or decline.
+// (The labels are in the reader's language; the keys stay the same in every language.)
 export const BUTTONS = {
-  end: ["End turn", "e"], pass: ["Pass", "p"], exchange: ["Exchange", "x"], challenge: ["Challenge", null],
-  stop: ["Propose to stop", null], accept: ["Accept", null], decline: ["Decline", null],
-  draw: ["Draw", "d"], penalty: ["Penalty", null], diago: ["DIAGO", null],
+  end: [t("End turn"), "e"],
+  // TRANSLATORS: a button: pass this turn (play nothing)
+  pass: [pt("action", "Pass"), "p"],
+  // TRANSLATORS: a button: give pieces back to the bag and draw new ones
+  exchange: [pt("action", "Exchange"), "x"],
+  // TRANSLATORS: a button: dispute the turn just played (a wrong placement)
+  challenge: [pt("action", "Challenge"), null],
+  stop: [t("Propose to stop"), null],
+  // TRANSLATORS: a button: agree to the proposal or turn in question
+  accept: [pt("action", "Accept"), null],
+  // TRANSLATORS: a button: refuse the proposal
+  decline: [pt("action", "Decline"), null],
+  // TRANSLATORS: a button: take a card from the reserve
+  draw: [pt("action", "Draw"), "d"],
+  // TRANSLATORS: a button: take a penalty piece (the full label names the piece)
+  penalty: [pt("action", "Penalty"), null],
+  // TRANSLATORS: the call of Mathable Quattro (on a button), usually kept as it is
+  diago: [pt("action", "DIAGO"), null],
 };
+
+// The words a player may type for each action keyword (the same words as the terminal's).
+export const COMMANDS = {
+  end: () => pt("command", "end"), pass: () => pt("command", "pass"), exchange: () => pt("command", "exchange"),
+  challenge: () => pt("command", "challenge"), stop: () => pt("command", "stop"), accept: () => pt("command", "accept"),
+  decline: () => pt("command", "decline"), draw: () => pt("command", "draw"), penalty: () => pt("command", "penalty"),
+};
+export function commandName(action) { return COMMANDS[action] ? COMMANDS[action]() : action; }
 export const SYMBOLS = { x: "×", "/": "÷", "-": "−" };
 
 // The tab's title says when it is your turn, so a player in another tab sees it.
 export function setTitle(v) {
   const brand = document.querySelector("header .brand").textContent;
-  document.title = v && myTurn() ? "● Your turn — " + brand : v && v.over ? "Game over — " + brand : brand;
+  document.title = v && myTurn() ? t("● Your turn — {brand}", { brand }) : v && v.over ? t("Game over — {brand}", { brand }) : brand;
+}
+
+// A list in words, in the reader's language: "Ann and Bob", "end or pass".
+export function listed(items, type = "conjunction") {
+  return new Intl.ListFormat(lang === "qps" ? "en" : lang, { style: "long", type }).format(items.map(String));
 }
 
 export function h(tag, attrs = {}, ...children) {
@@ -99,8 +130,8 @@ export function ask(question) {
   return new Promise(resolve => {
     const answer = yes => { state.onCancel = null; closeModal(); resolve(yes); };
     modal(h("p", { id: "modal-question" }, question), h("div", { class: "row" },
-      h("button", { class: "primary", id: "yes", onclick: () => answer(true) }, "Yes"),
-      h("button", { id: "no", onclick: () => answer(false) }, "No")));
+      h("button", { class: "primary", id: "yes", onclick: () => answer(true) }, t("Yes")),
+      h("button", { id: "no", onclick: () => answer(false) }, t("No"))));
     state.onCancel = () => resolve(false);
   });
 }
@@ -112,8 +143,31 @@ export function capsOf(name) {
   return found ? found.capabilities : null;
 }
 export function caps() { return capsOf(state.view.variant); }
-export function pieces(c = caps()) { return c.piece + "s"; }
-export function count(n, c = caps()) { return n + " " + (n === 1 ? c.piece : pieces(c)); }
+
+// What a game calls its pieces ("token", "tile" or "card", the capabilities' `piece`), in
+// words: each form written out, since languages give the three words their own genders.
+const PIECE = { token: () => pt("piece", "token"), tile: () => pt("piece", "tile"), card: () => pt("piece", "card") };
+const PIECES = { token: () => pt("piece", "tokens"), tile: () => pt("piece", "tiles"), card: () => pt("piece", "cards") };
+const COUNTS = {
+  token: n => nt("{count} token", "{count} tokens", n),
+  tile: n => nt("{count} tile", "{count} tiles", n),
+  card: n => nt("{count} card", "{count} cards", n),
+};
+export function piece(c = caps()) { return PIECE[c.piece] ? PIECE[c.piece]() : c.piece; }
+export function pieces(c = caps()) { return PIECES[c.piece] ? PIECES[c.piece]() : c.piece + "s"; }
+export function count(n, c = caps()) { return COUNTS[c.piece] ? COUNTS[c.piece](n) : n + " " + (n === 1 ? c.piece : c.piece + "s"); }
+// A sentence about the pieces, one message per piece: byPiece({ token: () => t("your tokens"),
+// tile: () => t("your tiles"), card: () => t("your cards") }) (the token's for another piece).
+export function byPiece(messages, c = caps()) { return (messages[c.piece] || messages.token)(); }
+
+// What a game's scores count (the capabilities' `score_unit`), in words, and `n` of them.
+const UNITS = { points: () => t("points"), rounds: () => t("rounds") };
+const UNIT_COUNTS = {
+  points: n => nt("{count} point", "{count} points", n),
+  rounds: n => nt("{count} round", "{count} rounds", n),
+};
+export function unitName(c = caps()) { return UNITS[c.score_unit] ? UNITS[c.score_unit]() : c.score_unit; }
+export function unitCount(n, c = caps()) { return UNIT_COUNTS[c.score_unit] ? UNIT_COUNTS[c.score_unit](n) : n + " " + c.score_unit; }
 export function offers(action, c = caps()) { return c.actions.includes(action); }
 
 // ---------------------------------------------------------------- home page

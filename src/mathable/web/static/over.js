@@ -1,7 +1,8 @@
 // Game over: the winner, final racks and deductions, the score graph, the links.
 
 import { analysis } from "./analysis.js";
-import { api, capsOf, h, pieces, say, state, svg } from "./core.js";
+import { api, byPiece, capsOf, h, listed, say, state, svg, unitCount, unitName } from "./core.js";
+import { nt, t } from "./i18n.js";
 import { runningTotals } from "./panels.js";
 
 // Game over: the score per turn, one labelled line per player, drawn here from the turns
@@ -16,50 +17,58 @@ export function scoreGraph(v) {
   if (deducted) lines.forEach((line, i) => line.push(v.scores[i]));
   const W = 600, H = 240, L = 44, R = 90, T = 12, B = 28;
   const top = Math.max(1, ...lines.flat()), bottom = Math.min(0, ...lines.flat());
-  const x = t => L + (t * (W - L - R)) / (lines[0].length - 1);
+  const x = k => L + (k * (W - L - R)) / (lines[0].length - 1);
   const y = p => T + (H - T - B) * (top - p) / (top - bottom);
-  const words = v.players.map((p, i) => p + ": " + lines[i][turns] + " points after " + turns + " turns"
-    + (deducted ? ", " + v.scores[i] + " at the end" : "")).join("; ");
+  const words = v.players.map((p, i) => {
+    const said = { name: p, points: nt("{count} point", "{count} points", lines[i][turns]), turns: nt("{count} turn", "{count} turns", turns) };
+    // TRANSLATORS: a player's score after the turns, in the score graph's description
+    return deducted ? t("{name}: {points} after {turns}, {score} at the end", { ...said, score: v.scores[i] }) : t("{name}: {points} after {turns}", said);
+  }).join("; ");
   // labels at the lines' ends, kept 14 px apart
   const ends = lines.map((line, i) => ({ i, y: y(line[line.length - 1]) + 4 })).sort((a, b) => a.y - b.y);
   ends.forEach((e, k) => { if (k && e.y < ends[k - 1].y + 14) e.y = ends[k - 1].y + 14; });
   const labelY = Object.fromEntries(ends.map(e => [e.i, e.y]));
   return h("figure", { id: "score-graph", class: "graph" },
     svg("svg", { viewBox: "0 0 " + W + " " + H, role: "img", "aria-labelledby": "graph-title graph-desc" },
-      svg("title", { id: "graph-title" }, "Score per turn"), svg("desc", { id: "graph-desc" }, words),
+      svg("title", { id: "graph-title" }, t("Score per turn")), svg("desc", { id: "graph-desc" }, words),
       svg("line", { class: "axis", x1: L, y1: y(0), x2: W - R, y2: y(0) }), svg("line", { class: "axis", x1: L, y1: T, x2: L, y2: y(bottom) }),
       svg("text", { class: "tick", x: L - 4, y: y(top) + 4, "text-anchor": "end" }, top), svg("text", { class: "tick", x: L - 4, y: y(0) + 4, "text-anchor": "end" }, 0),
       bottom < 0 ? svg("text", { class: "tick", x: L - 4, y: y(bottom) + 4, "text-anchor": "end" }, bottom) : "",
-      svg("text", { class: "tick", x: W - R, y: H - 8, "text-anchor": "end" }, "turn " + turns + (deducted ? ", then the end" : "")),
+      // TRANSLATORS: the score graph's last mark: the last turn's number (then the deductions at the end)
+      svg("text", { class: "tick", x: W - R, y: H - 8, "text-anchor": "end" }, deducted ? t("turn {number}, then the end", { number: turns }) : t("turn {number}", { number: turns })),
       lines.map((line, i) => [
-        svg("polyline", { class: "series s" + (i % 4), "data-player": v.players[i], fill: "none", points: line.map((p, t) => x(t).toFixed(1) + "," + y(p).toFixed(1)).join(" ") }),
+        svg("polyline", { class: "series s" + (i % 4), "data-player": v.players[i], fill: "none", points: line.map((p, k) => x(k).toFixed(1) + "," + y(p).toFixed(1)).join(" ") }),
         svg("text", { class: "label s" + (i % 4), x: W - R + 6, y: labelY[i] }, v.players[i] + " " + line[line.length - 1])])),
-    h("figcaption", {}, "Score per turn. " + words + "."));
+    h("figcaption", {}, t("Score per turn. {details}.", { details: words })));
 }
 
 export function summary(v) {
   const c = capsOf(v.variant);
-  const winners = (v.winners || []).map(i => v.players[i]).join(" and ");
-  return h("div", { class: "summary", id: "summary" }, h("h2", { id: "winner" }, "Game over: " + winners + " won"),
-    h("p", {}, v.end_reason + ". " + v.players.map((p, i) => p + " " + v.scores[i]).join(", ") + (c.score_unit === "points" ? "" : " (" + c.score_unit + ")")),
+  const winners = (v.winners || []).map(i => v.players[i]);
+  const scored = v.players.map((p, i) => p + " " + v.scores[i]).join(", ");
+  return h("div", { class: "summary", id: "summary" },
+    h("h2", { id: "winner" }, nt("Game over: {winners} won", "Game over: {winners} won", winners.length, { winners: listed(winners) })),
+    // TRANSLATORS: why the game ended (a sentence from the server), then the final scores
+    h("p", {}, c.score_unit === "points" ? t("{reason}. {scores}", { reason: v.end_reason, scores: scored })
+      : t("{reason}. {scores} ({unit})", { reason: v.end_reason, scores: scored, unit: unitName(c) })),
     ratingChanges(v),
     finalRacks(v, c),
     scoreGraph(v),
-    v.seed !== undefined && v.seed !== null ? h("p", { id: "seed-shown" }, "The deal's seed: " + v.seed) : "",
+    v.seed !== undefined && v.seed !== null ? h("p", { id: "seed-shown" }, t("The deal's seed: {seed}", { seed: v.seed })) : "",
     h("div", { class: "row" },
-      h("a", { href: "/g/" + v.id + "?replay", id: "replay-link" }, "Replay and analysis"), " · ",
-      h("a", { href: "/api/games/" + v.id + "/record", download: "mathable-" + v.id + ".json" }, "Download the record"),
-      c.score_sheets ? [" · ", h("a", { href: "/api/games/" + v.id + "/transcript", download: "mathable-" + v.id + ".txt", id: "transcript-link" }, "the score sheet")] : "",
-      h("button", { id: "analysis", onclick: () => analysis(v.id) }, "Analysis"), rematchOffer(v)));
+      h("a", { href: "/g/" + v.id + "?replay", id: "replay-link" }, t("Replay and analysis")), " · ",
+      h("a", { href: "/api/games/" + v.id + "/record", download: "mathable-" + v.id + ".json" }, t("Download the record")),
+      c.score_sheets ? [" · ", h("a", { href: "/api/games/" + v.id + "/transcript", download: "mathable-" + v.id + ".txt", id: "transcript-link" }, t("the score sheet"))] : "",
+      h("button", { id: "analysis", onclick: () => analysis(v.id) }, t("Analysis")), rematchOffer(v)));
 }
 
 // A rematch: the same seats, a new deal. A player asks for it (or, once another has,
 // takes their own seat in it, with their own token); spectators may watch it.
 export function rematchOffer(v) {
   if (v.seat === null || v.seat === undefined || !state.socketToken) {
-    return v.rematch ? [" · ", h("a", { href: "/g/" + v.rematch, id: "watch-rematch" }, "Watch the rematch")] : "";
+    return v.rematch ? [" · ", h("a", { href: "/g/" + v.rematch, id: "watch-rematch" }, t("Watch the rematch"))] : "";
   }
-  return h("button", { id: "rematch", class: v.rematch ? "primary" : "", onclick: () => rematch(v) }, v.rematch ? "Rematch offered: join" : "Rematch");
+  return h("button", { id: "rematch", class: v.rematch ? "primary" : "", onclick: () => rematch(v) }, v.rematch ? t("Rematch offered: join") : t("Rematch"));
 }
 
 export async function rematch(v) {
@@ -87,15 +96,15 @@ function openGame(id, mode, tokens) {
 // holds the secret deal (O1): it is saved at the end, from the summary.
 export function saveLink(v) {
   if (v.over || v.mode !== "screen" || v.seat === null || v.seat === undefined || !state.socketToken) return "";
-  return h("p", { id: "save" }, h("a", { id: "save-record", href: "/api/games/" + v.id + "/record?token=" + encodeURIComponent(state.socketToken), download: "mathable-" + v.id + ".json" }, "Save the game"),
-    " (a record file: upload it on the home page to play on)");
+  return h("p", { id: "save" }, h("a", { id: "save-record", href: "/api/games/" + v.id + "/record?token=" + encodeURIComponent(state.socketToken), download: "mathable-" + v.id + ".json" }, t("Save the game")),
+    " ", t("(a record file: upload it on the home page to play on)"));
 }
 
 // A seated player of a running game may replay it so far (their own rack at each step,
 // O1): the replay opens to the seat's token, carried in the link as the private link does.
 export function replaySoFar(v) {
   if (v.over || v.seat === null || v.seat === undefined || !state.socketToken) return "";
-  return h("p", { id: "replay-so-far" }, h("a", { id: "replay-so-far-link", href: "/g/" + v.id + "?replay&t=" + encodeURIComponent(state.socketToken) }, "Replay so far"));
+  return h("p", { id: "replay-so-far" }, h("a", { id: "replay-so-far-link", href: "/g/" + v.id + "?replay&t=" + encodeURIComponent(state.socketToken) }, t("Replay so far")));
 }
 
 // Game over: what each player still held, and what it cost them where the rules deduct it.
@@ -103,10 +112,17 @@ export function finalRacks(v, c) {
   const open = v.open_racks || [];
   if (!open.length) return "";
   const deductions = v.deductions || [];
-  return h("table", { id: "final-racks" }, h("caption", {}, "Final " + pieces(c)),
+  const caption = byPiece({ token: () => t("Final tokens"), tile: () => t("Final tiles"), card: () => t("Final cards") }, c);
+  return h("table", { id: "final-racks" }, h("caption", {}, caption),
     v.players.map((p, i) => h("tr", {}, h("th", { scope: "row" }, p),
-      h("td", {}, (open[i] || []).join(" ") || "none left"),
-      h("td", {}, deductions[i] ? "−" + deductions[i] + " " + c.score_unit : ""))));
+      h("td", {}, (open[i] || []).join(" ") || t("none left")),
+      h("td", {}, deductions[i] ? deduction(deductions[i], c) : ""))));
+}
+
+// What a player's last rack cost them: "−12 points".
+function deduction(n, c) {
+  // TRANSLATORS: what a player's last rack cost them at the end ("−12 points")
+  return c.score_unit === "points" ? nt("−{count} point", "−{count} points", n) : "−" + unitCount(n, c);
 }
 
 // A rated game's end: each player's rating change ("+12"), new rating, and a link to
@@ -115,8 +131,8 @@ export function ratingChanges(v) {
   const changes = v.rating_changes;
   if (!changes || !changes.length) return "";
   const signed = n => (n > 0 ? "+" : n < 0 ? "−" : "±") + Math.abs(n);
-  return h("table", { id: "rating-changes", class: "seeks" }, h("caption", {}, "Rating changes"),
-    h("thead", {}, h("tr", {}, ["Player", "Change", "New rating"].map(t => h("th", { scope: "col" }, t)))),
+  return h("table", { id: "rating-changes", class: "seeks" }, h("caption", {}, t("Rating changes")),
+    h("thead", {}, h("tr", {}, [t("Player"), t("Change"), t("New rating")].map(head => h("th", { scope: "col" }, head)))),
     h("tbody", {}, changes.map(ch => h("tr", { "data-seat": ch.seat },
       h("th", { scope: "row" }, h("a", { href: "/players/" + encodeURIComponent(ch.player) }, v.players[ch.seat])),
       h("td", { class: ch.change > 0 ? "gain" : ch.change < 0 ? "loss" : "" }, signed(ch.change)),

@@ -1,7 +1,8 @@
 // The side panels of a game: scores, the table's rules, the unseen pieces, the moves.
 
 import { analysis } from "./analysis.js";
-import { capsOf, count, h, hintsOn, state } from "./core.js";
+import { capsOf, count, h, hintsOn, state, unitName } from "./core.js";
+import { nt, t } from "./i18n.js";
 
 export function scores(v) {
   const c = capsOf(v.variant);
@@ -9,18 +10,19 @@ export function scores(v) {
   return h("table", { id: "scores" }, v.players.map((p, i) => h("tr", {},
     h("td", {}, !v.over && v.to_move === i ? "▶" : ""), h("td", {}, p + (v.seats[i].bot ? " (" + v.seats[i].bot + ")" : ""),
       gone(v, i) ? [" ", h("span", { class: "gone", "data-seat": i }, "(" + gone(v, i) + ")")]
-        : away(v, i) ? [" ", h("span", { class: "away", "data-seat": i }, "(disconnected)")] : ""),
-    h("td", { class: "score", title: c.score_unit }, v.scores[i]),
-    h("td", { class: "held" }, open[i] ? open[i].join(" ") || "none left" : count(v.rack_sizes[i], c)))),
-    h("tr", {}, h("td", {}), h("td", { colspan: 3 }, "Left to draw: " + count(v.bag_size, c))));
+        : away(v, i) ? [" ", h("span", { class: "away", "data-seat": i }, t("(disconnected)"))] : ""),
+    h("td", { class: "score", title: unitName(c) }, v.scores[i]),
+    // TRANSLATORS: a rack (or hand) with no piece left in it
+    h("td", { class: "held" }, open[i] ? open[i].join(" ") || t("none left") : count(v.rack_sizes[i], c)))),
+    h("tr", {}, h("td", {}), h("td", { colspan: 3 }, t("Left to draw: {pieces}", { pieces: count(v.bag_size, c) }))));
 }
 
 // A seat that has left the game (the view's "left", local ruling L1), in words; "" for a
 // seat still in. Its score stays as it was when it left.
-const GONE = { resign: "resigned", flag: "out of time", claim: "left the game" };
+const GONE = { resign: () => t("resigned"), flag: () => t("out of time"), claim: () => t("left the game") };
 export function gone(v, i) {
   const why = v.left && v.left[i];
-  return why ? GONE[why] || "left the game" : "";
+  return why ? (GONE[why] || GONE.claim)() : "";
 }
 
 // Presence (online): a seat whose player has the game open nowhere, said in words. A seat
@@ -36,8 +38,8 @@ export function presenceNews(before, after) {
   if (!before || !after || before.id !== after.id || !before.presence || !after.presence) return "";
   return after.players.map((p, i) => {
     if (i === after.seat || !before.presence[i]) return "";
-    if (away(after, i) && !away(before, i)) return p + " disconnected.";
-    if (away(before, i) && !away(after, i) && after.presence[i].connected) return p + " is back.";
+    if (away(after, i) && !away(before, i)) return t("{name} disconnected.", { name: p });
+    if (away(before, i) && !away(after, i) && after.presence[i].connected) return t("{name} is back.", { name: p });
     return "";
   }).filter(Boolean).join(" ");
 }
@@ -55,9 +57,12 @@ export function claimAt(v) {
 // until the server would accept.
 export function claimText(v, now) {
   const name = v.players[v.to_move];
-  const what = v.players.length === 2 ? "Claim the win" : "Remove " + name + " from the game";
   const wait = Math.ceil((claimAt(v) - now) / 1000);
-  return wait > 0 ? what + " in " + wait + " s (" + name + " is away)" : what + " (" + name + " left)";
+  if (v.players.length === 2) {
+    return wait > 0 ? t("Claim the win in {seconds} s ({name} is away)", { seconds: wait, name }) : t("Claim the win ({name} left)", { name });
+  }
+  return wait > 0 ? t("Remove {name} from the game in {seconds} s ({name} is away)", { seconds: wait, name })
+    : t("Remove {name} from the game ({name} left)", { name });
 }
 
 // the claim button counts down to the instant it opens
@@ -75,20 +80,22 @@ setInterval(() => {
 export function clocks(v) {
   if (!v.clocks) return "";
   const live = v.clock && v.clock.minutes !== undefined;
-  const name = v.clock ? (live ? v.clock.minutes + "+" + (v.clock.increment || 0) : v.clock.days + " days a turn") : "";
-  return h("div", { id: "clocks", role: "group", "aria-label": "Clocks, " + name + (v.rated ? ", rated" : ", casual") },
-    h("p", { class: "clock-control" }, "Clock " + name + (v.rated ? " · rated" : " · casual")),
+  const control = v.clock ? (live ? v.clock.minutes + "+" + (v.clock.increment || 0) : nt("{count} day a turn", "{count} days a turn", v.clock.days)) : "";
+  return h("div", { id: "clocks", role: "group", "aria-label": v.rated ? t("Clocks, {control}, rated", { control }) : t("Clocks, {control}, casual", { control }) },
+    h("p", { class: "clock-control" }, v.rated ? t("Clock {control} · rated", { control }) : t("Clock {control} · casual", { control })),
     h("ul", {}, v.players.map((p, i) => {
       const running = !v.over && v.running === i;
       return h("li", { class: "clock" + (running ? " running" : ""), "data-seat": i, "data-left": v.clocks[i], "data-running": running ? "1" : "" },
-        p + ": " + shownTime(v.clocks[i]) + " left" + (running ? " (running)" : ""));
+        running ? t("{name}: {time} left (running)", { name: p, time: shownTime(v.clocks[i]) }) : t("{name}: {time} left", { name: p, time: shownTime(v.clocks[i]) }));
     })));
 }
 
 export function shownTime(ms) {
   const s = Math.max(0, Math.ceil(ms / 1000));
-  if (s >= 86400) return Math.floor(s / 86400) + "d " + Math.floor((s % 86400) / 3600) + "h";
-  if (s >= 3600) return Math.floor(s / 3600) + "h " + String(Math.floor((s % 3600) / 60)).padStart(2, "0") + "m";
+  // TRANSLATORS: time left on a clock: days and hours ("2d 5h")
+  if (s >= 86400) return t("{days}d {hours}h", { days: Math.floor(s / 86400), hours: Math.floor((s % 86400) / 3600) });
+  // TRANSLATORS: time left on a clock: hours and minutes ("1h 05m")
+  if (s >= 3600) return t("{hours}h {minutes}m", { hours: Math.floor(s / 3600), minutes: String(Math.floor((s % 3600) / 60)).padStart(2, "0") });
   return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
 }
 
@@ -98,25 +105,31 @@ setInterval(() => {
   const v = state.view;
   if (!el || !v || !v.clocks) return;
   const left = Number(el.dataset.left) - (Date.now() - (state.viewAt || Date.now()));
-  el.textContent = v.players[Number(el.dataset.seat)] + ": " + shownTime(left) + " left (running)";
+  el.textContent = t("{name}: {time} left (running)", { name: v.players[Number(el.dataset.seat)], time: shownTime(left) });
 }, 250);
 
 // What every seat knows about how this game is played: where (online or at one screen),
 // its house rules (O2: "hints allowed" when on), and who has taken their seat.
 export function table(v) {
-  const on = Object.entries(v.house_rules || {}).filter(([, value]) => value).map(([rule]) => rule === "hints" ? "hints allowed" : rule.replaceAll("_", " "));
-  const where = v.mode === "online" ? "Online: dealt by the server, its seed shown at the end." : "Played at one screen.";
+  const on = Object.entries(v.house_rules || {}).filter(([, value]) => value).map(([rule]) => HOUSE_RULES[rule] ? HOUSE_RULES[rule]() : rule.replaceAll("_", " "));
+  const where = v.mode === "online" ? t("Online: dealt by the server, its seed shown at the end.") : t("Played at one screen.");
   const waiting = v.seats.map((s, i) => s.claimed ? null : v.players[i]).filter(Boolean);
   return h("div", { class: "table-rules", id: "table" },
     state.note ? h("p", { id: "joined" }, state.note) : "",
-    h("p", { id: "mode-note" }, where, " ", h("a", { href: "/rules/" + encodeURIComponent(v.variant), id: "rules-link" }, "Rules of " + capsOf(v.variant).title)),
-    h("p", { id: "house-rules" }, h("b", {}, "House rules: "), on.length ? on.join(", ") : "none (no hints)"),
-    waiting.length ? h("p", { id: "unclaimed" }, "Invited, not joined yet: " + waiting.join(", ")) : "",
-    hintsOn(v) && v.seat !== null && !v.over ? h("button", { id: "my-analysis", onclick: () => analysis(v.id, state.socketToken) }, "Analysis of my turns") : "");
+    h("p", { id: "mode-note" }, where, " ", h("a", { href: "/rules/" + encodeURIComponent(v.variant), id: "rules-link" }, t("Rules of {game}", { game: capsOf(v.variant).title }))),
+    h("p", { id: "house-rules" }, h("b", {}, t("House rules:")), " ", on.length ? on.join(", ") : t("none (no hints)")),
+    waiting.length ? h("p", { id: "unclaimed" }, t("Invited, not joined yet: {names}", { names: waiting.join(", ") })) : "",
+    hintsOn(v) && v.seat !== null && !v.over ? h("button", { id: "my-analysis", onclick: () => analysis(v.id, state.socketToken) }, t("Analysis of my turns")) : "");
 }
 
+// The house rules on, in words (the lobby's words for them).
+const HOUSE_RULES = {
+  hints: () => t("hints allowed"), allow_undo: () => t("allow undo"), strict: () => t("strict"), table_referee: () => t("table referee"),
+};
+
 export function card(v) {
-  return h("p", { class: "card" }, h("b", {}, "Unseen: "), Object.entries(v.unseen).filter(([, n]) => n).map(([val, n]) => n > 1 ? val + "×" + n : val).join(" "));
+  // TRANSLATORS: the player card (C13): the values this player has not seen yet
+  return h("p", { class: "card" }, h("b", {}, t("Unseen:")), " ", Object.entries(v.unseen).filter(([, n]) => n).map(([val, n]) => n > 1 ? val + "×" + n : val).join(" "));
 }
 
 // The move list: each turn with its points and every player's running total after it.
@@ -124,9 +137,9 @@ export function moves(v) {
   const c = capsOf(v.variant);
   const points = c.score_unit === "points";
   const totals = v.players.map(() => 0);
-  return h("div", { class: "moves", id: "moves" }, h("b", { id: "moves-title" }, "Moves"), h("ol", { tabindex: "0", "aria-labelledby": "moves-title" }, v.summaries.map(s => {
+  return h("div", { class: "moves", id: "moves" }, h("b", { id: "moves-title" }, t("Moves")), h("ol", { tabindex: "0", "aria-labelledby": "moves-title" }, v.summaries.map(s => {
     totals[s.seat] += s.points;
-    return h("li", {}, h("span", { class: "move" }, v.players[s.seat] + ": " + s.notation + (s.note ? " (" + s.note + ")" : "")),
+    return h("li", {}, h("span", { class: "move" }, t("{name}: {turn}", { name: v.players[s.seat], turn: s.notation + (s.note ? " (" + s.note + ")" : "") })),
       points ? [" ", h("span", { class: "pts" }, "+" + s.points), " ", h("span", { class: "totals" }, "→ " + v.players.map((p, i) => p + " " + totals[i]).join(" · "))] : "");
   })));
 }

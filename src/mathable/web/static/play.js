@@ -1,7 +1,8 @@
 // The game page (its connection is net.js): the cover of pass and play, the rack, the actions
 // and the keys.
 
-import { BUTTONS, announce, api, app, ask, can, caps, capsOf, h, hintsOn, myTurn, people, pieces, say, setTitle, setWhere, state, whoAmI } from "./core.js";
+import { BUTTONS, announce, api, app, ask, byPiece, can, caps, capsOf, commandName, h, hintsOn, listed, myTurn, people, say, setTitle, setWhere, state, whoAmI } from "./core.js";
+import { nt, t } from "./i18n.js";
 import { chatPanel } from "./chat.js";
 import { openSocket } from "./net.js";
 import { replaySoFar, saveLink, summary } from "./over.js";
@@ -37,7 +38,7 @@ export async function join(id, invite) {
     const joined = await api("/api/games/" + id + "/join", { method: "POST", body: JSON.stringify({ invite }) });
     localStorage.setItem("mathable:" + id, JSON.stringify({ [joined.seat]: joined.token }));
     history.replaceState(null, "", "/g/" + id);
-    state.note = "You play " + joined.name + ". Come back to this game's address: this browser holds your seat.";
+    state.note = t("You play {name}. Come back to this game's address: this browser holds your seat.", { name: joined.name });
     await gamePage(id);
   } catch (e) {
     app.replaceChildren(h("p", { id: "message", class: "error" }, e.message));
@@ -81,7 +82,9 @@ export function receive(view) {
   if (before !== null && view.summaries.length > before) {
     const s = view.summaries[view.summaries.length - 1];
     if (view.seat !== null && view.seat === view.to_move && !view.over) beep(880, 0.18); else beep(520);
-    announce(view.players[s.seat] + ": " + describe(s, capsOf(view.variant)) + (view.over ? ". Game over." : ""));
+    const words = { name: view.players[s.seat], turn: describe(s, capsOf(view.variant)) };
+    // TRANSLATORS: a player's name and their turn in notation ("Ann: I8=12 (12)")
+    announce(view.over ? t("{name}: {turn}. Game over.", words) : t("{name}: {turn}", words));
   }
   // pass and play: follow the person to move, behind a cover; when the turn passes from
   // the person on the screen to another, first their turn's result ("Ann scored 48"),
@@ -97,7 +100,7 @@ export function receive(view) {
   }
   render();
   if (moved && state.undoing !== undefined && state.undoing !== null) {  // the undo's own view: the next event
-    if (view.seq === state.undoing + 1) { say("Taken back."); announce("Taken back."); }
+    if (view.seq === state.undoing + 1) { say(t("Taken back.")); announce(t("Taken back.")); }
     state.undoing = null;
   }
 }
@@ -110,15 +113,16 @@ export function handover(v) {
   let from = v.summaries.length - 1;  // this person's last turn, and the computers' after it
   while (from > 0 && v.summaries[from].seat !== v.seat) from--;
   const lines = v.summaries.slice(from).map(s => h("li", {}, c.score_unit === "points"
-    ? v.players[s.seat] + " scored " + s.points + " (" + s.notation + (s.note ? ", " + s.note : "") + ")"
-    : v.players[s.seat] + ": " + describe(s, c)));
+    ? (s.note ? t("{name} scored {points} ({notation}, {note})", { name: v.players[s.seat], points: s.points, notation: s.notation, note: s.note })
+      : t("{name} scored {points} ({notation})", { name: v.players[s.seat], points: s.points, notation: s.notation }))
+    : t("{name}: {turn}", { name: v.players[s.seat], turn: describe(s, c) })));
   const next = v.players[v.to_move];
   return h("div", { class: "layout" },
     h("div", { class: "main" }, drawSurface(v), lastTurnsLegend(v),
-      h("div", { class: "handover", id: "result", role: "region", "aria-labelledby": "result-title" }, h("h2", { id: "result-title" }, v.players[v.seat] + "'s turn is over"), h("ul", {}, lines),
+      h("div", { class: "handover", id: "result", role: "region", "aria-labelledby": "result-title" }, h("h2", { id: "result-title" }, t("{name}'s turn is over", { name: v.players[v.seat] })), h("ul", {}, lines),
         h("div", { class: "row" },
-          v.undo ? h("button", { id: "undo", onclick: undo }, "Undo (u)") : "",
-          h("button", { class: "primary", id: "pass-screen", onclick: passScreen }, "Pass the screen to " + next))),
+          v.undo ? h("button", { id: "undo", onclick: undo }, t("Undo (u)")) : "",
+          h("button", { class: "primary", id: "pass-screen", onclick: passScreen }, t("Pass the screen to {name}", { name: next })))),
       h("div", { id: "message" }, "")),
     h("div", { class: "side" }, scores(v), moves(v)));
 }
@@ -167,12 +171,17 @@ export function drawPage() {
   }
   if (state.passAndPlay && myTurn() && state.covered !== turn && Object.keys(state.tokens).length > 1 && people() > 1) {
     state.coverUp = true;
-    app.replaceChildren(h("div", { class: "cover" }, h("h2", {}, "Pass the screen to " + v.players[v.seat]),
-      h("button", { class: "primary", id: "uncover", onclick: () => { state.covered = turn; render(); } }, "I am " + v.players[v.seat] + ": show my " + pieces())));
+    const name = v.players[v.seat];
+    app.replaceChildren(h("div", { class: "cover" }, h("h2", {}, t("Pass the screen to {name}", { name })),
+      h("button", { class: "primary", id: "uncover", onclick: () => { state.covered = turn; render(); } }, byPiece({
+        token: () => t("I am {name}: show my tokens", { name }),
+        tile: () => t("I am {name}: show my tiles", { name }),
+        card: () => t("I am {name}: show my cards", { name }) }))));
     return;
   }
   state.coverUp = false;
-  const rack = h("div", { class: "rack", id: "rack", role: "group", "aria-label": "your " + pieces() }, v.playable.map((value, i) => {
+  const yours = byPiece({ token: () => t("your tokens"), tile: () => t("your tiles"), card: () => t("your cards") });
+  const rack = h("div", { class: "rack", id: "rack", role: "group", "aria-label": yours }, v.playable.map((value, i) => {
     const classes = ["tile"];
     if (state.picked === i) classes.push("picked");
     if (state.exchange && state.exchange.has(i)) classes.push("chosen");
@@ -184,7 +193,10 @@ export function drawPage() {
   const controls = h("div", { class: "row", id: "controls" }, actionButtons(v));
   app.replaceChildren(h("div", { class: "layout" },
     h("div", { class: "main" }, drawSurface(v), lastTurnsLegend(v), h("p", { id: "status" }, v.status),
-      v.seat !== null ? rack : v.over ? "" : h("p", { id: "watching" }, "Watching: the " + pieces() + " in hand are private."), controls,
+      v.seat !== null ? rack : v.over ? "" : h("p", { id: "watching" }, byPiece({
+        token: () => t("Watching: the tokens in hand are private."),
+        tile: () => t("Watching: the tiles in hand are private."),
+        card: () => t("Watching: the cards in hand are private.") })), controls,
       h("div", { id: "message" }, v.notice)),
     h("div", { class: "side" }, scores(v), clocks(v), table(v), card(v), moves(v), chatPanel(v), saveLink(v), replaySoFar(v))));
   if (v.over) app.prepend(summary(v));
@@ -196,25 +208,27 @@ export function actionButtons(v) {
   const c = capsOf(v.variant);
   const button = action => {
     const [label, key] = BUTTONS[action];
-    let text = action === "penalty" ? label + " " + c.piece : label;
-    if (action === "exchange" && state.exchange) text = "Exchange the chosen";
-    else if (key) text += " (" + key + ")";
+    let text = action === "penalty"
+      ? byPiece({ token: () => t("Penalty token"), tile: () => t("Penalty tile"), card: () => t("Penalty card") }, c) : label;
+    if (action === "exchange" && state.exchange) text = t("Exchange the chosen");
+    // TRANSLATORS: a button's label and its keyboard key ("End turn (e)")
+    else if (key) text = t("{action} ({key})", { action: text, key });
     return h("button", { id: action, onclick: () => (action === "exchange" ? exchange() : send(action)) }, text);
   };
   const offered = Object.keys(BUTTONS).filter(a => v.available.includes(a));
-  const undoing = v.undo ? h("button", { id: "undo", onclick: undo, title: "Take back your last action (and the computer's replies)" }, "Undo (u)") : "";
+  const undoing = v.undo ? h("button", { id: "undo", onclick: undo, title: t("Take back your last action (and the computer's replies)") }, t("Undo (u)")) : "";
   const ending = endButtons(v);
   if (!myTurn()) {
     const out = [...offered.map(button), undoing, ...ending];
     const bot = !v.over && v.seats[v.to_move] && v.seats[v.to_move].bot;
-    if (bot) out.push(h("span", { id: "thinking", class: "thinking", role: "status" }, v.players[v.to_move] + " is thinking…"));
-    else if (!v.over) out.push(h("span", {}, v.seat === null ? "" : "Waiting for " + v.players[v.to_move] + "…"));
+    if (bot) out.push(h("span", { id: "thinking", class: "thinking", role: "status" }, t("{name} is thinking…", { name: v.players[v.to_move] })));
+    else if (!v.over) out.push(h("span", {}, v.seat === null ? "" : t("Waiting for {name}…", { name: v.players[v.to_move] })));
     return out;
   }
   return [...offered.map(button), undoing,
-    hintsOn(v) ? h("button", { id: "hint", onclick: hint }, "Hint (h)") : "",
-    h("label", { for: "notation", class: "notation-label" }, "Type a move"),
-    h("input", { id: "notation", placeholder: "e.g. " + example(v, c), size: 10, onkeydown: e => { if (e.key === "Enter") { send(e.target.value); e.target.value = ""; } } }),
+    hintsOn(v) ? h("button", { id: "hint", onclick: hint }, t("Hint (h)")) : "",
+    h("label", { for: "notation", class: "notation-label" }, t("Type a move")),
+    h("input", { id: "notation", placeholder: t("e.g. {example}", { example: example(v, c) }), size: 10, onkeydown: e => { if (e.key === "Enter") { send(e.target.value); e.target.value = ""; } } }),
     ...ending];
 }
 
@@ -235,8 +249,8 @@ function endButtons(v) {
     } catch (e) { say(e.message, true); }
   };
   const opens = claimAt(v);
-  return [h("button", { id: "resign", onclick: () => end("resign", v.players.length === 2 ? "Resign this game? " + v.players[1 - v.seat] + " wins." : "Resign? You leave the game, your score as it stands; the others play on.") }, "Resign"),
-    v.abort ? h("button", { id: "abort", onclick: () => end("abort", "Abort this game? Nobody wins, and it is not rated.") }, "Abort") : "",
+  return [h("button", { id: "resign", onclick: () => end("resign", v.players.length === 2 ? t("Resign this game? {name} wins.", { name: v.players[1 - v.seat] }) : t("Resign? You leave the game, your score as it stands; the others play on.")) }, t("Resign")),
+    v.abort ? h("button", { id: "abort", onclick: () => end("abort", t("Abort this game? Nobody wins, and it is not rated.")) }, t("Abort")) : "",
     opens !== null ? h("button", { id: "claim", onclick: claim, disabled: opens > Date.now() }, claimText(v, Date.now())) : ""];
 }
 
@@ -252,7 +266,9 @@ export async function hint() {
     const data = await api("/api/games/" + state.view.id + "/hint?token=" + encodeURIComponent(state.socketToken));
     state.hinted = data.turns.length ? data.turns[0].cells : [];
     render();
-    say("Hint: " + (data.turns.map(t => t.turn + (t.points !== null ? " (" + t.points + ")" : "")).join("; ") || "nothing to place: " + [...state.view.available].filter(a => BUTTONS[a]).join(" or ")));
+    say(data.turns.length
+      ? t("Hint: {turns}", { turns: data.turns.map(turn => turn.turn + (turn.points !== null ? " (" + turn.points + ")" : "")).join("; ") })
+      : t("Hint: nothing to place: {actions}", { actions: listed([...state.view.available].filter(a => BUTTONS[a]).map(commandName), "disjunction") }));
   } catch (e) { say(e.message, true); }
 }
 
@@ -270,7 +286,8 @@ export function pick(i) {
   if (state.picked !== null) {
     const value = state.view.playable[state.picked];
     const n = legalTargetsFor(value).size;
-    say(value + " chosen: " + (n ? n + " legal place" + (n > 1 ? "s" : "") + " lit" : "no legal place"));
+    say(n ? nt("{value} chosen: {count} legal place lit", "{value} chosen: {count} legal places lit", n, { value })
+      : t("{value} chosen: no legal place", { value }));
   }
 }
 
@@ -278,10 +295,17 @@ export async function place(i) {
   if (!myTurn()) return;
   const v = state.view;
   const target = caps().targets[i];
-  if (state.picked === null) { say("Pick one of your " + pieces() + " first."); return; }
+  if (state.picked === null) {
+    say(byPiece({ token: () => t("Pick one of your tokens first."), tile: () => t("Pick one of your tiles first."), card: () => t("Pick one of your cards first.") }));
+    return;
+  }
   let text = target.name + "=" + v.playable[state.picked];
   if (v.legal.includes(text + "+")) {
-    if (await ask(target.name + ": take an extra " + caps().piece + " now? (rule C7)")) text += "+";
+    const cell = target.name;
+    if (await ask(byPiece({
+      token: () => t("{cell}: take an extra token now? (rule C7)", { cell }),
+      tile: () => t("{cell}: take an extra tile now? (rule C7)", { cell }),
+      card: () => t("{cell}: take an extra card now? (rule C7)", { cell }) }))) text += "+";
   }
   send(text);
 }
@@ -291,8 +315,16 @@ export function exchange() {
   const c = caps();
   if (!state.exchange) {
     state.exchange = new Set(); state.picked = null; render();
-    const how = c.exchange_exactly ? c.exchange_exactly + " of your " + pieces() : "the " + pieces() + " to give back";
-    say("Choose " + how + ", then press Exchange again.");
+    const n = c.exchange_exactly, button = BUTTONS.exchange[0];
+    say(n ? byPiece({
+      // TRANSLATORS: {button} is the Exchange button's label
+      token: () => nt("Choose {count} of your tokens, then press {button} again.", "Choose {count} of your tokens, then press {button} again.", n, { button }),
+      tile: () => nt("Choose {count} of your tiles, then press {button} again.", "Choose {count} of your tiles, then press {button} again.", n, { button }),
+      card: () => nt("Choose {count} of your cards, then press {button} again.", "Choose {count} of your cards, then press {button} again.", n, { button }) }, c)
+      : byPiece({
+        token: () => t("Choose the tokens to give back, then press {button} again.", { button }),
+        tile: () => t("Choose the tiles to give back, then press {button} again.", { button }),
+        card: () => t("Choose the cards to give back, then press {button} again.", { button }) }, c));
     return;
   }
   const values = [...state.exchange].map(i => v.playable[i]);

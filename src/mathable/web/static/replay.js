@@ -4,20 +4,21 @@
 
 import { analysisPanel } from "./analysis.js";
 import { api, app, capsOf, count, h, setWhere, state } from "./core.js";
+import { t } from "./i18n.js";
 import { scores } from "./panels.js";
 import { drawSurface } from "./surface.js";
 
 // The seat's token of this page (its private link, or the first one kept at this
 // screen): during a game the replay opens to a seat only, with its own rack.
-function token() {
+function seatToken() {
   return state.tokens.link || Object.values(state.tokens)[0] || null;
 }
 
 export async function replayPage(id) {
-  const t = token();
+  const seat = seatToken();
   const cache = new Map();
   const fetchStep = to => {
-    if (!cache.has(to)) cache.set(to, api("/api/games/" + id + "/replay?step=" + to + (t ? "&token=" + encodeURIComponent(t) : "")));
+    if (!cache.has(to)) cache.set(to, api("/api/games/" + id + "/replay?step=" + to + (seat ? "&token=" + encodeURIComponent(seat) : "")));
     return cache.get(to);
   };
   let step = 0, total = 0, data = null, previewing = 0;
@@ -52,7 +53,9 @@ export async function replayPage(id) {
     draw(data);
     const v = state.view;
     status.textContent = v.status;
-    stepText.textContent = "action " + data.step + " of " + data.total + (data.action ? ": " + data.action : "");
+    // TRANSLATORS: where the replay is: an action (a placement, a pass...) of all the game's
+    stepText.textContent = data.action ? t("action {step} of {total}: {action}", { step: data.step, total: data.total, action: data.action })
+      : t("action {step} of {total}", { step: data.step, total: data.total });
     scoreBox.replaceChildren(scores(v));
     list.querySelectorAll("li").forEach(li => {
       const now = Number(li.dataset.start) < step && step <= Number(li.dataset.step);
@@ -63,7 +66,7 @@ export async function replayPage(id) {
   };
 
   document.addEventListener("keydown", e => {
-    if (e.target.tagName === "INPUT" || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.target.tagName === "INPUT" || e.target.tagName === "SELECT" || e.ctrlKey || e.metaKey || e.altKey) return;
     const to = { ArrowLeft: step - 1, ArrowRight: step + 1, Home: 0, End: total }[e.key];
     if (to !== undefined) { e.preventDefault(); go(to); }
   });
@@ -76,25 +79,26 @@ export async function replayPage(id) {
   list.replaceChildren(...(first.turns || []).map((turn, i) => h("li", { "data-start": turn.start, "data-step": turn.step },
     h("button", { type: "button", class: "jump", onclick: () => go(turn.step) },
       (i + 1) + ". " + v0.players[turn.seat] + ": " + turn.notation + (turn.note ? " (" + turn.note + ")" : "") + (points ? " +" + turn.points : "")))));
-  app.replaceChildren(h("h2", {}, "Replay"), h("div", { class: "row", id: "controls" },
-    h("button", { id: "first", onclick: () => go(0) }, "First (Home)"),
-    h("button", { id: "back", onclick: () => go(step - 1) }, "← Back"),
+  app.replaceChildren(h("h2", {}, t("Replay")), h("div", { class: "row", id: "controls" },
+    // TRANSLATORS: a button and its key (Home, End: the keyboard's keys)
+    h("button", { id: "first", onclick: () => go(0) }, t("First (Home)")),
+    h("button", { id: "back", onclick: () => go(step - 1) }, t("← Back")),
     stepText,
-    h("button", { id: "forward", onclick: () => go(step + 1) }, "Forward →"),
-    h("button", { id: "last", onclick: () => go(total) }, "Last (End)"),
-    h("a", { href: "/g/" + id + (state.tokens.link ? "?t=" + encodeURIComponent(state.tokens.link) : "") }, "back to the game"),
-    h("a", { href: "/rules/" + encodeURIComponent(v0.variant), id: "rules-link" }, "Rules of " + c.title)),
+    h("button", { id: "forward", onclick: () => go(step + 1) }, t("Forward →")),
+    h("button", { id: "last", onclick: () => go(total) }, t("Last (End)")),
+    h("a", { href: "/g/" + id + (state.tokens.link ? "?t=" + encodeURIComponent(state.tokens.link) : "") }, t("back to the game")),
+    h("a", { href: "/rules/" + encodeURIComponent(v0.variant), id: "rules-link" }, t("Rules of {game}", { game: c.title }))),
   h("div", { class: "layout replay-layout" },
     h("div", { class: "main" }, holder, status, h("p", { id: "preview", class: "preview" }), racks, scoreBox),
     h("div", { class: "side replay-side" },
-      h("div", { class: "moves" }, h("b", { id: "replay-moves-title" }, "Moves (choose one to go to it)"), list),
+      h("div", { class: "moves" }, h("b", { id: "replay-moves-title" }, t("Moves (choose one to go to it)")), list),
       panel)));
   await show();
   // The analysis beside the board: open once the game is over, and during it to a seat
   // with the house rule hints (O2), for its own turns.
   const over = first.total > 0 && (await fetchStep(first.total).catch(() => null))?.view.over;
-  if (over || (t && v0.house_rules && v0.house_rules.hints)) {
-    analysisPanel(panel, id, over ? null : t, {
+  if (over || (seat && v0.house_rules && v0.house_rules.hints)) {
+    analysisPanel(panel, id, over ? null : seat, {
       preview: async (turn, mark) => {
         const mine = ++previewing;
         const at = await fetchStep(turn.step).catch(() => null);
@@ -111,9 +115,10 @@ export async function replayPage(id) {
 function racksTable(v, racks, step) {
   if (!racks.some(r => r)) return "";
   const c = capsOf(v.variant);
-  return h("table", { id: "replay-racks" }, h("caption", {}, "Racks after action " + step),
+  return h("table", { id: "replay-racks" }, h("caption", {}, t("Racks after action {step}", { step })),
     v.players.map((p, i) => h("tr", { "data-seat": i }, h("th", { scope: "row" }, p),
-      h("td", {}, racks[i] ? racks[i].join(" ") || "none left" : "hidden (" + count(v.rack_sizes[i], c) + ")"))));
+      // TRANSLATORS: a rack not shown during the game, and how many pieces it holds
+      h("td", {}, racks[i] ? racks[i].join(" ") || t("none left") : t("hidden ({pieces})", { pieces: count(v.rack_sizes[i], c) })))));
 }
 
 // Scroll a list so that its item is in sight, without moving the page.

@@ -1,6 +1,7 @@
 // The board or the piles, drawn from the capabilities.
 
-import { SYMBOLS, capsOf, h, myTurn, state } from "./core.js";
+import { SYMBOLS, capsOf, h, listed, myTurn, state } from "./core.js";
+import { t } from "./i18n.js";
 import { place, render } from "./play.js";
 
 // The surface, drawn from the capabilities: a grid of `columns` targets, row after row;
@@ -23,25 +24,26 @@ export function drawSurface(v) {
   const notes = v.target_notes || [];
   const coords = board ? coordinates(c) : null;
   const track = board ? "var(--cell)" : "var(--pile)";
-  const grid = h("div", { class: board ? "board" : "piles", id: "board", role: "group", "aria-label": board ? "board" : "piles",
+  const grid = h("div", { class: board ? "board" : "piles", id: "board", role: "group", "aria-label": board ? t("board") : t("piles"),
     style: "grid-template-columns: " + (coords ? "var(--coord) " : "") + "repeat(" + c.columns + ", " + track + ")" });
   if (coords) grid.append(h("span", { class: "coord", "aria-hidden": "true" }), ...coords.columns.map(l => h("span", { class: "coord", "aria-hidden": "true" }, l)));
   const focusAt = state.cursor !== null ? state.cursor : Math.floor(c.targets.length / 2);
-  c.targets.forEach((t, i) => {
+  c.targets.forEach((target, i) => {
     if (coords && i % c.columns === 0) grid.append(h("span", { class: "coord", "aria-hidden": "true" }, coords.rows[i / c.columns]));
     const value = v.surface[i];
-    const classes = [board ? "cell" : "pile", t.kind];
-    if (legal.has(t.name)) classes.push("legal");
-    if (current.has(t.name)) classes.push("current");
-    const by = lastBy.get(t.name);
-    if (by) classes.push("last", "by-s" + (by[by.length - 1] % 4), ...(latest.has(t.name) ? ["latest"] : []));
-    if (hinted.has(t.name)) classes.push("hinted");
+    const classes = [board ? "cell" : "pile", target.kind];
+    if (legal.has(target.name)) classes.push("legal");
+    if (current.has(target.name)) classes.push("current");
+    const by = lastBy.get(target.name);
+    if (by) classes.push("last", "by-s" + (by[by.length - 1] % 4), ...(latest.has(target.name) ? ["latest"] : []));
+    if (hinted.has(target.name)) classes.push("hinted");
     if (state.cursor === i) classes.push("cursor");
     const content = board
-      ? (value >= 0 ? h("span", { class: "tok" }, value) : SYMBOLS[t.label] || t.label)
-      : [h("small", {}, t.label + (notes[i] ? " · " + notes[i] : "")), value >= 0 ? h("span", { class: "top" }, value) : ""];
-    grid.append(h("button", { type: "button", class: classes.join(" "), "data-cell": t.name, "data-index": i, title: t.name,
-      "aria-label": targetName(t, value, notes[i], legal.has(t.name), current.has(t.name), by ? whose(v, by) + " last turn" : ""),
+      ? (value >= 0 ? h("span", { class: "tok" }, value) : SYMBOLS[target.label] || target.label)
+      : [h("small", {}, target.label + (notes[i] ? " · " + notes[i] : "")), value >= 0 ? h("span", { class: "top" }, value) : ""];
+    grid.append(h("button", { type: "button", class: classes.join(" "), "data-cell": target.name, "data-index": i, title: target.name,
+      // TRANSLATORS: {names} is one or more possessives ("Bob's", "Ann's and Bob's")
+      "aria-label": targetName(target, value, notes[i], legal.has(target.name), current.has(target.name), by ? t("{names} last turn", { names: whose(v, by) }) : ""),
       tabindex: i === focusAt ? "0" : "-1", onclick: () => { state.cursor = i; place(i); },
       ondragover: e => { if (state.dragging !== null) { e.preventDefault(); e.dataTransfer.dropEffect = "move"; } },
       ondragenter: e => { if (state.dragging !== null) over(e.currentTarget); },
@@ -51,16 +53,23 @@ export function drawSurface(v) {
   return grid;
 }
 
-export const LABEL_WORDS = { x: "times", "/": "divided by", "+": "plus", "-": "minus" };
+// An operation's word (a pile's label), and a square's ("times square").
+export const LABEL_WORDS = { x: t("times"), "/": t("divided by"), "+": t("plus"), "-": t("minus") };
+const SQUARE_WORDS = { x: t("times square"), "/": t("divided by square"), "+": t("plus square"), "-": t("minus square") };
 
 // A target's accessible name: its name, what is on it (or "empty") and what the square is.
-export function targetName(t, value, note, legal, current, last) {
-  const parts = [t.name, value >= 0 ? String(value) : "empty"];
-  if (t.label && t.label !== t.name) parts.push((LABEL_WORDS[t.label] || t.label) + (t.kind === "pile" ? "" : " square"));
+export function targetName(target, value, note, legal, current, last) {
+  // TRANSLATORS: a cell with no piece on it (in a board cell's name: "H8, empty")
+  const parts = [target.name, value >= 0 ? String(value) : t("empty")];
+  if (target.label && target.label !== target.name) {
+    // TRANSLATORS: a square printed with a number or a multiplier ("12 square", "3× square")
+    parts.push(target.kind === "pile" ? LABEL_WORDS[target.label] || target.label : SQUARE_WORDS[target.label] || t("{label} square", { label: target.label }));
+  }
   if (note) parts.push(note);
-  if (current) parts.push("placed this turn");
-  else if (last) parts.push(last === true ? "last turn" : last);
-  if (legal) parts.push("legal");
+  if (current) parts.push(t("placed this turn"));
+  else if (last) parts.push(last === true ? t("last turn") : last);
+  // TRANSLATORS: a cell where the chosen piece may be placed (in a board cell's name)
+  if (legal) parts.push(t("legal"));
   return parts.join(", ");
 }
 
@@ -83,17 +92,18 @@ export function lastTurns(v, current) {
 
 // "Bob's", "Ann's and Bob's": the players named for a list of seats.
 function whose(v, seats) {
-  const names = seats.map(s => v.players[s] + "'s");
-  return names.length > 1 ? names.slice(0, -1).join(", ") + " and " + names[names.length - 1] : names[0];
+  // TRANSLATORS: whose (a player's) last turn: "Bob's" in "Bob's last turn"
+  return listed(seats.map(s => t("{name}'s", { name: v.players[s] })));
 }
 
 // The legend of the last-turn markers: each player's marker and name (text, not colour
 // alone), shown once someone has finished a turn that placed something.
 export function lastTurnsLegend(v) {
   if (!(v.last_turns || []).some(cells => cells.length)) return "";
-  return h("p", { class: "last-legend", id: "last-legend" }, "Last turns: ",
+  return h("p", { class: "last-legend", id: "last-legend" }, t("Last turns:"), " ",
     v.players.map((p, i) => h("span", { class: "legend-item", "data-seat": i },
-      h("span", { class: "swatch by-s" + (i % 4), "aria-hidden": "true" }), p + (v.last_turns[i] && v.last_turns[i].length ? "" : " (none)"))));
+      // TRANSLATORS: a player whose last turn placed nothing
+      h("span", { class: "swatch by-s" + (i % 4), "aria-hidden": "true" }), v.last_turns[i] && v.last_turns[i].length ? p : t("{name} (none)", { name: p }))));
 }
 
 // Column letters and row numbers, read off the targets' own names (letters then digits);
@@ -101,7 +111,7 @@ export function lastTurnsLegend(v) {
 export function coordinates(c) {
   const parse = name => /^([A-Z]+)(\d+)$/.exec(name);
   const rows = Math.ceil(c.targets.length / c.columns);
-  const columns = c.targets.slice(0, c.columns).map(t => parse(t.name));
+  const columns = c.targets.slice(0, c.columns).map(target => parse(target.name));
   const starts = [...Array(rows).keys()].map(r => c.targets[r * c.columns] && parse(c.targets[r * c.columns].name));
   if (columns.some(m => !m) || starts.some(m => !m)) return null;
   return { columns: columns.map(m => m[1]), rows: starts.map(m => m[2]) };
