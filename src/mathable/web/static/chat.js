@@ -7,10 +7,15 @@
 // muted author's messages are hidden here. Report stores a report for a moderator.
 
 import { announce, api, ask, h, say, state, whoAmI } from "./core.js";
+import { pt, t } from "./i18n.js";
 
 const POLL_MS = 4000;
 const MUTED = "mathable:muted";
-const ROOM_NAMES = { players: "Players", spectators: "Spectators" };
+const ROOMS = ["players", "spectators"];
+// A chat room's name, on the button that shows it after the game.
+function roomName(room) {
+  return room === "players" ? pt("chat room", "Players") : pt("chat room", "Spectators");
+}
 
 // One chat per page: kept across redraws (the page is redrawn on every view; the panel is
 // the same element, so what is being typed and the focus survive).
@@ -40,11 +45,11 @@ function start(v, token, key) {
   chat.showing = chat.own;
   const input = h("input", { id: "chat-text", type: "text", maxlength: "500", autocomplete: "off" });
   const form = h("form", { class: "chat-form", id: "chat-form", onsubmit: e => { e.preventDefault(); post(input); } },
-    h("label", { for: "chat-text" }, "Message"), input, h("button", { type: "submit", id: "chat-send" }, "Send"));
+    h("label", { for: "chat-text" }, t("Message")), input, h("button", { type: "submit", id: "chat-send" }, t("Send")));
   chat.panel = h("section", { class: "chat", id: "chat", "aria-labelledby": "chat-title" },
-    h("h2", { id: "chat-title" }, "Chat"),
+    h("h2", { id: "chat-title" }, t("Chat")),
     h("div", { class: "chat-rooms row", id: "chat-rooms" }),
-    h("ol", { class: "chat-list", id: "chat-list", tabindex: "0", "aria-label": "messages" }),
+    h("ol", { class: "chat-list", id: "chat-list", tabindex: "0", "aria-label": t("messages") }),
     h("div", { class: "chat-muted", id: "chat-muted" }),
     form);
   chat.form = form;
@@ -91,7 +96,7 @@ function add(m, announced) {
   if (m.room !== chat.showing) return;
   drawList();
   const mine = chat.me && m.player === chat.me.id;
-  if (announced && !mine && !muted().has(authorKey(m))) announce(m.name + " says: " + m.text);
+  if (announced && !mine && !muted().has(authorKey(m))) announce(t("{name} says: {text}", { name: m.name, text: m.text }));
 }
 
 async function post(input) {
@@ -110,10 +115,10 @@ async function post(input) {
 function drawRooms() {
   const box = chat.panel && chat.panel.querySelector("#chat-rooms");
   if (!box) return;
-  box.replaceChildren(...(chat.over ? Object.keys(ROOM_NAMES).map(room => h("button", {
+  box.replaceChildren(...(chat.over ? ROOMS.map(room => h("button", {
     type: "button", class: "chat-room", "aria-pressed": String(room === chat.showing),
-    onclick: () => { chat.showing = room; drawRooms(); drawList(); fetchNew(); } }, ROOM_NAMES[room])) : [
-    h("span", { class: "chat-where" }, chat.own === "players" ? "Players' room: only the players read it." : "Spectators' room: the players read it after the game.")]));
+    onclick: () => { chat.showing = room; drawRooms(); drawList(); fetchNew(); } }, roomName(room))) : [
+    h("span", { class: "chat-where" }, chat.own === "players" ? t("Players' room: only the players read it.") : t("Spectators' room: the players read it after the game."))]));
   chat.form.hidden = chat.showing !== chat.own;
 }
 
@@ -129,13 +134,13 @@ function drawList() {
     const text = h("span", { class: "chat-text" });
     text.textContent = m.text;  // text, never markup
     return h("li", { "data-id": String(m.id) }, name, ": ", text, mine ? "" : h("span", { class: "chat-tools" },
-      h("button", { type: "button", class: "chat-mute", "aria-label": "Mute " + m.name, onclick: () => mute(m) }, "Mute"),
-      h("button", { type: "button", class: "chat-report", "aria-label": "Report " + m.name + "'s message", onclick: () => report(m) }, "Report")));
+      h("button", { type: "button", class: "chat-mute", "aria-label": t("Mute {name}", { name: m.name }), onclick: () => mute(m) }, t("Mute")),
+      h("button", { type: "button", class: "chat-report", "aria-label": t("Report {name}'s message", { name: m.name }), onclick: () => report(m) }, t("Report"))));
   }));
   list.scrollTop = list.scrollHeight;
   const names = [...new Map(Object.values(chat.rooms).flatMap(r => r.messages).filter(m => hidden.has(authorKey(m))).map(m => [authorKey(m), m])).values()];
-  chat.panel.querySelector("#chat-muted").replaceChildren(...names.map(m => h("span", { class: "chat-unmute" }, "Muted: ", m.name, " ",
-    h("button", { type: "button", "aria-label": "Unmute " + m.name, onclick: () => unmute(m) }, "Unmute"))));
+  chat.panel.querySelector("#chat-muted").replaceChildren(...names.map(m => h("span", { class: "chat-unmute" }, t("Muted:"), " ", m.name, " ",
+    h("button", { type: "button", "aria-label": t("Unmute {name}", { name: m.name }), onclick: () => unmute(m) }, t("Unmute")))));
 }
 
 function mute(m) {
@@ -143,7 +148,7 @@ function mute(m) {
   set.add(authorKey(m));
   setMuted(set);
   drawList();
-  say(m.name + " is muted on this device.");
+  say(t("{name} is muted on this device.", { name: m.name }));
   document.getElementById("chat-text")?.focus();
 }
 
@@ -152,14 +157,14 @@ function unmute(m) {
   set.delete(authorKey(m));
   setMuted(set);
   drawList();
-  say(m.name + " is no longer muted.");
+  say(t("{name} is no longer muted.", { name: m.name }));
 }
 
 async function report(m) {
-  if (!(await ask("Report " + m.name + "'s message to the moderators?"))) return;
+  if (!(await ask(t("Report {name}'s message to the moderators?", { name: m.name })))) return;
   try {
     await api("/api/games/" + chat.id + "/chat/" + m.id + "/report", { method: "POST", body: JSON.stringify({ reason: "reported from the game page" }) });
-    say("Reported: thank you. A moderator will read it.");
+    say(t("Reported: thank you. A moderator will read it."));
   } catch (e) {
     say(e.message, true);
   }

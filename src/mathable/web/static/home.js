@@ -1,39 +1,73 @@
 // The home page: a new game, the list of games, records and score sheets.
 
 import { announce, api, app, ask, capsOf, h, say, setWhere, state, whoAmI } from "./core.js";
+import { pt, t } from "./i18n.js";
+
+// A house rule's name, in words (its key is what the server takes).
+export function houseRuleName(rule) {
+  const names = {
+    // TRANSLATORS: a house rule (C12): illegal placements stand until an opponent challenges them.
+    table_referee: t("table referee"),
+    // TRANSLATORS: a house rule: a player may take back their last action.
+    allow_undo: t("allow undo"),
+    // TRANSLATORS: a house rule (K2): a scoring square must be used when there is one.
+    strict: t("strict"),
+    // TRANSLATORS: a house rule (O2): the player to move may ask the computer for its best turns.
+    hints: t("hints"),
+  };
+  return names[rule] || rule.replaceAll("_", " ");
+}
+
+// A translated text whose {placeholders} are elements (a control, a link, a bold name):
+// the text around them stays text. An element the translation left out comes last.
+function place(message, parts) {
+  const used = new Set();
+  const pieces = message.split(/\{([A-Za-z_]\w*)\}/).map((piece, i) => {
+    if (i % 2 === 0 || !(piece in parts)) return i % 2 ? "{" + piece + "}" : piece;
+    used.add(piece);
+    return parts[piece];
+  });
+  return [...pieces, ...Object.keys(parts).filter(k => !used.has(k)).map(k => parts[k])].filter(piece => piece !== "");
+}
 
 export async function home() {
   setWhere("");
   [state.variants, state.bots] = await Promise.all([api("/api/variants"), api("/api/bots")]);
-  const variant = h("select", { id: "variant", "aria-label": "game", onchange: fitForm }, state.variants.map(v => h("option", { value: v.name }, v.title + " (" + v.name + ")")));
-  const kinds = () => [h("option", { value: "" }, "person"), ...state.bots.map(b => h("option", { value: b.name }, "computer: " + b.name))];
+  const variant = h("select", { id: "variant", "aria-label": pt("kind of game", "game"), onchange: fitForm }, state.variants.map(v => h("option", { value: v.name }, v.title + " (" + v.name + ")")));
+  // TRANSLATORS: who plays a seat: a person (not the computer).
+  const kinds = () => [h("option", { value: "" }, t("person")), ...state.bots.map(b => h("option", { value: b.name }, t("computer: {level}", { level: b.name })))];
   const most = Math.max(...state.variants.map(v => v.max_players));
   const seats = [...Array(most).keys()].map(i => {
-    const kind = h("select", { id: "kind" + i, "aria-label": "player " + (i + 1) + " is" }, i >= 2 ? [h("option", { value: "none" }, "no player"), ...kinds()] : kinds());
+    const kind = h("select", { id: "kind" + i, "aria-label": t("player {number} is", { number: i + 1 }) }, i >= 2 ? [h("option", { value: "none" }, t("no player")), ...kinds()] : kinds());
     if (i === 1) kind.value = "greedy";
-    return h("div", { class: "row seat", id: "seat" + i }, h("input", { id: "name" + i, value: ["Ann", "Bob", "Cleo", "Dan", "Eve", "Finn"][i] || "Player " + (i + 1), "aria-label": "name " + (i + 1) }), kind);
+    return h("div", { class: "row seat", id: "seat" + i }, h("input", { id: "name" + i, value: ["Ann", "Bob", "Cleo", "Dan", "Eve", "Finn"][i] || t("Player {number}", { number: i + 1 }),
+      // TRANSLATORS: the label of the name field of player {number}.
+      "aria-label": t("name {number}", { number: i + 1 }) }), kind);
   });
-  const mode = h("select", { id: "mode", "aria-label": "play", onchange: fitMode }, h("option", { value: "screen" }, "everyone at this screen (pass and play)"),
-    h("option", { value: "online" }, "online: a private link for each person"));
+  const mode = h("select", { id: "mode", "aria-label": pt("how the game is played", "play"), onchange: fitMode },
+    h("option", { value: "screen" }, t("everyone at this screen (pass and play)")),
+    h("option", { value: "online" }, t("online: a private link for each person")));
   const houseRules = [...new Set(state.variants.flatMap(v => v.capabilities.house_rules))];
-  const rules = houseRules.map(r => h("label", { id: "rule-" + r }, h("input", { type: "checkbox", id: r, "data-rule": r }), " " + r.replaceAll("_", " ")));
-  const form = h("fieldset", {}, h("legend", {}, "New game"),
-    h("div", { class: "row" }, "Game ", variant), h("p", { id: "about", class: "about" }),
-    h("p", { id: "rules-links", class: "about" }, "Rules: ", state.variants.flatMap((v, i) => [i ? " · " : "",
+  const rules = houseRules.map(r => h("label", { id: "rule-" + r }, h("input", { type: "checkbox", id: r, "data-rule": r }), " " + houseRuleName(r)));
+  const form = h("fieldset", {}, h("legend", {}, t("New game")),
+    h("div", { class: "row" }, pt("kind of game", "Game"), " ", variant), h("p", { id: "about", class: "about" }),
+    h("p", { id: "rules-links", class: "about" }, t("Rules:"), " ", state.variants.flatMap((v, i) => [i ? " · " : "",
       h("a", { href: "/rules/" + encodeURIComponent(v.name), class: "rules-link", "data-variant": v.name }, v.title)])), ...seats,
-    h("div", { class: "row" }, "Play ", mode),
+    h("div", { class: "row" }, pt("how the game is played", "Play"), " ", mode),
     h("div", { class: "row", id: "rules" }, ...rules),
-    h("div", { class: "row" }, h("input", { id: "seed", placeholder: "seed (optional)", inputmode: "numeric", "aria-label": "seed" }),
-      h("span", { id: "rounds-row" }, h("input", { id: "rounds", value: "1", size: 3, inputmode: "numeric", "aria-label": "rounds" }), " rounds")),
-    h("button", { class: "primary", id: "create", onclick: createGame }, "Start"));
+    // TRANSLATORS: the number that deals a game's tokens (the same seed deals the same game).
+    h("div", { class: "row" }, h("input", { id: "seed", placeholder: t("seed (optional)"), inputmode: "numeric", "aria-label": t("seed") }),
+      h("span", { id: "rounds-row" }, h("input", { id: "rounds", value: "1", size: 3, inputmode: "numeric", "aria-label": t("rounds") }), " ", t("rounds"))),
+    h("button", { class: "primary", id: "create", onclick: createGame }, t("Start")));
   const list = h("div", { id: "games" }, "…");
-  const upload = h("fieldset", {}, h("legend", {}, "Records and score sheets"),
-    h("div", { class: "row" }, "Game record: ", h("input", { type: "file", id: "record-file", accept: ".json", "aria-label": "game record file", onchange: uploadRecord })),
-    h("div", { class: "row" }, "Score sheet of ", h("select", { id: "sheet-variant", "aria-label": "the score sheet's game" },
-      state.variants.filter(v => v.capabilities.score_sheets).map(v => h("option", { value: v.name }, v.title))), ": ",
-      h("input", { type: "file", id: "sheet-file", accept: ".txt", "aria-label": "score sheet file", onchange: uploadSheet })),
+  const upload = h("fieldset", {}, h("legend", {}, t("Records and score sheets")),
+    h("div", { class: "row" }, t("Game record:"), " ", h("input", { type: "file", id: "record-file", accept: ".json", "aria-label": t("game record file"), onchange: uploadRecord })),
+    h("div", { class: "row" }, place(t("Score sheet of {game}: {file}"), {
+      game: h("select", { id: "sheet-variant", "aria-label": t("the score sheet's game") },
+        state.variants.filter(v => v.capabilities.score_sheets).map(v => h("option", { value: v.name }, v.title))),
+      file: h("input", { type: "file", id: "sheet-file", accept: ".txt", "aria-label": t("score sheet file"), onchange: uploadSheet }) })),
     h("div", { id: "sheet" }));
-  app.replaceChildren(h("div", { class: "layout" }, h("div", {}, form, upload), h("div", { class: "side" }, h("p", {}, h("a", { href: "/lobby", id: "lobby-link", class: "button-link" }, "Play online: the lobby")), h("h3", {}, "Games"), list)),
+  app.replaceChildren(h("div", { class: "layout" }, h("div", {}, form, upload), h("div", { class: "side" }, h("p", {}, h("a", { href: "/lobby", id: "lobby-link", class: "button-link" }, t("Play online: the lobby"))), h("h3", {}, t("Games")), list)),
     h("div", { id: "message" }));
   fitForm();
   document.querySelectorAll("[id^=kind]").forEach(select => select.addEventListener("change", fitMode));
@@ -43,7 +77,7 @@ export async function home() {
     list.replaceChildren(games.length ? h("table", {}, games.map(g => h("tr", {},
       h("td", {}, h("a", { href: "/g/" + g.id }, title(g.variant))),
       h("td", {}, g.players.join(" · ")), h("td", {}, g.scores.join(" – ")),
-      h("td", {}, g.over ? "finished" : "playing"), h("td", {}, g.mode === "online" ? "online" : "one screen")))) : "No games yet.");
+      h("td", {}, g.over ? t("finished") : t("playing")), h("td", {}, g.mode === "online" ? t("online") : t("one screen"))))) : t("No games yet."));
   } catch (e) { list.textContent = e.message; }
 }
 
@@ -71,7 +105,7 @@ export function fitMode() {
   const online = onlineChosen();
   const seed = document.getElementById("seed");
   seed.disabled = online;
-  seed.placeholder = online ? "online: the server deals" : "seed (optional)";
+  seed.placeholder = online ? t("online: the server deals") : t("seed (optional)");
   if (online) seed.value = "";
   const hints = document.getElementById("hints");
   if (hints) hints.checked = !online;
@@ -120,29 +154,28 @@ export function showLinks(made) {
     return;
   }
   const others = made.seats.filter(s => s.invite || (!s.bot && !s.token));
-  app.replaceChildren(h("h2", {}, "Send each person their invitation"),
+  app.replaceChildren(h("h2", {}, t("Send each person their invitation")),
     h("div", { class: "links" }, others.map(s => s.invite ? invitation(s, location.origin + s.invite)
-      : h("p", { class: "joined", "data-seat": s.seat }, h("b", {}, s.name), " has joined."))),
-    h("p", {}, "Each invitation opens its seat once, for the first person who follows it; every player sees which seats are taken. "
-      + "This page keeps them: come back to its address in this browser, which holds your seat."),
-    mine ? h("p", {}, h("a", { href: base, id: "my-link", class: "seat-link button-link", "data-seat": mine.seat }, "Play as " + mine.name),
-      " — your own seat, in this browser.") : "",
-    h("p", {}, "Spectators: ", h("a", { href: base }, base)),
+      : h("p", { class: "joined", "data-seat": s.seat }, place(t("{name} has joined."), { name: h("b", {}, s.name) })))),
+    h("p", {}, t("Each invitation opens its seat once, for the first person who follows it; every player sees which seats are taken. This page keeps them: come back to its address in this browser, which holds your seat.")),
+    mine ? h("p", {}, place(t("{link} — your own seat, in this browser."), {
+      link: h("a", { href: base, id: "my-link", class: "seat-link button-link", "data-seat": mine.seat }, t("Play as {name}", { name: mine.name })) })) : "",
+    h("p", {}, t("Spectators:"), " ", h("a", { href: base }, base)),
     h("div", { id: "message" }));
 }
 
 // One invitation: its link, read-only, and a button that copies it.
 function invitation(seat, link) {
   const input = h("input", { readonly: true, value: link, class: "invite-link", id: "invite-" + seat.seat, "data-seat": seat.seat });
-  const label = h("label", { for: input.id }, h("b", {}, seat.name), "'s invitation");
-  const button = h("button", { type: "button", class: "copy", id: "copy-" + seat.seat, "aria-label": "Copy " + seat.name + "'s invitation",
-    onclick: () => copyLink(link, input, seat.name + "'s invitation") }, "Copy");
+  const label = h("label", { for: input.id }, place(t("{name}'s invitation"), { name: h("b", {}, seat.name) }));
+  const button = h("button", { type: "button", class: "copy", id: "copy-" + seat.seat, "aria-label": t("Copy {name}'s invitation", { name: seat.name }),
+    onclick: () => copyLink(link, input, seat.name) }, t("Copy"));
   return h("div", { class: "invite" }, label, h("div", { class: "row" }, input, button));
 }
 
 // The clipboard where the browser gives it; else the text is selected (for Ctrl+C) and
 // copied the old way. Either way the live region says what happened.
-async function copyLink(link, input, what) {
+async function copyLink(link, input, name) {
   let done = false;
   try {
     await navigator.clipboard.writeText(link);
@@ -152,7 +185,8 @@ async function copyLink(link, input, what) {
     input.select();
     try { done = document.execCommand("copy"); } catch { done = false; }
   }
-  const text = done ? what + " copied." : what + " selected: press Ctrl+C (or ⌘C) to copy it.";
+  const text = done ? t("{name}'s invitation copied.", { name })
+    : t("{name}'s invitation selected: press Ctrl+C (or ⌘C) to copy it.", { name });
   say(text);
   announce(text);
 }
@@ -166,7 +200,7 @@ export async function uploadRecord(event) {
     if (made.existing) {  // uploaded before: one game per record
       const held = JSON.parse(localStorage.getItem("mathable:" + made.id) || "{}");
       if (Object.keys(held).length) { location.href = "/g/" + made.id + "?screen=1"; return; }
-      if (!(await ask("This record was uploaded before, from another browser: its game is open to watch. Start a new game from it instead?"))) {
+      if (!(await ask(t("This record was uploaded before, from another browser: its game is open to watch. Start a new game from it instead?")))) {
         location.href = "/g/" + made.id;
         return;
       }
@@ -185,9 +219,20 @@ export async function uploadSheet(event) {
   const body = { text: await file.text(), variant: document.getElementById("sheet-variant").value };
   try {
     const sheet = await api("/api/transcripts", { method: "POST", body: JSON.stringify(body) });
-    document.getElementById("sheet").replaceChildren(h("table", {}, sheet.turns.map((t, i) => h("tr", {},
-      h("td", {}, i + 1), h("td", {}, t.player), h("td", {}, t.placements.map(p => p.cell + "=" + p.value + " (" + p.points + ")").join(" ") || t.kind),
-      h("td", {}, t.points + (t.bonus ? " incl. " + t.bonus + " bonus" : ""))))),
-      h("p", { id: "totals" }, "Totals: " + Object.entries(sheet.totals).map(([p, t]) => p + " " + t).join(", ")));
+    document.getElementById("sheet").replaceChildren(h("table", {}, sheet.turns.map((turn, i) => h("tr", {},
+      h("td", {}, i + 1), h("td", {}, turn.player), h("td", {}, turn.placements.map(p => p.cell + "=" + p.value + " (" + p.points + ")").join(" ") || turnKind(turn.kind)),
+      h("td", {}, turn.bonus ? t("{points} incl. {bonus} bonus", { points: turn.points, bonus: turn.bonus }) : String(turn.points))))),
+      h("p", { id: "totals" }, t("Totals: {totals}", { totals: Object.entries(sheet.totals).map(([p, total]) => p + " " + total).join(", ") })));
   } catch (e) { say(e.message, true); }
+}
+
+// A score sheet's turn without placements, in words (the sheet names it by a keyword).
+function turnKind(kind) {
+  const kinds = {
+    pass: pt("score sheet turn", "pass"),
+    exchange: pt("score sheet turn", "exchange"),
+    // TRANSLATORS: the end-of-game deduction: the points of the tokens left on a rack.
+    left: pt("score sheet turn", "left"),
+  };
+  return kinds[kind] || kind;
 }

@@ -5,66 +5,82 @@
 // session cookie holds my seat (the seat is bound to me: no token in the address).
 
 import { announce, api, app, capsOf, h, say, setWhere, state, whoAmI } from "./core.js";
+import { houseRuleName } from "./home.js";
+import { lang, nt, pt, t } from "./i18n.js";
 
 const POLL = 2500;
-const CLOCKS = [["", "no clock"], ['{"minutes":1,"increment":0}', "1 minute"], ['{"minutes":3,"increment":2}', "3 + 2"],
-  ['{"minutes":5,"increment":3}', "5 + 3"], ['{"minutes":10,"increment":0}', "10 minutes"],
-  ['{"minutes":15,"increment":5}', "15 + 5"], ['{"days":3}', "3 days a turn"]];
+// The clocks offered, as the server reads them (each named by clockText).
+const CLOCKS = ["", '{"minutes":1,"increment":0}', '{"minutes":3,"increment":2}', '{"minutes":5,"increment":3}',
+  '{"minutes":10,"increment":0}', '{"minutes":15,"increment":5}', '{"days":3}'];
 const mine = new Map();  // the seeks I am in, still open: id -> the players seen so far
 let me = null;
 
+// A clock in words: "no clock", "3 days a turn", "10 minutes"; "3 + 2" (minutes, then
+// seconds added a move) is notation.
 function clockText(clock) {
-  if (!clock) return "no clock";
-  if (clock.days) return clock.days + (clock.days === 1 ? " day" : " days") + " a turn";
-  return clock.increment ? clock.minutes + " + " + clock.increment : clock.minutes + (clock.minutes === 1 ? " minute" : " minutes");
+  if (!clock) return t("no clock");
+  if (clock.days) return nt("{count} day a turn", "{count} days a turn", clock.days);
+  return clock.increment ? clock.minutes + " + " + clock.increment : nt("{count} minute", "{count} minutes", clock.minutes);
 }
 function title(name) { return (state.variants.find(v => v.name === name) || { title: name }).title; }
+// Names in a list, "Ann and Bob", as the reader's language writes one.
+function andList(names) {
+  return new Intl.ListFormat(lang === "qps" ? "en" : lang, { type: "conjunction" }).format(names);
+}
 
 export async function lobbyPage() {
-  setWhere("Lobby", true);
+  setWhere(t("Lobby"), true);
   [state.variants, state.bots, me] = await Promise.all([api("/api/variants"), api("/api/bots"), whoAmI()]);
   const field = (label, control) => h("div", { class: "row" }, h("label", { for: control.id }, label), control);
   const name = h("input", { id: "my-name", value: me.name, maxlength: 40, autocomplete: "nickname" });
-  const who = h("form", { class: "row", id: "rename", onsubmit: rename }, h("label", { for: "my-name" }, "Your name"), name,
-    h("button", { type: "submit", id: "rename-button" }, "Rename"), h("span", { id: "account", class: "about" }, me.account ? "account" : "guest"));
+  const who = h("form", { class: "row", id: "rename", onsubmit: rename }, h("label", { for: "my-name" }, t("Your name")), name,
+    h("button", { type: "submit", id: "rename-button" }, t("Rename")), h("span", { id: "account", class: "about" }, accountWord(me)));
   const variant = h("select", { id: "seek-variant", onchange: fitSeek }, state.variants.map(v => h("option", { value: v.name }, v.title)));
   const seats = h("select", { id: "seek-seats", onchange: fitSeek });
   const computers = h("select", { id: "seek-computers" });
   const level = h("select", { id: "seek-level" }, state.bots.map(b => h("option", { value: b.name }, b.name)));
-  const clock = h("select", { id: "seek-clock" }, CLOCKS.map(([value, text]) => h("option", { value }, text)));
+  const clock = h("select", { id: "seek-clock" }, CLOCKS.map(value => h("option", { value }, clockText(value ? JSON.parse(value) : null))));
   const rated = h("input", { type: "checkbox", id: "seek-rated" });
-  const form = h("form", { id: "seek-form", onsubmit: offer }, h("fieldset", {}, h("legend", {}, "Offer a game"),
-    field("Game", variant), field("Seats", seats), field("Computer seats", computers), field("Computer level", level),
-    field("Clock", clock), h("fieldset", { id: "seek-rules" }, h("legend", {}, "House rules")),
-    h("div", { class: "row" }, rated, h("label", { for: "seek-rated" }, "Rated (players with an account; no hints, no undo)")),
-    h("button", { type: "submit", class: "primary", id: "offer" }, "Offer")));
-  const quick = h("fieldset", { id: "quick" }, h("legend", {}, "Quick pairing"),
+  const form = h("form", { id: "seek-form", onsubmit: offer }, h("fieldset", {}, h("legend", {}, t("Offer a game")),
+    field(pt("kind of game", "Game"), variant), field(t("Seats"), seats), field(t("Computer seats"), computers), field(t("Computer level"), level),
+    field(t("Clock"), clock), h("fieldset", { id: "seek-rules" }, h("legend", {}, t("House rules"))),
+    h("div", { class: "row" }, rated, h("label", { for: "seek-rated" }, t("Rated (players with an account; no hints, no undo)"))),
+    // TRANSLATORS: the button that offers the game described above to the lobby.
+    h("button", { type: "submit", class: "primary", id: "offer" }, pt("offer a game", "Offer"))));
+  const quick = h("fieldset", { id: "quick" }, h("legend", {}, t("Quick pairing")),
     h("div", { class: "row" }, state.variants.map(v => h("button", { type: "button", class: "quick-button", "data-variant": v.name,
-      onclick: () => pair(v.name) }, "Play anyone: " + v.title + ", 10 minutes"))));
-  const list = h("table", { id: "seeks", class: "seeks" }, h("caption", {}, "Open seeks"),
-    h("thead", {}, h("tr", {}, ["Game", "Offered by", "Players", "Computers", "Clock", "Rated, house rules", ""].map(t => h("th", { scope: "col" }, t)))),
+      onclick: () => pair(v.name) }, t("Play anyone: {game}, {clock}", { game: v.title, clock: clockText({ minutes: 10, increment: 0 }) })))));
+  const heads = names => h("thead", {}, h("tr", {}, names.map(name => h("th", { scope: "col" }, name))));
+  const list = h("table", { id: "seeks", class: "seeks" }, h("caption", {}, t("Open seeks")),
+    heads([pt("kind of game", "Game"), t("Offered by"), t("Players"), t("Computers"), t("Clock"), t("Rated, house rules"), ""]),
     h("tbody", { id: "seek-rows" }));
-  app.replaceChildren(h("h2", {}, "Lobby"), who,
-    h("div", { class: "layout lobby" }, h("div", {}, form, quick), h("div", { class: "side" }, list, h("p", { id: "no-seeks", class: "about" }, "No open seeks yet: offer one."),
-      h("table", { id: "my-games", class: "seeks" }, h("caption", {}, "My games"),
-        h("thead", {}, h("tr", {}, ["Game", "Players", "Turn", ""].map(t => h("th", { scope: "col" }, t)))),
+  app.replaceChildren(h("h2", {}, t("Lobby")), who,
+    h("div", { class: "layout lobby" }, h("div", {}, form, quick), h("div", { class: "side" }, list, h("p", { id: "no-seeks", class: "about" }, t("No open seeks yet: offer one.")),
+      h("table", { id: "my-games", class: "seeks" }, h("caption", {}, t("My games")),
+        heads([pt("kind of game", "Game"), t("Players"), pt("whose turn", "Turn"), ""]),
         h("tbody", { id: "my-game-rows" })),
-      h("p", { id: "no-my-games", class: "about" }, "You sit at no game being played."),
-      h("table", { id: "watch", class: "seeks" }, h("caption", {}, "Games being played"),
-        h("thead", {}, h("tr", {}, ["Game", "Players", "To move", ""].map(t => h("th", { scope: "col" }, t)))),
+      h("p", { id: "no-my-games", class: "about" }, t("You sit at no game being played.")),
+      h("table", { id: "watch", class: "seeks" }, h("caption", {}, t("Games being played")),
+        heads([pt("kind of game", "Game"), t("Players"), t("To move"), ""]),
         h("tbody", { id: "watch-rows" })),
-      h("p", { id: "no-games", class: "about" }, "No game is being played online right now."))),
+      h("p", { id: "no-games", class: "about" }, t("No game is being played online right now.")))),
     h("div", { id: "message" }));
   fitSeek();
   document.addEventListener("mathable:me", e => {  // signed up, logged in or out in the header
     me = e.detail;
     name.value = me.name;
-    document.getElementById("account").textContent = me.account ? "account" : "guest";
+    document.getElementById("account").textContent = accountWord(me);
   });
   const listed = await api("/api/me/games");
   for (const seek of listed) if (seek.kind !== "game" && seek.status === "open") mine.set(seek.id, seek.players.length);
   myGames(listed);
   poll();
+}
+
+// What the player is: an account, or a guest (no account yet).
+function accountWord(player) {
+  // TRANSLATORS: after my name in the lobby: I have an account (else "guest").
+  return player.account ? pt("kind of player", "account") : pt("kind of player", "guest");
 }
 
 // The seats the chosen game takes, and computer seats leaving two people at least.
@@ -78,8 +94,8 @@ function fitSeek() {
   seats.value = String(counts.includes(chosen) ? chosen : counts[0]);
   const rules = document.getElementById("seek-rules");  // the chosen game's house rules
   const ticked = new Set([...rules.querySelectorAll("input:checked")].map(box => box.dataset.rule));
-  rules.replaceChildren(h("legend", {}, "House rules"), ...c.house_rules.map(r => h("label", { class: "rule" },
-    h("input", { type: "checkbox", id: "seek-rule-" + r, "data-rule": r, checked: ticked.has(r) }), " " + r.replaceAll("_", " "))));
+  rules.replaceChildren(h("legend", {}, t("House rules")), ...c.house_rules.map(r => h("label", { class: "rule" },
+    h("input", { type: "checkbox", id: "seek-rule-" + r, "data-rule": r, checked: ticked.has(r) }), " " + houseRuleName(r))));
   const computers = document.getElementById("seek-computers");
   const most = Number(seats.value) - 2;
   computers.replaceChildren(...[...Array(most + 1).keys()].map(n => h("option", { value: n }, String(n))));
@@ -90,7 +106,7 @@ async function rename(e) {
   try {
     me = await api("/api/me", { method: "PATCH", body: JSON.stringify({ name: document.getElementById("my-name").value }) });
     document.dispatchEvent(new CustomEvent("mathable:me", { detail: me }));
-    say("You are now " + me.name + ".");
+    say(t("You are now {name}.", { name: me.name }));
   } catch (err) { say(err.message, true); }
 }
 
@@ -104,7 +120,7 @@ async function offer(e) {
     clock: clock ? JSON.parse(clock) : null, rated: document.getElementById("seek-rated").checked };
   try {
     follow(await api("/api/seeks", { method: "POST", body: JSON.stringify(spec) }));
-    say("Your seek is open: it starts when every seat is taken.");
+    say(t("Your seek is open: it starts when every seat is taken."));
     await refresh();
   } catch (err) { say(err.message, true); }
 }
@@ -113,7 +129,7 @@ async function pair(variant) {
   try {
     const seek = await api("/api/seeks/quick", { method: "POST", body: JSON.stringify({ variant, clock: { minutes: 10, increment: 0 } }) });
     follow(seek);
-    if (seek.status === "open") say("Waiting for someone to play " + title(variant) + " with you.");
+    if (seek.status === "open") say(t("Waiting for someone to play {game} with you.", { game: title(variant) }));
     await refresh();
   } catch (err) { say(err.message, true); }
 }
@@ -129,7 +145,7 @@ async function cancel(id) {
   try {
     await api("/api/seeks/" + encodeURIComponent(id), { method: "DELETE" });
     mine.delete(id);
-    say("Seek cancelled.");
+    say(t("Seek cancelled."));
     await refresh();
   } catch (err) { say(err.message, true); }
 }
@@ -138,21 +154,21 @@ async function cancel(id) {
 function follow(seek) {
   if (seek.status === "started" && seek.game_id) {
     mine.clear();
-    announce("Your game starts.");
+    announce(t("Your game starts."));
     location.assign("/g/" + seek.game_id);
     return true;
   }
   if (seek.status === "open") {
     const before = mine.get(seek.id);
     if (before !== undefined && seek.players.length > before) {
-      const joined = seek.players.slice(before).map(p => p.name).join(" and ");
-      announce(joined + " joined your seek");
-      say(joined + " joined your seek.");
+      const joined = andList(seek.players.slice(before).map(p => p.name));
+      announce(t("{names} joined your seek", { names: joined }));
+      say(t("{names} joined your seek.", { names: joined }));
     }
     mine.set(seek.id, seek.players.length);
   } else {
     mine.delete(seek.id);
-    if (seek.status === "cancelled") say("A seek of yours was cancelled (it waited too long).");
+    if (seek.status === "cancelled") say(t("A seek of yours was cancelled (it waited too long)."));
   }
   return false;
 }
@@ -177,9 +193,10 @@ function myGames(listed) {
   const games = listed.filter(g => g.kind === "game");
   const kept = new Map([...body.children].map(row => [row.dataset.game, row]));
   const rows = games.map(g => {
-    const cells = [title(g.variant), g.players.map(p => p.name).join(", "), g.your_turn ? "Your turn" : "waiting"];
+    const cells = [title(g.variant), g.players.map(p => p.name).join(", "), g.your_turn ? t("Your turn") : pt("not my turn", "waiting")];
     const row = kept.get(g.game_id) || h("tr", { "data-game": g.game_id }, cells.map(() => h("td")),
-      h("td", {}, h("a", { href: "/g/" + encodeURIComponent(g.game_id), class: "my-game", "aria-label": "Play " + title(g.variant) + " with " + g.players.map(p => p.name).join(", ") }, "Play")));
+      h("td", {}, h("a", { href: "/g/" + encodeURIComponent(g.game_id), class: "my-game", "aria-label": t("Play {game} with {players}", { game: title(g.variant), players: g.players.map(p => p.name).join(", ") }) },
+        pt("open a game to play", "Play"))));
     cells.forEach((text, i) => { if (row.children[i].textContent !== text) row.children[i].textContent = text; });
     row.classList.toggle("your-turn", Boolean(g.your_turn));
     return row;
@@ -195,10 +212,12 @@ function watchList(games) {
   if (!body) return;
   const kept = new Map([...body.children].map(row => [row.dataset.game, row]));
   const rows = games.map(g => {
-    const players = g.players.map((name, i) => name + (g.bots[i] ? " (computer)" : "") + " " + g.scores[i]).join(", ");
+    const players = g.players.map((name, i) => (g.bots[i] ? t("{name} (computer)", { name }) : name) + " " + g.scores[i]).join(", ");
     const cells = [title(g.variant), players, g.to_move || ""];
+    // TRANSLATORS: between players' names: "Ann vs Bob".
+    const versus = g.players.join(" " + t("vs") + " ");
     const row = kept.get(g.id) || h("tr", { "data-game": g.id }, cells.map(() => h("td")),
-      h("td", {}, h("a", { href: "/g/" + encodeURIComponent(g.id), class: "watch-game", "aria-label": "Watch " + g.players.join(" vs ") }, "Watch")));
+      h("td", {}, h("a", { href: "/g/" + encodeURIComponent(g.id), class: "watch-game", "aria-label": t("Watch {players}", { players: versus }) }, t("Watch"))));
     cells.forEach((text, i) => { if (row.children[i].textContent !== text) row.children[i].textContent = text; });
     return row;
   });
@@ -215,12 +234,12 @@ function draw(seeks) {
   const rows = seeks.map(s => {
     const people = s.players.length + s.open_seats;
     const cells = [title(s.variant), s.owner.name, s.players.map(p => p.name).join(", ") + " (" + s.players.length + "/" + people + ")",
-      s.computers.length ? s.computers.join(", ") : "none", clockText(s.clock),
-      [s.rated ? "rated" : "casual", ...Object.keys(s.house_rules).filter(r => s.house_rules[r]).map(r => r.replaceAll("_", " "))].join(", ")];
+      s.computers.length ? s.computers.join(", ") : pt("no computers", "none"), clockText(s.clock),
+      [s.rated ? t("rated") : t("casual"), ...Object.keys(s.house_rules).filter(r => s.house_rules[r]).map(houseRuleName)].join(", ")];
     const action = mine.has(s.id)
-      ? (s.owner.id === me.id ? h("button", { type: "button", class: "cancel-seek", onclick: () => cancel(s.id), "aria-label": "Cancel your " + title(s.variant) + " seek" }, "Cancel")
-        : h("span", { class: "about" }, "waiting"))
-      : h("button", { type: "button", class: "join-seek", onclick: () => join(s.id), "aria-label": "Join " + s.owner.name + "'s " + title(s.variant) + " seek" }, "Join");
+      ? (s.owner.id === me.id ? h("button", { type: "button", class: "cancel-seek", onclick: () => cancel(s.id), "aria-label": t("Cancel your {game} seek", { game: title(s.variant) }) }, t("Cancel"))
+        : h("span", { class: "about" }, pt("for the seek to start", "waiting")))
+      : h("button", { type: "button", class: "join-seek", onclick: () => join(s.id), "aria-label": t("Join {name}'s {game} seek", { name: s.owner.name, game: title(s.variant) }) }, t("Join"));
     const row = kept.get(s.id) || h("tr", { "data-seek": s.id }, cells.map(() => h("td")), h("td", { class: "seek-action" }));
     cells.forEach((text, i) => { if (row.children[i].textContent !== text) row.children[i].textContent = text; });
     const slot = row.children[cells.length];

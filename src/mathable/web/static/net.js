@@ -4,6 +4,7 @@
 // (a gap) asks for the whole view again with {"type": "sync"}.
 
 import { announce, h, say, state } from "./core.js";
+import { t } from "./i18n.js";
 import { receive } from "./play.js";
 
 export function openSocket(id, token) {
@@ -60,8 +61,8 @@ export function applyPatch(view, patch) {
 // A banner while the socket is closed; reconnecting removes it (the server resends the view).
 export function connection(up) {
   let banner = document.getElementById("connection");
-  if (up) { if (banner) { banner.remove(); announce("Connected again."); } return; }
+  if (up) { if (banner) { banner.remove(); announce(t("Connected again.")); } return; }
   if (banner) return;
-  banner = h("div", { id: "connection", class: "connection", role: "alert" }, "Connection lost: reconnecting…");
+  banner = h("div", { id: "connection", class: "connection", role: "alert" }, t("Connection lost: reconnecting…"));
   document.body.prepend(banner);
 }

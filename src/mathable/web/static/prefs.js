@@ -1,6 +1,7 @@
 // The page's preferences, kept in the browser: dark mode and sound.
 
 import { state } from "./core.js";
+import { t } from "./i18n.js";
 
 // ---------------------------------------------------------------- preferences
 
@@ -15,6 +16,10 @@ export function applyTheme() {
   if (chosen) document.documentElement.dataset.theme = chosen; else delete document.documentElement.dataset.theme;
   document.getElementById("theme").setAttribute("aria-pressed", String(dark()));
 }
+// The switches' words (index.html has them in English): toggle buttons, aria-pressed says
+// whether each is on.
+document.getElementById("theme").textContent = t("Dark mode");
+document.getElementById("sound").textContent = t("Sound");
 document.getElementById("theme").addEventListener("click", () => {
   localStorage.setItem("mathable:theme", dark() ? "light" : "dark");
   applyTheme();

@@ -4,13 +4,25 @@
 // its page, where replay, analysis and the record are. Names are text, never markup.
 
 import { announce, api, app, h, setWhere, state } from "./core.js";
+import { lang, nt, pt, t } from "./i18n.js";
 
-const PACES = { live: "live", correspondence: "correspondence", untimed: "untimed" };
 let who = null;
 let next = null;
 
+// A pace in words (the server names it by a keyword).
+function pace(key) {
+  const paces = {
+    // TRANSLATORS: a pace of play: a game played at once, on a clock.
+    live: pt("pace", "live"),
+    // TRANSLATORS: a pace of play: days a turn.
+    correspondence: pt("pace", "correspondence"),
+    // TRANSLATORS: a pace of play: no clock.
+    untimed: pt("pace", "untimed"),
+  };
+  return paces[key] || key;
+}
 function title(name) { return (state.variants.find(v => v.name === name) || { title: name }).title; }
-function when(seconds) { return new Date(seconds * 1000).toLocaleString(); }
+function when(seconds) { return new Date(seconds * 1000).toLocaleString(lang === "qps" ? "en" : lang); }
 
 export async function profilePage(id) {
   const [variants, player] = await Promise.all([api("/api/variants"), api("/api/players/" + encodeURIComponent(id))]);
@@ -18,28 +30,30 @@ export async function profilePage(id) {
   who = player;
   setWhere(player.name);
   const ratings = player.ratings.length
-    ? h("table", { id: "ratings", class: "seeks" }, h("caption", {}, "Ratings"),
-      h("thead", {}, h("tr", {}, ["Game", "Pace", "Rating", "Games"].map(t => h("th", { scope: "col" }, t)))),
-      h("tbody", {}, player.ratings.map(r => h("tr", {}, h("th", { scope: "row" }, title(r.game)), h("td", {}, PACES[r.pace] || r.pace),
-        h("td", {}, r.shown + (r.provisional ? " (provisional)" : "")), h("td", {}, String(r.games))))))
-    : h("p", { id: "no-ratings", class: "about" }, "No rated games yet.");
+    ? h("table", { id: "ratings", class: "seeks" }, h("caption", {}, t("Ratings")),
+      h("thead", {}, h("tr", {}, [pt("kind of game", "Game"), t("Pace"), t("Rating"), t("Games")].map(head => h("th", { scope: "col" }, head)))),
+      h("tbody", {}, player.ratings.map(r => h("tr", {}, h("th", { scope: "row" }, title(r.game)), h("td", {}, pace(r.pace)),
+        h("td", {}, r.provisional ? t("{rating} (provisional)", { rating: r.shown }) : r.shown), h("td", {}, String(r.games))))))
+    : h("p", { id: "no-ratings", class: "about" }, t("No rated games yet."));
   const field = (label, control) => h("div", { class: "row" }, h("label", { for: control.id }, label), control);
   const search = h("form", { id: "history-search", onsubmit: e => { e.preventDefault(); load(false); } },
-    h("fieldset", {}, h("legend", {}, "Search the games"),
-      field("Game", h("select", { id: "history-game" }, h("option", { value: "" }, "any game"),
+    h("fieldset", {}, h("legend", {}, t("Search the games")),
+      field(pt("kind of game", "Game"), h("select", { id: "history-game" }, h("option", { value: "" }, t("any game")),
         variants.map(v => h("option", { value: v.name }, v.title)))),
-      field("Opponent", h("input", { id: "history-opponent", maxlength: 40, autocomplete: "off" })),
-      field("From", h("input", { id: "history-since", type: "date" })),
-      field("To", h("input", { id: "history-until", type: "date" })),
-      h("button", { type: "submit", class: "primary", id: "history-go" }, "Search")));
+      field(t("Opponent"), h("input", { id: "history-opponent", maxlength: 40, autocomplete: "off" })),
+      // TRANSLATORS: the first day of the games searched.
+      field(pt("date", "From"), h("input", { id: "history-since", type: "date" })),
+      // TRANSLATORS: the last day of the games searched.
+      field(pt("date", "To"), h("input", { id: "history-until", type: "date" })),
+      h("button", { type: "submit", class: "primary", id: "history-go" }, t("Search"))));
   app.replaceChildren(
-    h("h2", { id: "profile-name" }, player.name, player.kind === "bot" ? h("span", { class: "bot-mark" }, " (computer)") : ""),
+    h("h2", { id: "profile-name" }, player.name, player.kind === "bot" ? h("span", { class: "bot-mark" }, " " + t("(computer)")) : ""),
     ratings, search,
-    h("table", { id: "history", class: "seeks" }, h("caption", {}, "Finished games"),
-      h("thead", {}, h("tr", {}, ["Ended", "Game", "Players and scores", "Result", "Rating", ""].map(t => h("th", { scope: "col" }, t)))),
+    h("table", { id: "history", class: "seeks" }, h("caption", {}, t("Finished games")),
+      h("thead", {}, h("tr", {}, [t("Ended"), pt("kind of game", "Game"), t("Players and scores"), t("Result"), t("Rating"), ""].map(head => h("th", { scope: "col" }, head)))),
       h("tbody", { id: "history-rows" })),
-    h("p", { id: "no-games", class: "about", hidden: true }, "No finished games found."),
-    h("button", { type: "button", id: "history-more", hidden: true, onclick: () => load(true) }, "Older games"));
+    h("p", { id: "no-games", class: "about", hidden: true }, t("No finished games found.")),
+    h("button", { type: "button", id: "history-more", hidden: true, onclick: () => load(true) }, t("Older games")));
   show(player.games, false);
 }
 
@@ -57,7 +71,8 @@ async function load(more) {
   if (more && next !== null) q.set("before", String(next));
   const found = await api("/api/players/" + encodeURIComponent(who.id) + "/games?" + q);
   show(found, more);
-  if (!more) announce(found.games.length ? found.games.length + (found.next !== null ? " or more" : "") + " games found." : "No finished games found.");
+  if (!more) announce(found.games.length ? (found.next !== null ? nt("{count} or more game found.", "{count} or more games found.", found.games.length)
+    : nt("{count} game found.", "{count} games found.", found.games.length)) : t("No finished games found."));
 }
 
 function show(page, more) {
@@ -66,13 +81,13 @@ function show(page, more) {
     const change = g.rating_change;
     const players = g.players.map((p, i) => [
       i ? ", " : "", p.id && p.id !== who.id ? h("a", { href: "/players/" + encodeURIComponent(p.id) }, p.name) : p.name,
-      p.bot ? " (computer)" : "", " " + g.scores[i]]);
-    const place = g.reason === "aborted" ? "aborted" : g.ranks[g.seat] === 1 ? "won" : "place " + g.ranks[g.seat];
+      p.bot ? " " + t("(computer)") : "", " " + g.scores[i]]);
+    const place = g.reason === "aborted" ? t("aborted") : g.ranks[g.seat] === 1 ? t("won") : t("place {rank}", { rank: g.ranks[g.seat] });
     return h("tr", { "data-game": g.id }, h("td", {}, when(g.finished)),
-      h("td", {}, title(g.variant) + ", " + (PACES[g.pace] || g.pace) + (g.rated ? ", rated" : "")),
-      h("td", {}, players.flat()), h("td", {}, place + " (" + g.reason + ")"),
+      h("td", {}, [title(g.variant), pace(g.pace), ...(g.rated ? [t("rated")] : [])].join(", ")),
+      h("td", {}, players.flat()), h("td", {}, place + " (" + (g.reason === "aborted" ? t("aborted") : g.reason) + ")"),
       h("td", {}, change ? (change.change > 0 ? "+" : change.change < 0 ? "−" : "±") + Math.abs(change.change) + " → " + change.after : ""),
-      h("td", {}, h("a", { href: g.links.game, "aria-label": "Open the game of " + when(g.finished) }, "Open")));
+      h("td", {}, h("a", { href: g.links.game, "aria-label": t("Open the game of {date}", { date: when(g.finished) }) }, pt("open a game", "Open"))));
   });
   const body = document.getElementById("history-rows");
   if (more) body.append(...rows); else body.replaceChildren(...rows);
