@@ -4,10 +4,15 @@ Exit codes: 0 for success; 1 for refused input, with one line ``error: …`` on 
 for usage errors (click's own). No input ends in a traceback. Everything a user typed
 (names, notation, file names) prints exactly as typed: output is built from rich ``Text``
 and the consoles read no markup or emoji codes in plain strings.
+
+Everything else speaks the reader's language (:mod:`mathable.i18n`): ``--lang``, else the
+environment (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``), chosen before anything
+is printed; help texts are kept as lazy texts and shown in it (:func:`_help`).
 """
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import socket
@@ -15,17 +20,17 @@ import stat
 import sys
 import unicodedata
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import typer
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
-from typer._click import Context
-from typer.core import TyperGroup
+from typer._click import Command, Context, HelpFormatter
+from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 from typer.exceptions import TyperException
 
-from mathable import __version__
+from mathable import __version__, i18n
 from mathable.ai import BOTS, SEAT_BOT
 from mathable.engine import records
 from mathable.engine.actions import Place
@@ -36,7 +41,10 @@ from mathable.games import registry
 from mathable.games.board.transcript import score_transcript
 from mathable.games.board.variants import Variant, get_variant
 from mathable.games.registry import GAMES
+from mathable.i18n import _, lazy, ngettext, pgettext
 from mathable.render import panels
+
+from .hotseat import winners_text
 
 MAX_FILE = 5_000_000
 """The largest file read, in bytes (a long Quattro match's record is far smaller)."""
@@ -55,19 +63,149 @@ def _clean(text: str) -> str:
 
 def fail(message: str) -> typer.Exit:
     """Print one error line on stderr and return the exit (code 1) to raise."""
-    err.print(Text.assemble(("error:", "bold red"), f" {_clean(message)}"), soft_wrap=True)
+    # TRANSLATORS: the start of every error line of the mathable command: error: …
+    said = Text.assemble((_("error:"), "bold red"), f" {_clean(message)}")
+    err.print(said, soft_wrap=True)
     return typer.Exit(1)
 
 
+# -- the reader's language, and help texts shown in it ------------------------------------
+
+_HELP: dict[str, tuple[i18n.Text, ...]] = {}
+"""Each help text handed to typer (in English), by that English text: its paragraphs as
+lazy texts, to show in the reader's language."""
+
+
+def _help(*paragraphs: i18n.Text) -> str:
+    """A help text of a command or option, one lazy text per paragraph: given to typer in
+    English, and shown in the reader's language (typer builds the commands before the
+    language is known, and shows their help after: :func:`_localize`)."""
+    english = inspect.cleandoc("\n\n".join(p.render(i18n.DEFAULT) for p in paragraphs))
+    _HELP[english] = paragraphs
+    return english
+
+
+def _shown_help(text: str | None) -> str | None:
+    """A help text in the current language (a text not made by :func:`_help` as it is)."""
+    paragraphs = _HELP.get(text) if text else None
+    if paragraphs is None:
+        return text
+    return "\n\n".join(str(paragraph) for paragraph in paragraphs)
+
+
+def _localize(command: Command, ctx: Context) -> None:
+    """Put ``command``'s help texts, its parameters' and (for the group) its commands' in
+    the current language, and the titles of the help's panels, just before its help is
+    shown (the commands are made afresh for each run)."""
+    command.help = _shown_help(command.help)
+    command.short_help = _shown_help(command.short_help)
+    for param in command.get_params(ctx):
+        if isinstance(param, TyperArgument):
+            param.help = _shown_help(param.help)
+            if not param.rich_help_panel:  # unset (None, or typer's placeholder)
+                # TRANSLATORS: the title of the help's panel of a command's arguments
+                param.rich_help_panel = _("Arguments")
+        elif isinstance(param, TyperOption):
+            param.help = _shown_help(param.help)
+            if not param.rich_help_panel:  # unset (None, or typer's placeholder)
+                # TRANSLATORS: the title of the help's panel of a command's options
+                param.rich_help_panel = _("Options")
+    if isinstance(command, TyperGroup):
+        for name in command.list_commands(ctx):
+            sub = command.get_command(ctx, name)
+            if isinstance(sub, (TyperCommand, TyperGroup)):
+                sub.help = _shown_help(sub.help)
+                sub.short_help = _shown_help(sub.short_help)
+                if not sub.rich_help_panel:  # unset (None, or typer's placeholder)
+                    # TRANSLATORS: the title of the help's panel listing the commands
+                    sub.rich_help_panel = _("Commands")
+
+
+def _format_usage(command: Command, ctx: Context, formatter: HelpFormatter) -> None:
+    """The usage line, its ``Usage:`` in the current language."""
+    pieces = " ".join(command.collect_usage_pieces(ctx))
+    # TRANSLATORS: the start of a command's usage line: Usage: mathable [OPTIONS] COMMAND
+    formatter.write_usage(ctx.command_path, pieces, prefix=_("Usage:") + " ")
+
+
+def _help_option(option: TyperOption | None) -> TyperOption | None:
+    """The ``--help`` option, its help in the current language."""
+    if option is not None:
+        # TRANSLATORS: the help of the --help option
+        option.help = _("Show this message and exit.")
+    return option
+
+
+def _language_asked(args: list[str]) -> str | None:
+    """The language ``--lang`` asks for among the group's own options (before the
+    command's name), or None."""
+    expects_value = False
+    for arg in args:
+        if expects_value:
+            return arg
+        if arg == "--lang":
+            expects_value = True
+        elif arg.startswith("--lang="):
+            return arg.partition("=")[2]
+        elif not arg.startswith("-"):
+            return None  # the command's name: its own arguments follow
+    return None
+
+
+def _choose_language(value: str | None) -> str | None:
+    """``--lang``: speak ``value`` from now on; a language not offered is a usage error."""
+    if value is None:
+        return value
+    if not i18n.known(value):
+        raise typer.BadParameter(
+            _(
+                "{lang} is not a language offered; choose one of {languages}",
+                lang=repr(_clean(value)),
+                languages=", ".join(i18n.LANGUAGES),
+            )
+        )
+    i18n.set_language(value, everywhere=True)
+    return value
+
+
+class _Command(TyperCommand):
+    """A command whose help is shown in the reader's language."""
+
+    def format_help(self, ctx: Context, formatter: HelpFormatter) -> None:
+        _localize(self, ctx)
+        super().format_help(ctx, formatter)
+
+    def format_usage(self, ctx: Context, formatter: HelpFormatter) -> None:
+        _format_usage(self, ctx, formatter)
+
+    def get_help_option(self, ctx: Context) -> TyperOption | None:
+        return _help_option(super().get_help_option(ctx))
+
+
 class _Commands(TyperGroup):
-    """The command group: a refusal raised anywhere in a command (every
-    :class:`MathableError`) becomes one error line and exit code 1; anything unforeseen
-    becomes one line too, named an internal error, instead of a traceback."""
+    """The command group: it speaks the reader's language (``--lang``, else the
+    environment's) from the start of a run to its end; a refusal raised anywhere in a
+    command (every :class:`MathableError`) becomes one error line and exit code 1;
+    anything unforeseen becomes one line too, named an internal error, instead of a
+    traceback."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        with i18n.language(i18n.from_environment(), everywhere=True):
+            return super().main(*args, **kwargs)
 
     def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
         for number, arg in enumerate(args, start=1):
             if any(unicodedata.category(c) == "Cs" for c in arg):  # undecodable bytes
-                raise fail(f"argument {number} ({_clean(arg)}) is not valid UTF-8 text")
+                raise fail(
+                    _(
+                        "argument {number} ({argument}) is not valid UTF-8 text",
+                        number=number,
+                        argument=_clean(arg),
+                    )
+                )
+        asked = _language_asked(args)
+        if asked is not None and i18n.known(asked):
+            i18n.set_language(asked, everywhere=True)  # before any message, --help's too
         return super().parse_args(ctx, args)
 
     def invoke(self, ctx: Context) -> Any:
@@ -78,14 +216,26 @@ class _Commands(TyperGroup):
         except MathableError as exc:
             raise fail(str(exc)) from None
         except RecursionError:
-            raise fail("the input is nested too deeply") from None
+            raise fail(_("the input is nested too deeply")) from None
         except Exception as exc:
-            raise fail(f"internal error ({type(exc).__name__}: {exc}); please report it") from None
+            error = f"{type(exc).__name__}: {exc}"
+            # TRANSLATORS: {error} is the program's own error, as Python names it
+            raise fail(_("internal error ({error}); please report it", error=error)) from None
+
+    def format_help(self, ctx: Context, formatter: HelpFormatter) -> None:
+        _localize(self, ctx)
+        super().format_help(ctx, formatter)
+
+    def format_usage(self, ctx: Context, formatter: HelpFormatter) -> None:
+        _format_usage(self, ctx, formatter)
+
+    def get_help_option(self, ctx: Context) -> TyperOption | None:
+        return _help_option(super().get_help_option(ctx))
 
 
 app = typer.Typer(
     cls=_Commands,
-    help="Mathable, the crossnumber game: play, score sheets, records and analysis.",
+    help=_help(lazy("Mathable, the crossnumber game: play, score sheets, records and analysis.")),
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -106,16 +256,46 @@ def _options(
     version: Annotated[
         bool,
         typer.Option(
-            "--version", callback=_print_version, is_eager=True, help="Print the version."
+            "--version",
+            callback=_print_version,
+            is_eager=True,
+            help=_help(lazy("Print the version.")),
         ),
     ] = False,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            callback=_choose_language,
+            is_eager=True,
+            metavar="|".join(i18n.LANGUAGES),
+            help=_help(
+                # TRANSLATORS: the help of the --lang option; the variables are named as
+                # they are
+                lazy(
+                    "The language of messages: {languages} (else the environment's: "
+                    "LANGUAGE, LC_ALL, LC_MESSAGES, LANG).",
+                    languages=", ".join(i18n.LANGUAGES),
+                )
+            ),
+        ),
+    ] = None,
 ) -> None:
-    """Mathable, the crossnumber game: play, score sheets, records and analysis."""
+    """The options of every command: the version, and the language (set by their
+    callbacks)."""
 
 
-JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+JsonFlag = Annotated[
+    bool, typer.Option("--json", help=_help(lazy("Print JSON instead of a table.")))
+]
 VariantOpt = Annotated[
-    str, typer.Option("--variant", "-v", help=f"{', '.join(GAMES)} (see 'variants').")
+    str,
+    typer.Option(
+        "--variant",
+        "-v",
+        # TRANSLATORS: the help of --variant: the names of the games, then this
+        help=_help(lazy("{games} (see 'variants').", games=", ".join(GAMES))),
+    ),
 ]
 
 
@@ -126,25 +306,43 @@ def _read(path: Path) -> str:
     try:
         info = path.stat()
         if stat.S_ISDIR(info.st_mode):
-            raise fail(f"{where} is a directory, not a file")
+            raise fail(_("{file} is a directory, not a file", file=where))
         if not stat.S_ISREG(info.st_mode):
-            raise fail(f"{where} is not a regular file")
+            raise fail(_("{file} is not a regular file", file=where))
         if info.st_size > MAX_FILE:
-            raise fail(f"{where} is too large ({info.st_size} bytes; at most {MAX_FILE})")
+            raise fail(
+                _(
+                    "{file} is too large ({size} bytes; at most {most})",
+                    file=where,
+                    size=info.st_size,
+                    most=MAX_FILE,
+                )
+            )
         with path.open("rb") as file:
             data = file.read(MAX_FILE + 1)
     except OSError as exc:
-        raise fail(f"cannot read {where}: {exc.strerror or exc}") from None
+        raise fail(_cannot_read(where, exc.strerror or str(exc))) from None
     except ValueError:  # a NUL in the name
-        raise fail(f"cannot read {where}: a file name cannot hold a NUL character") from None
+        raise fail(_cannot_read(where, _("a file name cannot hold a NUL character"))) from None
     if len(data) > MAX_FILE:
-        raise fail(f"{where} is too large (at most {MAX_FILE} bytes)")
+        raise fail(_("{file} is too large (at most {most} bytes)", file=where, most=MAX_FILE))
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise fail(
-            f"{where} is not UTF-8 text (byte {data[exc.start]:#04x} at offset {exc.start})"
+            _(
+                "{file} is not UTF-8 text (byte {byte} at offset {offset})",
+                file=where,
+                byte=f"{data[exc.start]:#04x}",
+                offset=exc.start,
+            )
         ) from None
+
+
+def _cannot_read(where: str, reason: str) -> str:
+    """Why the file ``where`` cannot be read, in words."""
+    # TRANSLATORS: {reason} is why, often the system's own words
+    return _("cannot read {file}: {reason}", file=where, reason=reason)
 
 
 def _game_type(name: str) -> GameType:
@@ -155,13 +353,26 @@ def _game_type(name: str) -> GameType:
         raise fail(str(exc)) from None
 
 
-def _board_rules(kind: GameType, what: str, advice: str = "") -> Variant:
+def _board_rules(
+    kind: GameType, what: Literal["score sheets", "positions"], replay: bool = False
+) -> Variant:
     """The board family's rules of a game played on a board (score sheets and one-line
-    positions are board notions); other games fail, saying so."""
+    positions are board notions); other games fail, saying so (and that ``replay`` shows
+    a record of them, if ``replay``)."""
     if kind.surface != "board":
-        raise fail(
-            f"{what} are for the board games; {kind.title} is played on {kind.surface}{advice}"
-        )
+        game = kind.title
+        if what == "score sheets":
+            raise fail(
+                _("score sheets are for the board games; {game} is played on piles", game=game)
+            )
+        if replay:
+            raise fail(
+                _(
+                    "positions are for the board games; {game} is played on piles: use replay",
+                    game=game,
+                )
+            )
+        raise fail(_("positions are for the board games; {game} is played on piles", game=game))
     return get_variant(kind.name)
 
 
@@ -174,33 +385,47 @@ def _written(names: CellNames, cell: int, value: int, extra: bool = False) -> st
     return format_placement(Place(cell, value, extra), names)
 
 
-@app.command()
+def _in_file(file: Path | str, reason: object) -> str:
+    """A refusal of what a file holds: ``game.json: <reason>``."""
+    # TRANSLATORS: a file's name, then why what it holds is refused
+    return _("{file}: {reason}", file=str(file), reason=reason)
+
+
+@app.command(
+    cls=_Command,
+    help=_help(
+        lazy("Score a game played on a real table from its transcript."),
+        # TRANSLATORS: the notation between quotes is typed as it is, in every language
+        lazy(
+            "One line per turn: 'Ann: I8=12 H6=8 J8=16+', 'Bob: pass', 'Ann: exchange 3', "
+            "and after the last turn 'Bob: left 3 5' for tokens left on the rack."
+        ),
+    ),
+)
 def score(
-    file: Annotated[Path, typer.Argument(help="A transcript: one line per turn.")],
+    file: Annotated[Path, typer.Argument(help=_help(lazy("A transcript: one line per turn.")))],
     json_out: JsonFlag = False,
     variant: VariantOpt = "classic",
 ) -> None:
-    """Score a game played on a real table from its transcript.
-
-    One line per turn: 'Ann: I8=12 H6=8 J8=16+', 'Bob: pass', 'Ann: exchange 3',
-    and after the last turn 'Bob: left 3 5' for tokens left on the rack.
-    """
     kind = _game_type(variant)
     rules = _board_rules(kind, "score sheets")
     try:
         sheet = score_transcript(_read(file), rules)
     except MathableError as exc:
-        raise fail(f"{file}: {exc}") from None
+        raise fail(_in_file(file, exc)) from None
     if json_out:
         _print_json(sheet.to_dict())
         return
     names = rules.layout.grid
-    table = Table(title=Text(f"Score sheet: {file.name}"), header_style="bold")
+    # TRANSLATORS: the title of a scored transcript's table, then the file's name
+    table = Table(title=Text(_("Score sheet: {file}", file=file.name)), header_style="bold")
     table.add_column("#", justify="right")
-    table.add_column("player")
-    table.add_column("turn")
-    table.add_column("points", justify="right")
-    table.add_column("total", justify="right")
+    table.add_column(pgettext("column", "player"))
+    # TRANSLATORS: a column heading of a score sheet: what the turn was
+    table.add_column(pgettext("column", "turn"))
+    table.add_column(pgettext("column", "points"), justify="right")
+    # TRANSLATORS: a column heading of a score sheet: the player's total so far
+    table.add_column(pgettext("column", "total"), justify="right")
     for number, turn in enumerate(sheet.turns, start=1):
         if turn.kind == "place":
             what = " ".join(
@@ -208,16 +433,22 @@ def score(
                 for p in turn.placements
             )
             if turn.bonus:
-                what += f"  +{turn.bonus} bonus"
+                # TRANSLATORS: the bonus points of a turn placing a whole rack (C9)
+                what += "  " + _("+{bonus} bonus", bonus=turn.bonus)
         elif turn.kind == "exchange":
-            what = f"exchange {turn.exchanged}"
+            # TRANSLATORS: a turn of a score sheet: the player exchanged this many tokens
+            what = pgettext("turn", "exchange {count}", count=turn.exchanged)
         elif turn.kind == "left":
-            what = "tokens left on the rack"
+            # TRANSLATORS: the last line of a score sheet: what a player had left
+            what = _("tokens left on the rack")
         else:
-            what = "pass"
+            # TRANSLATORS: a turn of a score sheet: the player passed
+            what = pgettext("turn", "pass")
         table.add_row(str(number), Text(turn.player), Text(what), str(turn.points), str(turn.total))
     console.print(table)
-    console.print(Text("Totals: " + ", ".join(f"{p} {t}" for p, t in sheet.totals.items())))
+    totals = ", ".join(f"{p} {t}" for p, t in sheet.totals.items())
+    # TRANSLATORS: then each player's name and total score
+    console.print(Text(_("Totals: {scores}", scores=totals)))
 
 
 def _load_game(path: Path) -> Game:
@@ -226,9 +457,9 @@ def _load_game(path: Path) -> Game:
     try:
         return registry.from_record(text)
     except MathableError as exc:
-        raise fail(f"{path}: {exc}") from None
+        raise fail(_in_file(path, exc)) from None
     except RecursionError:
-        raise fail(f"{path}: not a game record (nested too deeply)") from None
+        raise fail(_in_file(path, _("not a game record (nested too deeply)"))) from None
 
 
 def _position_of(game: Game) -> Position:
@@ -275,22 +506,28 @@ def _replay_data(game: Game) -> dict[str, Any]:
     return data
 
 
-@app.command()
+RecordArg = Annotated[Path, typer.Argument(help=_help(lazy("A JSON game record.")))]
+
+
+@app.command(
+    cls=_Command,
+    help=_help(lazy("Replay a game record: its turns, then final scores, board, racks and bag.")),
+)
 def replay(
-    record: Annotated[Path, typer.Argument(help="A JSON game record.")],
+    record: RecordArg,
     json_out: JsonFlag = False,
     sheet: Annotated[
-        bool, typer.Option("--sheet", help="Print the game as a score sheet instead.")
+        bool,
+        typer.Option("--sheet", help=_help(lazy("Print the game as a score sheet instead."))),
     ] = False,
 ) -> None:
-    """Replay a game record: its turns, then final scores, board, racks and bag."""
     from mathable.games.board.transcript import format_transcript
 
     game = _load_game(record)
     kind = game.game_type
     if sheet:
         if not kind.score_sheets:
-            raise fail(f"{kind.title} has no score sheets")
+            raise fail(_("{game} has no score sheets", game=kind.title))
         sys.stdout.write(format_transcript(game))
         return
     if json_out:
@@ -306,16 +543,26 @@ def replay(
     console.print(panels.scores_table(game.players, game.scores, to_move, unit=kind.score_unit))
     if view.status:
         console.print(Text(view.status))
-    console.print(Text(f"{panels.holder(kind)}s:"))
+    # TRANSLATORS: then each player's name and rack (or hand)
+    console.print(Text(_("hands:") if kind.piece == "card" else _("racks:")))
     for seat, name in enumerate(game.players):
         console.print(Text(f"  {name}: "), panels.rack_text(game.rack(seat)))
-    drawn = " ".join(map(str, game.bag_order())) or "empty"
-    console.print(Text(f"{panels.supply(kind)} ({game.bag_size}): {drawn}"))
+    # TRANSLATORS: an empty bag (or reserve of cards)
+    drawn = " ".join(map(str, game.bag_order())) or pgettext("bag", "empty")
+    if kind.piece == "card":
+        # TRANSLATORS: the cards still to draw: how many, then their values in order
+        supply = _("reserve ({count}): {values}", count=game.bag_size, values=drawn)
+    else:
+        # TRANSLATORS: the bag: how many tokens, then their values in the order drawn
+        supply = _("bag ({count}): {values}", count=game.bag_size, values=drawn)
+    console.print(Text(supply))
     if game.is_over:
-        winners = " and ".join(game.players[s] for s in game.winners())
-        what = "Match" if kind.rounds else "Game"
-        won = f" Winner: {winners}." if winners else ""  # none once aborted (L1)
-        console.print(Text(f"{what} over ({game.end_reason}).{won}"))
+        won = winners_text(game)  # none once aborted (L1)
+        if kind.rounds:
+            over = _("Match over ({reason}).", reason=game.end_reason)
+        else:
+            over = _("Game over ({reason}).", reason=game.end_reason)
+        console.print(Text(over + won))
 
 
 def _rack(rack: tuple[int, ...] | int) -> tuple[tuple[int, ...] | None, int]:
@@ -344,13 +591,17 @@ def _position(text: str) -> tuple[Position, Variant]:
         content = _read(path).strip()
         if content.startswith("{"):
             game = _load_game(path)
-            rules = _board_rules(game.game_type, "positions", ": use replay")
+            rules = _board_rules(game.game_type, "positions", replay=True)
             return _position_of(game), rules
         text = content
     elif "|" not in text:
+        # TRANSLATORS: the fields of a one-line position between brackets, separated by |
         raise fail(
-            f"{text!r} is neither a file nor a one-line position "
-            "(variant | board | racks | scores | bag | to move)"
+            _(
+                "{text} is neither a file nor a one-line position "
+                "(variant | board | racks | scores | bag | to move)",
+                text=repr(text),
+            )
         )
     grids: dict[str, CellNames] = {
         name: get_variant(name).layout.grid
@@ -363,52 +614,103 @@ def _position(text: str) -> tuple[Position, Variant]:
         raise fail(str(exc)) from None
     kind = _game_type(position.variant)
     rules = _board_rules(kind, "positions")
-    if any(not 0 <= c < len(kind.targets) for c, _ in position.board):
-        raise fail("the position has a cell off the board")
+    if any(not 0 <= c < len(kind.targets) for c, _value in position.board):
+        raise fail(_("the position has a cell off the board"))
     if not kind.min_players <= len(position.racks) <= kind.max_players:
         raise fail(
-            f"the position has {len(position.racks)} racks; {kind.title} is played by "
-            f"{kind.min_players} to {kind.max_players} players"
+            ngettext(
+                "the position has {count} rack; {game} is played by {fewest} to {most} players",
+                "the position has {count} racks; {game} is played by {fewest} to {most} players",
+                len(position.racks),
+                game=kind.title,
+                fewest=kind.min_players,
+                most=kind.max_players,
+            )
         )
     for seat, rack in enumerate(position.racks, start=1):
         values, size = _rack(rack)
         if size > kind.rack_size:
-            raise fail(f"rack {seat} holds {size} {kind.piece}s; at most {kind.rack_size}")
+            raise fail(_rack_too_full(kind, seat, size))
         strange = [v for v in values or () if v not in rules.tokens]
         if strange:
-            raise fail(f"rack {seat}: {strange[0]} is not a {kind.piece} of {kind.title}")
+            raise fail(_not_a_piece(kind, seat, strange[0]))
     return position, rules
 
 
-@app.command()
-def show(position: Annotated[str, typer.Argument(help="A one-line position, or a file.")]) -> None:
-    """Draw a position's board in the terminal, squares in colour."""
+def _rack_too_full(kind: GameType, seat: int, size: int) -> str:
+    """A rack of a position holding more pieces than the game allows, in words."""
+    values = {"rack": seat, "count": size, "most": kind.rack_size}
+    if kind.piece == "card":
+        return ngettext(
+            "rack {rack} holds {count} card; at most {most}",
+            "rack {rack} holds {count} cards; at most {most}",
+            size,
+            **values,
+        )
+    if kind.piece == "tile":
+        return ngettext(
+            "rack {rack} holds {count} tile; at most {most}",
+            "rack {rack} holds {count} tiles; at most {most}",
+            size,
+            **values,
+        )
+    return ngettext(
+        "rack {rack} holds {count} token; at most {most}",
+        "rack {rack} holds {count} tokens; at most {most}",
+        size,
+        **values,
+    )
+
+
+def _not_a_piece(kind: GameType, seat: int, value: int) -> str:
+    """A value on a position's rack that no piece of the game has, in words."""
+    values = {"rack": seat, "value": value, "game": kind.title}
+    if kind.piece == "card":
+        return _("rack {rack}: {value} is not a card of {game}", **values)
+    if kind.piece == "tile":
+        return _("rack {rack}: {value} is not a tile of {game}", **values)
+    return _("rack {rack}: {value} is not a token of {game}", **values)
+
+
+PositionArg = Annotated[str, typer.Argument(help=_help(lazy("A one-line position, or a file.")))]
+
+
+@app.command(
+    cls=_Command,
+    help=_help(lazy("Draw a position's board in the terminal, squares in colour.")),
+)
+def show(position: PositionArg) -> None:
     pos, rules = _position(position)
     kind = _game_type(pos.variant)
     board = rules.new_board(dict(pos.board))
     console.print(panels.surface_group(kind, board.values))
-    names = tuple(f"Player {i + 1}" for i in range(len(pos.racks)))
+    names = tuple(_("Player {number}", number=i + 1) for i in range(len(pos.racks)))
     sizes = tuple(_rack(r)[1] for r in pos.racks)
     console.print(panels.scores_table(names, pos.scores, pos.to_move, sizes))
-    rack, _ = _rack(pos.racks[pos.to_move])
+    rack, _size = _rack(pos.racks[pos.to_move])
     if rack is not None:
-        console.print(Text("rack to move: "), panels.rack_text(rack))
-    console.print(Text(f"bag: {pos.bag}"))
+        # TRANSLATORS: the rack of the player to move follows
+        console.print(Text(_("rack to move:") + " "), panels.rack_text(rack))
+    console.print(Text(panels.supply_count(kind, pos.bag)))
 
 
-@app.command()
+@app.command(
+    cls=_Command,
+    help=_help(
+        lazy("Every legal single placement for the player to move, with its points, best first."),
+        lazy("When that rack is hidden ('?7'), every token value still in play is tried."),
+    ),
+)
 def moves(
-    position: Annotated[str, typer.Argument(help="A one-line position, or a file.")],
+    position: PositionArg,
     json_out: JsonFlag = False,
-    limit: Annotated[int, typer.Option(min=0, help="Show at most this many (0: all).")] = 0,
+    limit: Annotated[
+        int, typer.Option(min=0, help=_help(lazy("Show at most this many (0: all).")))
+    ] = 0,
 ) -> None:
-    """Every legal single placement for the player to move, with its points, best first.
-
-    When that rack is hidden ('?7'), every token value still in play is tried.
-    """
     pos, rules = _position(position)
     board = rules.new_board(dict(pos.board))
-    rack, _ = _rack(pos.racks[pos.to_move])
+    rack, _size = _rack(pos.racks[pos.to_move])
     if rack is None:
         on_board: dict[int, int] = {}
         start = set(rules.layout.start_cells())
@@ -443,32 +745,45 @@ def moves(
         )
         return
     if not found:
-        console.print(Text("No legal placement."))
+        console.print(Text(_("No legal placement.")))
         return
     table = Table(header_style="bold", box=None)
-    table.add_column("placement")
-    table.add_column("points", justify="right")
-    table.add_column("equations", justify="right")
+    # TRANSLATORS: a column heading: a placement in the notation (I8=12)
+    table.add_column(pgettext("column", "placement"))
+    table.add_column(pgettext("column", "points"), justify="right")
+    # TRANSLATORS: a column heading: how many equations a placement makes
+    table.add_column(pgettext("column", "equations"), justify="right")
     for points, cell, value, n in found:
         table.add_row(Text(_written(grid, cell, value)), str(points), str(n))
     console.print(table)
-    shown = f"{len(found)} of {total}" if len(found) < total else str(total)
-    console.print(Text(f"{shown} placements"))
+    if len(found) < total:
+        # TRANSLATORS: how many legal placements are shown, of how many there are
+        said = ngettext(
+            "{shown} of {count} placement", "{shown} of {count} placements", total, shown=len(found)
+        )
+    else:
+        said = ngettext("{count} placement", "{count} placements", total)
+    console.print(Text(said))
 
 
-@app.command()
+@app.command(
+    cls=_Command,
+    help=_help(lazy("List the games this program plays (--json: with their capabilities).")),
+)
 def variants(json_out: JsonFlag = False) -> None:
-    """List the games this program plays (--json: with their capabilities)."""
     if json_out:
         _print_json(registry.catalog())
         return
     for info in GAMES.values():
-        console.print(
-            Text.assemble(
-                (info.name, "bold"),
-                f": {info.title}, {info.min_players}-{info.max_players} players. {info.summary}",
-            )
+        # TRANSLATORS: a game's title, how many play it, then a line on it
+        said = _(
+            "{game}, {fewest}-{most} players. {summary}",
+            game=info.title,
+            fewest=info.min_players,
+            most=info.max_players,
+            summary=info.summary,
         )
+        console.print(Text.assemble((info.name, "bold"), f": {said}"))
 
 
 def _seat_names(players: str, vs: str | None) -> list[str]:
@@ -478,13 +793,22 @@ def _seat_names(players: str, vs: str | None) -> list[str]:
     if vs is None:
         return names
     if vs not in BOTS:
-        raise fail(f"unknown computer level {vs!r}; choose one of {', '.join(BOTS)}")
+        raise fail(
+            _(
+                "unknown computer level {level}; choose one of {levels}",
+                level=repr(vs),
+                levels=", ".join(BOTS),
+            )
+        )
     if len(names) > 1 or any(SEAT_BOT.search(n.lower()) for n in names):
         raise fail(
-            "--vs seats one person against the computer: give at most one name with "
-            "--players (for more seats, name them all: --players Ann,Bob,bot:strong)"
+            _(
+                "--vs seats one person against the computer: give at most one name with "
+                "--players (for more seats, name them all: --players Ann,Bob,bot:strong)"
+            )
         )
-    return [names[0] if names else "You", f"{vs.title()} [bot:{vs}]"]
+    # TRANSLATORS: the name of the one person playing against the computer (--vs)
+    return [names[0] if names else _("You"), f"{vs.title()} [bot:{vs}]"]
 
 
 def _house_rules(kind: GameType, chosen: dict[str, tuple[str, bool]], hints: bool) -> HouseRules:
@@ -493,8 +817,8 @@ def _house_rules(kind: GameType, chosen: dict[str, tuple[str, bool]], hints: boo
     ``--no-hints``."""
     for rule, (flag, on) in chosen.items():
         if on and rule not in kind.house_rules:
-            raise fail(f"{kind.title} has no house rule {flag}")
-    wanted = {rule for rule, (_, switched) in chosen.items() if switched}
+            raise fail(_("{game} has no house rule {flag}", game=kind.title, flag=flag))
+    wanted = {rule for rule, (_flag, switched) in chosen.items() if switched}
     return HouseRules(
         table_referee="table_referee" in wanted,
         allow_undo="allow_undo" in wanted,
@@ -523,54 +847,86 @@ def _new_game(
         raise fail(str(exc)) from None
 
 
-@app.command()
+@app.command(
+    cls=_Command,
+    help=_help(
+        lazy("Play at one screen or against the computer, in the full-screen terminal app."),
+        lazy(
+            "Without --players, --vs or --resume the app opens on a new-game screen (--plain: "
+            "asks for the players). A resumed game keeps its own players and house rules."
+        ),
+    ),
+)
 def play(
     players: Annotated[
         str,
         typer.Option(
-            help="Names, comma separated; bot:LEVEL for a computer player "
-            "(--players Ann,Bob,bot:strong)."
+            help=_help(
+                lazy(
+                    "Names, comma separated; bot:LEVEL for a computer player "
+                    "(--players Ann,Bob,bot:strong)."
+                )
+            )
         ),
     ] = "",
     vs: Annotated[
         str | None,
         typer.Option(
-            help="Play one person against this computer level (see 'bots'): you alone, "
-            "or the one name given by --players (--players Ann --vs strong)."
+            help=_help(
+                lazy(
+                    "Play one person against this computer level (see 'bots'): you alone, "
+                    "or the one name given by --players (--players Ann --vs strong)."
+                )
+            )
         ),
     ] = None,
-    rounds: Annotated[int, typer.Option(help="Rounds of a match, in games played in rounds.")] = 1,
-    seed: Annotated[int | None, typer.Option(help="Seed of the shuffle (random if unset).")] = None,
+    rounds: Annotated[
+        int, typer.Option(help=_help(lazy("Rounds of a match, in games played in rounds.")))
+    ] = 1,
+    seed: Annotated[
+        int | None, typer.Option(help=_help(lazy("Seed of the shuffle (random if unset).")))
+    ] = None,
     variant: VariantOpt = "classic",
     referee: Annotated[
-        bool, typer.Option("--referee", help="House rule C12: mistakes stand until challenged.")
+        bool,
+        typer.Option(
+            "--referee", help=_help(lazy("House rule C12: mistakes stand until challenged."))
+        ),
     ] = False,
-    undo: Annotated[bool, typer.Option("--undo", help="House rule: allow taking back.")] = False,
+    undo: Annotated[
+        bool, typer.Option("--undo", help=_help(lazy("House rule: allow taking back.")))
+    ] = False,
     strict: Annotated[
-        bool, typer.Option("--strict", help="House rule K2 (numbered board): scoring first.")
+        bool,
+        typer.Option(
+            "--strict", help=_help(lazy("House rule K2 (numbered board): scoring first."))
+        ),
     ] = False,
     hints: Annotated[
         bool,
         typer.Option(
-            "--hints/--no-hints", help="House rule O2: players may ask for their best turns."
+            "--hints/--no-hints",
+            help=_help(lazy("House rule O2: players may ask for their best turns.")),
         ),
     ] = True,
-    resume: Annotated[Path | None, typer.Option(help="Continue a saved game record.")] = None,
+    resume: Annotated[
+        Path | None, typer.Option(help=_help(lazy("Continue a saved game record.")))
+    ] = None,
     plain: Annotated[
-        bool, typer.Option("--plain", help="The line-by-line game instead of the full screen.")
+        bool,
+        typer.Option(
+            "--plain", help=_help(lazy("The line-by-line game instead of the full screen."))
+        ),
     ] = False,
 ) -> None:
-    """Play at one screen or against the computer, in the full-screen terminal app.
-
-    Without --players, --vs or --resume the app opens on a new-game screen (--plain:
-    asks for the players). A resumed game keeps its own players and house rules.
-    """
     from .hotseat import ask_game, run_hotseat
 
     kind = _game_type(variant)
     names = _seat_names(players, vs)
     if resume is not None and names:
-        raise fail("--resume continues a saved game with its own players: leave out --players/--vs")
+        raise fail(
+            _("--resume continues a saved game with its own players: leave out --players/--vs")
+        )
     house = _house_rules(
         kind,
         {
@@ -581,7 +937,7 @@ def play(
         hints,
     )
     if rounds != 1 and not kind.rounds:
-        raise fail(f"{kind.title} is not played in rounds: leave out --rounds")
+        raise fail(_("{game} is not played in rounds: leave out --rounds", game=kind.title))
     game: Game | None = None
     levels: dict[int, str] = {}  # a resumed record's computer seats (its ``bots``)
     if resume is not None:
@@ -589,14 +945,19 @@ def play(
         levels = records.bots_of(records.loads(_read(resume)))
         for seat, level in levels.items():
             if level not in BOTS:
-                raise fail(
-                    f"{resume}: seat {seat + 1} was played by the computer level {level!r}, "
-                    f"which this program has not ({', '.join(BOTS)})"
+                said = _(
+                    "seat {seat} was played by the computer level {level}, which this "
+                    "program has not ({levels})",
+                    seat=seat + 1,
+                    level=repr(level),
+                    levels=", ".join(BOTS),
                 )
+                raise fail(_in_file(resume, said))
     elif names:
         game = _new_game(kind, names, seed, house, rounds)
     else:  # the players are asked for later: refuse bad options now
-        _new_game(kind, [f"Player {i + 1}" for i in range(kind.min_players)], seed, house, rounds)
+        seats = [_("Player {number}", number=i + 1) for i in range(kind.min_players)]
+        _new_game(kind, seats, seed, house, rounds)
     if not plain and sys.stdin.isatty() and sys.stdout.isatty():
         from mathable.tui.app import run_app
 
@@ -621,7 +982,8 @@ def main() -> None:
     try:
         app()
     except KeyboardInterrupt:
-        err.print("interrupted")
+        with i18n.language(i18n.from_environment()):
+            err.print(_("interrupted"))
         sys.exit(130)
     except BrokenPipeError:  # the reader of our output stopped (``| head``): leave quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -633,48 +995,76 @@ def _writable_folder(folder: Path) -> None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
         if not os.access(folder, os.W_OK):
-            raise fail(f"cannot write to {folder}")
+            raise fail(_("cannot write to {folder}", folder=str(folder)))
     except OSError as exc:
-        raise fail(f"cannot make the folder {folder}: {exc.strerror or exc}") from None
+        raise fail(_cannot_make(folder, exc.strerror or str(exc))) from None
     except ValueError:
-        raise fail(f"cannot make the folder {folder}: the name holds a NUL") from None
+        raise fail(_cannot_make(folder, _("the name holds a NUL"))) from None
 
 
-@app.command()
+def _cannot_make(folder: Path, reason: str) -> str:
+    """Why the folder ``folder`` cannot be made, in words."""
+    # TRANSLATORS: {reason} is why, often the system's own words
+    return _("cannot make the folder {folder}: {reason}", folder=str(folder), reason=reason)
+
+
+@app.command(cls=_Command, help=_help(lazy("List the computer players, weakest first.")))
 def bots() -> None:
-    """List the computer players, weakest first."""
-    for name, (_, description) in BOTS.items():
+    for name, (_bot, description) in BOTS.items():
         console.print(Text.assemble((name, "bold"), f": {description}"))
 
 
-@app.command()
+JobsOpt = Annotated[
+    int, typer.Option(min=1, max=64, help=_help(lazy("Games played at once (processes).")))
+]
+
+
+@app.command(
+    cls=_Command,
+    help=_help(
+        lazy(
+            "Pit computer players against each other on seeded deals; with two bots, the score "
+            "margin and the win rate with their 95% intervals over the deals."
+        )
+    ),
+)
 def arena(
     names: Annotated[
         list[str],
         typer.Argument(
-            help="2 to 4 bots: levels, or levels with settings (expert:samples=32,budget_ms=500)."
+            help=_help(
+                # TRANSLATORS: the levels and settings between brackets are typed as they are
+                lazy(
+                    "2 to 4 bots: levels, or levels with settings "
+                    "(expert:samples=32,budget_ms=500)."
+                )
+            )
         ),
     ],
-    games: Annotated[int, typer.Option(min=1, help="How many games.")] = 100,
+    games: Annotated[int, typer.Option(min=1, help=_help(lazy("How many games.")))] = 100,
     seed: Annotated[
-        int, typer.Option(help="Deal i is dealt from seed + i (tune below 100,000).")
+        int,
+        typer.Option(help=_help(lazy("Deal i is dealt from seed + i (tune below 100,000)."))),
     ] = 0,
-    jobs: Annotated[int, typer.Option(min=1, max=64, help="Games played at once (processes).")] = 1,
+    jobs: JobsOpt = 1,
     paired: Annotated[
         bool,
         typer.Option(
-            help="Play each deal once per seating (two bots: twice, seats swapped); "
-            "--no-paired deals every game afresh, seats rotated."
+            help=_help(
+                lazy(
+                    "Play each deal once per seating (two bots: twice, seats swapped); "
+                    "--no-paired deals every game afresh, seats rotated."
+                )
+            )
         ),
     ] = True,
     records_dir: Annotated[
-        Path | None, typer.Option("--records", help="Write every game's record here.")
+        Path | None,
+        typer.Option("--records", help=_help(lazy("Write every game's record here."))),
     ] = None,
     variant: VariantOpt = "classic",
     json_out: JsonFlag = False,
 ) -> None:
-    """Pit computer players against each other on seeded deals; with two bots, the score
-    margin and the win rate with their 95% intervals over the deals."""
     from concurrent.futures import ProcessPoolExecutor
 
     from rich.progress import Progress
@@ -683,7 +1073,7 @@ def arena(
     from mathable.ai import parse_spec
 
     if not 2 <= len(names) <= 4:
-        raise fail("name 2 to 4 bots")
+        raise fail(_("name 2 to 4 bots"))
     for name in names:
         try:
             parse_spec(name)
@@ -701,7 +1091,8 @@ def arena(
         work = match.jobs_for(names, variant, games, seed, keep)
     results = []
     with Progress(console=err, transient=True, disable=json_out) as progress:
-        task = progress.add_task(f"{' vs '.join(names)}", total=games)
+        # TRANSLATORS: a progress bar's label: the bots playing, "greedy vs strong"
+        task = progress.add_task(pgettext("versus", " vs ").join(names), total=games)
         if jobs == 1:
             for result in map(match.run_one, work):
                 results.append(result)
@@ -716,29 +1107,52 @@ def arena(
             for number, result in enumerate(results):
                 match.save_record(result, records_dir, number)
         except OSError as exc:
-            raise fail(f"cannot write to {records_dir}: {exc.strerror or exc}") from None
+            raise fail(
+                _(
+                    "cannot write to {folder}: {reason}",
+                    folder=str(records_dir),
+                    reason=exc.strerror or str(exc),
+                )
+            ) from None
     summary = match.tally(results, names)
     pairing = match.paired_summary(results, names) if paired and len(set(names)) == 2 else None
     if json_out:
         out = {"variant": variant, "games": games, "seed": seed, "bots": summary}
         _print_json({**out, "paired": pairing} if paired else out)
         return
-    how = "paired deals" if paired else "games"
-    table = Table(
-        title=Text(f"{games} games of {variant} ({how}), seed {seed}"), header_style="bold"
-    )
+    if paired:
+        title = ngettext(
+            "{count} game of {game} (paired deals), seed {seed}",
+            "{count} games of {game} (paired deals), seed {seed}",
+            games,
+            game=variant,
+            seed=seed,
+        )
+    else:
+        title = ngettext(
+            "{count} game of {game} (games), seed {seed}",
+            "{count} games of {game} (games), seed {seed}",
+            games,
+            game=variant,
+            seed=seed,
+        )
+    table = Table(title=Text(title), header_style="bold")
     columns = (
-        "bot",
-        "wins",
-        "win rate",
-        "95% interval",
-        "mean score",
-        "ms/turn",
-        "p95 ms",
-        "max ms",
+        # TRANSLATORS: a column heading: a computer player
+        pgettext("column", "bot"),
+        pgettext("column", "wins"),
+        pgettext("column", "win rate"),
+        pgettext("column", "95% interval"),
+        pgettext("column", "mean score"),
+        # TRANSLATORS: a column heading: milliseconds per turn
+        pgettext("column", "ms/turn"),
+        # TRANSLATORS: a column heading: the 95th percentile of a turn's milliseconds
+        pgettext("column", "p95 ms"),
+        # TRANSLATORS: a column heading: the most milliseconds a turn took
+        pgettext("column", "max ms"),
     )
-    for column in columns:
-        table.add_column(column, justify="left" if column == "bot" else "right")
+    for number, column in enumerate(columns):
+        table.add_column(column, justify="left" if number == 0 else "right")
     for row in summary:
         low, high = row["win_rate_ci95"]
         table.add_row(
@@ -755,40 +1169,62 @@ def arena(
     if pairing is not None:
         low, high = pairing["margin_ci95"]
         rate_low, rate_high = pairing["win_rate_ci95"]
-        console.print(
-            Text(
-                f"Over {pairing['deals']} deals, {pairing['bot']} against {pairing['against']}: "
-                f"margin {pairing['margin']:+.1f} points (95%: {low:+.1f} to {high:+.1f}), "
-                f"win rate {100 * pairing['win_rate']:.1f}% "
-                f"(95%: {100 * rate_low:.1f}-{100 * rate_high:.1f}%)"
-            )
+        said = ngettext(
+            "Over {count} deal, {bot} against {against}: margin {margin} points "
+            "(95%: {low} to {high}), win rate {rate}% (95%: {rate_low}-{rate_high}%)",
+            "Over {count} deals, {bot} against {against}: margin {margin} points "
+            "(95%: {low} to {high}), win rate {rate}% (95%: {rate_low}-{rate_high}%)",
+            pairing["deals"],
+            bot=pairing["bot"],
+            against=pairing["against"],
+            margin=f"{pairing['margin']:+.1f}",
+            low=f"{low:+.1f}",
+            high=f"{high:+.1f}",
+            rate=f"{100 * pairing['win_rate']:.1f}",
+            rate_low=f"{100 * rate_low:.1f}",
+            rate_high=f"{100 * rate_high:.1f}",
         )
+        console.print(Text(said))
 
 
-@app.command()
+@app.command(
+    cls=_Command,
+    help=_help(
+        lazy(
+            "Measure the ladder: each computer level against the next one up, in every game, "
+            "on paired deals from seeds no tuning has seen; prints the README's table."
+        )
+    ),
+)
 def ladder(
     deals: Annotated[
-        int, typer.Option(min=1, max=100_000, help="Paired deals per match (two games each).")
+        int,
+        typer.Option(
+            min=1, max=100_000, help=_help(lazy("Paired deals per match (two games each)."))
+        ),
     ] = 1000,
     seed: Annotated[
         int,
-        typer.Option(help="Deal i is dealt from seed + i (at least 1,000,000: never tuned on)."),
+        typer.Option(
+            help=_help(lazy("Deal i is dealt from seed + i (at least 1,000,000: never tuned on)."))
+        ),
     ] = 1_000_000,
-    jobs: Annotated[int, typer.Option(min=1, max=64, help="Games played at once (processes).")] = 1,
+    jobs: JobsOpt = 1,
     games: Annotated[
         list[str] | None,
-        typer.Option("--game", "-g", help="A game to measure (again for more); all by default."),
+        typer.Option(
+            "--game", "-g", help=_help(lazy("A game to measure (again for more); all by default."))
+        ),
     ] = None,
     readme: Annotated[
         Path | None,
         typer.Option(
-            "--readme", help="Write the table into this file, between its ladder markers."
+            "--readme",
+            help=_help(lazy("Write the table into this file, between its ladder markers.")),
         ),
     ] = None,
     json_out: JsonFlag = False,
 ) -> None:
-    """Measure the ladder: each computer level against the next one up, in every game, on
-    paired deals from seeds no tuning has seen; prints the README's table."""
     from rich.progress import Progress
 
     from mathable.ai import ladder as rungs_of
@@ -802,7 +1238,8 @@ def ladder(
         raise fail(str(exc)) from None
     total = len(chosen) * len(rungs_of.matches()) * 2 * deals
     with Progress(console=err, transient=True, disable=json_out) as progress:
-        task = progress.add_task("the ladder", total=total)
+        # TRANSLATORS: a progress bar's label while the ladder is measured
+        task = progress.add_task(_("the ladder"), total=total)
         rungs = rungs_of.play(chosen, deals, seed, jobs, lambda: progress.advance(task))
     if json_out:
         _print_json(
@@ -829,31 +1266,51 @@ def ladder(
     try:
         rungs_of.rewrite(readme, text)
     except (OSError, ValueError) as exc:
-        raise fail(f"cannot write the ladder into {readme}: {exc}") from None
-    console.print(Text(f"wrote the ladder into {readme}"))
+        raise fail(
+            _("cannot write the ladder into {file}: {reason}", file=str(readme), reason=exc)
+        ) from None
+    console.print(Text(_("wrote the ladder into {file}", file=str(readme))))
 
 
-@app.command("train-leaves")
+@app.command(
+    "train-leaves",
+    cls=_Command,
+    help=_help(
+        # TRANSLATORS: Macondo is a program's name; leaves-<game>.json is a file name
+        lazy(
+            "Learn the value of the tokens kept on the rack from leave-blind self-play "
+            "(Macondo's superleaves, as a linear model): writes leaves-<game>.json, "
+            "reproducible from its seed (every game where the player chooses what to keep, "
+            "by default)."
+        )
+    ),
+)
 def train_leaves(
     variants: Annotated[
         list[str] | None,
-        typer.Option("--variant", "-v", help="A game to train (again for more); all with racks."),
+        typer.Option(
+            "--variant",
+            "-v",
+            help=_help(lazy("A game to train (again for more); all with racks.")),
+        ),
     ] = None,
     games: Annotated[
-        int, typer.Option(min=1, max=1_000_000, help="Self-play games per game.")
+        int, typer.Option(min=1, max=1_000_000, help=_help(lazy("Self-play games per game.")))
     ] = 3000,
     seed: Annotated[
-        int, typer.Option(help="Game i is dealt from seed + i (a tuning seed: below 100,000).")
+        int,
+        typer.Option(
+            help=_help(lazy("Game i is dealt from seed + i (a tuning seed: below 100,000)."))
+        ),
     ] = 10_000,
-    jobs: Annotated[int, typer.Option(min=1, max=64, help="Games played at once (processes).")] = 1,
+    jobs: JobsOpt = 1,
     out: Annotated[
         Path | None,
-        typer.Option("--out", help="A folder for the files (default: the package's, shipped)."),
+        typer.Option(
+            "--out", help=_help(lazy("A folder for the files (default: the package's, shipped)."))
+        ),
     ] = None,
 ) -> None:
-    """Learn the value of the tokens kept on the rack from leave-blind self-play (Macondo's
-    superleaves, as a linear model): writes leaves-<game>.json, reproducible from its seed
-    (every game where the player chooses what to keep, by default)."""
     import functools
     import time
 
@@ -866,15 +1323,21 @@ def train_leaves(
         _game_type(name)
         reason = leaves.unlearnable(name)
         if reason is not None:
-            raise fail(f"{reason}: no leave to learn")
+            raise fail(_("{reason}: no leave to learn", reason=reason))
     chosen = variants or [name for name in GAMES if leaves.unlearnable(name) is None]
     if seed + games > TUNING_SEEDS_BELOW:
-        raise fail(f"train on tuning seeds: seed + games must stay below {TUNING_SEEDS_BELOW:,}")
+        raise fail(
+            _(
+                "train on tuning seeds: seed + games must stay below {most}",
+                most=f"{TUNING_SEEDS_BELOW:,}",
+            )
+        )
     folder = out or leaves.DATA
     _writable_folder(folder)
     with Progress(console=err, transient=True) as progress:
         for name in chosen:
-            task = progress.add_task(f"self-play, {name}", total=games)
+            # TRANSLATORS: a progress bar's label: self-play games of a game
+            task = progress.add_task(_("self-play, {game}", game=name), total=games)
             start = time.perf_counter()
             advance = functools.partial(progress.advance, task)
             model, samples = leaves.train(name, games, seed, jobs, advance)
@@ -890,27 +1353,54 @@ def train_leaves(
             try:
                 target.write_text(model.to_json(meta), encoding="utf-8")
             except OSError as exc:
-                raise fail(f"cannot write {target}: {exc.strerror or exc}") from None
-            console.print(
-                Text(f"{name}: {games} games, {samples} leaves, {spent:.0f} s: wrote {target}")
+                raise fail(_cannot_write(target, exc.strerror or str(exc))) from None
+            played = ngettext("{count} game", "{count} games", games)
+            learned = ngettext("{count} leave", "{count} leaves", samples)
+            # TRANSLATORS: a game's name, the games played, the leaves learned, the seconds
+            # spent and the file written
+            said = _(
+                "{game}: {games}, {leaves}, {seconds} s: wrote {file}",
+                game=name,
+                games=played,
+                leaves=learned,
+                seconds=f"{spent:.0f}",
+                file=str(target),
             )
+            console.print(Text(said))
 
 
-@app.command("rate-bots")
+@app.command(
+    "rate-bots",
+    cls=_Command,
+    help=_help(
+        lazy(
+            "Rate the computer levels from games among themselves: their starting ratings on "
+            "a server (the shipped file is made by --out "
+            "src/mathable/online/bot_ratings.json)."
+        )
+    ),
+)
 def rate_bots(
     pairs: Annotated[
-        int, typer.Option(min=1, max=10_000, help="Deals per pair of levels (each played twice).")
+        int,
+        typer.Option(
+            min=1, max=10_000, help=_help(lazy("Deals per pair of levels (each played twice)."))
+        ),
     ] = 20,
-    seed: Annotated[int, typer.Option(help="Deal i is dealt from seed + i.")] = 1_000_000,
-    jobs: Annotated[int, typer.Option(min=1, max=64, help="Games played at once (processes).")] = 1,
+    seed: Annotated[
+        int, typer.Option(help=_help(lazy("Deal i is dealt from seed + i.")))
+    ] = 1_000_000,
+    jobs: JobsOpt = 1,
     variants: Annotated[
         list[str] | None,
-        typer.Option("--variant", "-v", help="A game to rate (again for more); all by default."),
+        typer.Option(
+            "--variant", "-v", help=_help(lazy("A game to rate (again for more); all by default."))
+        ),
     ] = None,
-    out: Annotated[Path | None, typer.Option("--out", help="Write the JSON to this file.")] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", help=_help(lazy("Write the JSON to this file.")))
+    ] = None,
 ) -> None:
-    """Rate the computer levels from games among themselves: their starting ratings on a
-    server (the shipped file is made by --out src/mathable/online/bot_ratings.json)."""
     from rich.progress import Progress
 
     from mathable.online import botratings
@@ -922,7 +1412,8 @@ def rate_bots(
     total = len(chosen) * pairs * len(levels) * (len(levels) - 1)
     rated: dict[str, Any] = {}
     with Progress(console=err, transient=True) as progress:
-        task = progress.add_task("computer levels", total=total)
+        # TRANSLATORS: a progress bar's label while the computer levels are rated
+        task = progress.add_task(_("computer levels"), total=total)
         for name in chosen:
             rated[name] = botratings.calibrate(
                 name, levels, pairs, seed, jobs, lambda: progress.advance(task)
@@ -934,16 +1425,21 @@ def rate_bots(
     try:
         out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     except OSError as exc:
-        raise fail(f"cannot write {out}: {exc.strerror or exc}") from None
-    console.print(Text(f"wrote {out}"))
+        raise fail(_cannot_write(out, exc.strerror or str(exc))) from None
+    console.print(Text(_("wrote {file}", file=str(out))))
 
 
-@app.command()
-def analyse(
-    record: Annotated[Path, typer.Argument(help="A JSON game record.")],
-    json_out: JsonFlag = False,
-) -> None:
-    """Per turn, the points played against the best turn available, and the loss."""
+def _cannot_write(file: Path, reason: str) -> str:
+    """Why the file ``file`` cannot be written, in words."""
+    # TRANSLATORS: {reason} is why, often the system's own words
+    return _("cannot write {file}: {reason}", file=str(file), reason=reason)
+
+
+@app.command(
+    cls=_Command,
+    help=_help(lazy("Per turn, the points played against the best turn available, and the loss.")),
+)
+def analyse(record: RecordArg, json_out: JsonFlag = False) -> None:
     from mathable.ai.analysis import analysis_report
 
     game = _load_game(record)
@@ -951,22 +1447,27 @@ def analyse(
     if json_out:
         _print_json(report)
         return
-    console.print(panels.analysis_view(report, f"Analysis: {record.name}"))
+    # TRANSLATORS: the title of a game's analysis, then the record's file name
+    console.print(panels.analysis_view(report, _("Analysis: {file}", file=record.name)))
 
 
-@app.command()
+@app.command(
+    cls=_Command,
+    help=_help(lazy("The best whole turns for the player to move (exact search), best first.")),
+)
 def hint(
-    position: Annotated[str, typer.Argument(help="A one-line position, a file, or a record.")],
+    position: Annotated[
+        str, typer.Argument(help=_help(lazy("A one-line position, a file, or a record.")))
+    ],
     json_out: JsonFlag = False,
-    limit: Annotated[int, typer.Option(min=1, help="How many turns to show.")] = 5,
+    limit: Annotated[int, typer.Option(min=1, help=_help(lazy("How many turns to show.")))] = 5,
 ) -> None:
-    """The best whole turns for the player to move (exact search), best first."""
     from mathable.ai.hints import board_hints
 
     pos, rules = _position(position)
-    rack, _ = _rack(pos.racks[pos.to_move])
+    rack, _size = _rack(pos.racks[pos.to_move])
     if rack is None:
-        raise fail("the rack to move is hidden ('?N'): a hint needs the rack")
+        raise fail(_("the rack to move is hidden ('?N'): a hint needs the rack"))
     board = rules.new_board(dict(pos.board))
     found = board_hints(rules, board, rack, started_with=len(rack), limit=max(1, limit))
     if json_out:
@@ -984,12 +1485,16 @@ def hint(
         )
         return
     if not found:
-        console.print(Text("No placement: pass or exchange."))
+        console.print(Text(_("No placement: pass or exchange.")))
         return
     for h in found:
-        bonus = f" (+{h.bonus} bonus)" if h.bonus else ""
-        keep = " ".join(map(str, h.leave)) or "nothing"
-        console.print(Text(f"{h.points or 0:>4}{bonus}  {h.notation}   keeps {keep}"))
+        # TRANSLATORS: the bonus points of a turn placing a whole rack (C9)
+        bonus = " " + _("(+{bonus} bonus)", bonus=h.bonus) if h.bonus else ""
+        # TRANSLATORS: a rack keeping no token after a hinted turn
+        kept = " ".join(map(str, h.leave)) or pgettext("kept", "nothing")
+        # TRANSLATORS: then the values of the tokens left on the rack after a hinted turn
+        keeps = _("keeps {values}", values=kept)
+        console.print(Text(f"{h.points or 0:>4}{bonus}  {h.notation}   {keeps}"))
 
 
 def _listen(host: str, port: int) -> socket.socket:
@@ -997,30 +1502,43 @@ def _listen(host: str, port: int) -> socket.socket:
     resolved or bound is refused in one line."""
     where = f"{host}:{port}"
     try:
-        family, kind, proto, _, address = socket.getaddrinfo(
+        family, kind, proto, _name, address = socket.getaddrinfo(
             host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
         )[0]
         sock = socket.socket(family, kind, proto)
     except (OSError, ValueError) as exc:  # UnicodeError: a name no resolver takes
-        raise fail(f"cannot listen on {where}: {exc}") from None
+        raise fail(_cannot_listen(where, str(exc))) from None
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(address)
     except OSError as exc:
         sock.close()
-        raise fail(f"cannot listen on {where}: {exc.strerror or exc}") from None
+        raise fail(_cannot_listen(where, exc.strerror or str(exc))) from None
     return sock
 
 
-@app.command()
+def _cannot_listen(where: str, reason: str) -> str:
+    """Why the server cannot listen on the address ``where``, in words."""
+    # TRANSLATORS: {address} is a host and a port; {reason} is why, often the system's words
+    return _("cannot listen on {address}: {reason}", address=where, reason=reason)
+
+
+@app.command(
+    cls=_Command,
+    help=_help(
+        lazy(
+            "Serve the web app (games kept in the database of DATABASE_URL: a SQLite file, or "
+            "PostgreSQL for several server processes)."
+        )
+    ),
+)
 def serve(
-    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    host: Annotated[str, typer.Option(help=_help(lazy("Address to listen on.")))] = "127.0.0.1",
     port: Annotated[
-        int, typer.Option(min=0, max=65535, help="Port to listen on (0: any free port).")
+        int,
+        typer.Option(min=0, max=65535, help=_help(lazy("Port to listen on (0: any free port)."))),
     ] = 8000,
 ) -> None:
-    """Serve the web app (games kept in the database of DATABASE_URL: a SQLite file, or
-    PostgreSQL for several server processes)."""
     import sqlite3
 
     import uvicorn
@@ -1041,13 +1559,15 @@ def serve(
         raise fail(f"DATABASE_URL={shown_url}: {exc}") from None
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
-    console.print(
-        Text.assemble(
-            "Mathable is served at ",
-            (f"http://{shown}:{bound}/", "bold"),
-            f" (games in {_clean(shown_url)}; Ctrl-C stops)",
-        )
+    # TRANSLATORS: {address} is the web address shown in bold, {database} where the games
+    # are kept; Ctrl-C is the key that stops the server
+    said = _(
+        "Mathable is served at {address} (games in {database}; Ctrl-C stops)",
+        address="\0",
+        database=_clean(shown_url),
     )
+    before, _mark, after = said.partition("\0")
+    console.print(Text.assemble(before, (f"http://{shown}:{bound}/", "bold"), after))
     # frames over the app's own limit are refused by uvicorn before they are even read
     config = uvicorn.Config(web, log_level="warning", ws_max_size=settings.sockets.max_frame)
     server = uvicorn.Server(config)

@@ -10,7 +10,9 @@ screen offers exactly the actions the view says the seat may use now
 (``accept``/``decline`` when a proposal waits for an answer). A seat named ``bot:LEVEL``
 is a computer player; each of its actions is shown as it plays. Everything is drawn from
 the game's type and the seat's view, so any game of the registry plays here unchanged.
-Whatever a player typed is printed as typed (rich ``Text``, never markup).
+Whatever a player typed is printed as typed (rich ``Text``, never markup). Everything
+else is in the player's language (:mod:`mathable.i18n`), and a command word may be typed in
+it as well as in English (``passer`` for ``pass`` in French).
 """
 
 from __future__ import annotations
@@ -29,30 +31,94 @@ from mathable.engine import records
 from mathable.engine.actions import LEAVE_REASONS, Abort, Leave, action_kind
 from mathable.engine.errors import MathableError
 from mathable.engine.protocol import Game, GameType, View, departure_text
+from mathable.i18n import Text as Message
+from mathable.i18n import _, command_name, lazy, ngettext, pgettext, typed_command
 from mathable.render import panels
 
-_ACTION_HELP = {
-    "place": "put your {value} on {target}",
-    "extra": "the same, taking the extra {piece} a restriction square allows (rule C7)",
-    "end": "end your turn after placing (it ends by itself when you cannot go on)",
-    "pass": "pass the whole turn",
-    "exchange": "give back {these} for new ones",
-    "challenge": "contest the last turn (table-referee house rule, C12)",
-    "stop": "propose to end the game; it ends when every other player accepts",
-    "accept": "agree to the proposal (stop the game / let the last turn stand)",
-    "decline": "refuse the proposal to stop; play goes on",
-    "draw": "when you cannot play: draw a {piece}, then place it",
-    "penalty": "after placing a drawn {piece}: take a penalty {piece} instead of exchanging",
-    "diago": "announce DIAGO at the start of your turn: diagonals count",
+_ACTION_HELP: dict[str, Message] = {
+    "end": lazy("end your turn after placing (it ends by itself when you cannot go on)"),
+    "pass": lazy("pass the whole turn"),
+    "challenge": lazy("contest the last turn (table-referee house rule, C12)"),
+    "stop": lazy("propose to end the game; it ends when every other player accepts"),
+    "accept": lazy("agree to the proposal (stop the game / let the last turn stand)"),
+    "decline": lazy("refuse the proposal to stop; play goes on"),
+    # TRANSLATORS: DIAGO is a word of Mathable Quattro's rules, said aloud
+    "diago": lazy("announce DIAGO at the start of your turn: diagonals count"),
 }
-"""What each action keyword does, in words filled in per game."""
+"""What each action keyword does, in words (``place`` and those naming a piece: in
+:func:`_action_help`)."""
+
+_HELPED = frozenset({*_ACTION_HELP, "place", "extra", "exchange", "draw", "penalty"})
+"""The action keywords the help explains."""
+
+
+def _action_help(keyword: str, kind: GameType, place: str) -> str:
+    """What an action does, in words in the current language ('' for one the help does
+    not know); ``place`` names a target to place on (``I8``, ``pile A``)."""
+    if keyword == "place":
+        # TRANSLATORS: the help of the terminal game; {value} is a number, {target} a cell
+        # (I8) or a pile (pile A)
+        return _("put your {value} on {target}", value=12, target=place)
+    said = _piece_help(keyword, kind) or _ACTION_HELP.get(keyword)
+    return "" if said is None else str(said)
+
+
+def _piece_help(keyword: str, kind: GameType) -> Message | None:
+    """What an action naming the game's pieces does, in words agreeing with the piece
+    (a token, a tile, a card); None for other actions."""
+    card, tile = kind.piece == "card", kind.piece == "tile"
+    if keyword == "extra":
+        if card:
+            return lazy("the same, taking the extra card a restriction square allows (rule C7)")
+        if tile:
+            return lazy("the same, taking the extra tile a restriction square allows (rule C7)")
+        return lazy("the same, taking the extra token a restriction square allows (rule C7)")
+    if keyword == "exchange":
+        if kind.exchange_exactly == 1:
+            if card:
+                return lazy("give back this card for new ones")
+            if tile:
+                return lazy("give back this tile for new ones")
+            return lazy("give back this token for new ones")
+        if card:
+            return lazy("give back these cards for new ones")
+        if tile:
+            return lazy("give back these tiles for new ones")
+        return lazy("give back these tokens for new ones")
+    if keyword == "draw":
+        if card:
+            return lazy("when you cannot play: draw a card, then place it")
+        if tile:
+            return lazy("when you cannot play: draw a tile, then place it")
+        return lazy("when you cannot play: draw a token, then place it")
+    if keyword == "penalty":
+        if card:
+            return lazy("after placing a drawn card: take a penalty card instead of exchanging")
+        if tile:
+            return lazy("after placing a drawn tile: take a penalty tile instead of exchanging")
+        return lazy("after placing a drawn token: take a penalty token instead of exchanging")
+    return None
+
 
 _ANSWERS = ("accept", "decline")
 """The keywords that answer a question put to the player to move (J4, C12)."""
 
 
-LEFT_MARKS = {"resign": "resigned", "flag": "out of time", "claim": "claimed"}
-"""How a seat that left is marked beside its name (the view's ``left``, local ruling L1)."""
+LEFT_MARKS: dict[str, Message] = {
+    # TRANSLATORS: beside a player's name in the scores: the player resigned
+    "resign": lazy("resigned"),
+    # TRANSLATORS: beside a player's name in the scores: the player's clock ran out
+    "flag": lazy("out of time"),
+    # TRANSLATORS: beside a player's name in the scores: an opponent claimed the game
+    # after this player was gone too long
+    "claim": lazy("claimed"),
+}
+"""How a seat that left is marked beside its name (the view's ``left``, local ruling L1),
+translated when shown."""
+
+# TRANSLATORS: beside a player's name in the scores: the player left the game
+LEFT_MARK = lazy("left")
+"""The mark of a seat that left for a reason :data:`LEFT_MARKS` does not know."""
 
 LEAVING_WORDS = (*LEAVE_REASONS, "abort")
 """The typed words that leave a game or call it off (``resign``, ``abort``; ``flag`` and
@@ -62,7 +128,8 @@ LEAVING_WORDS = (*LEAVE_REASONS, "abort")
 def left_names(players: Sequence[str], left: Sequence[str]) -> tuple[str, ...]:
     """The players' names, a seat that left marked: ``Ann (resigned)``."""
     return tuple(
-        f"{name} ({LEFT_MARKS.get(why, 'left')})" if why else name
+        # TRANSLATORS: a player's name and why they left the game: Ann (resigned)
+        _("{name} ({mark})", name=name, mark=LEFT_MARKS.get(why, LEFT_MARK)) if why else name
         for name, why in zip(players, left, strict=True)
     )
 
@@ -80,10 +147,15 @@ def leave_request(
 ) -> Leave | Abort | str:
     """The :class:`Leave` or :class:`Abort` a person typed (``resign``, ``abort``, for
     ``seat`` or for the seat or name after the word), or why it is refused."""
-    words = line.split(maxsplit=1)
+    words = typed_command(line).split(maxsplit=1)
     keyword = words[0].lower()
     if keyword not in ("resign", "abort"):
-        return f"{keyword} is for online games with a clock: at one screen, type resign"
+        return _(
+            "{word} is for online games with a clock: at one screen, type {resign}",
+            word=keyword,
+            resign=command_name("resign"),
+        )
+    word = command_name(keyword)
     if len(words) > 1:
         who = words[1].strip()
         named = [s for s, p in enumerate(game.players) if p.casefold() == who.casefold()]
@@ -92,19 +164,28 @@ def leave_request(
         elif named:
             seat = named[0]
         else:
-            return f"no player {clean(who)!r} here: type {keyword}, or {keyword} and a seat from 0"
+            # TRANSLATORS: {word} is resign or abort, as the player types it
+            return _(
+                "no player {name} here: type {word}, or {word} and a seat from 0",
+                name=repr(clean(who)),
+                word=word,
+            )
     if seat is None:
-        return f"whose? type {keyword} and the seat from 0, like {keyword} 0"
+        # TRANSLATORS: {word} is resign or abort, as the player types it
+        return _("whose? type {word} and the seat from 0, like {word} 0", word=word)
     name = game.players[seat]
     if seat in computers:
-        return f"{name} is a computer player: computers never resign"
+        return _("{name} is a computer player: computers never resign", name=name)
     if game.is_over:
-        return "the game is over"
+        return _("the game is over")
     if not game.can_leave(seat):
-        return f"{name} has left the game already"
+        return _("{name} has left the game already", name=name)
     if keyword == "abort":
         if not game.can_abort(seat):
-            return "a game is aborted only before each player has moved: resign instead"
+            return _(
+                "a game is aborted only before each player has moved: {resign} instead",
+                resign=command_name("resign"),
+            )
         return Abort(seat)
     return Leave(seat, "resign")
 
@@ -113,23 +194,44 @@ def leave_question(game: Game, action: Leave | Abort) -> str:
     """The question a leaving is confirmed with: ``Ann resigns: sure? y/n``."""
     name = game.players[action.seat]
     if isinstance(action, Abort):
-        return f"{name} aborts the game (nobody wins): sure? y/n"
-    return f"{name} resigns: sure? y/n"
+        # TRANSLATORS: y/n: the answers yes and no (see the answer "y")
+        return _("{name} aborts the game (nobody wins): sure? y/n", name=name)
+    # TRANSLATORS: y/n: the answers yes and no (see the answer "y")
+    return _("{name} resigns: sure? y/n", name=name)
 
 
 def left_text(game: Game, action: Leave | Abort) -> str:
     """A leaving in words, once played: ``Ann resigned``, ``Ann aborted the game``."""
     name = game.players[action.seat]
     if isinstance(action, Abort):
-        return f"{name} aborted the game"
+        return _("{name} aborted the game", name=name)
     return departure_text(name, action.reason)
+
+
+def names_and(names: Sequence[str]) -> str:
+    """Names in a sentence: ``Ann``, ``Ann and Bob``, ``Ann and Bob and Cy``."""
+    said = ""
+    for name in names:
+        # TRANSLATORS: two names (or a list of names and one more) joined: Ann and Bob
+        said = _("{first} and {second}", first=said, second=name) if said else name
+    return said
+
+
+def winners_text(game: Game) -> str:
+    """`` Winner: Ann.`` after the end of a game, or '' when nobody won (an abort)."""
+    winners = [game.players[s] for s in game.winners()]
+    return " " + _("Winner: {names}.", names=names_and(winners)) if winners else ""
 
 
 def over_text(game: Game) -> str:
     """The end of a game in words: how it ended and who won (nobody after an abort)."""
-    winners = " and ".join(game.players[s] for s in game.winners())
-    over = "Match over" if game.game_type.rounds else "Game over"
-    return f"{over}: {game.end_reason}." + (f" Winner: {winners}." if winners else "")
+    if game.game_type.rounds:
+        # TRANSLATORS: the end of a match of several rounds, then why it ended
+        over = _("Match over: {reason}.", reason=game.end_reason)
+    else:
+        # TRANSLATORS: the end of a game, then why it ended
+        over = _("Game over: {reason}.", reason=game.end_reason)
+    return over + winners_text(game)
 
 
 def clean(text: str) -> str:
@@ -149,28 +251,42 @@ def help_text(
     (``hint`` where the house rules allow hints; ``resign``, ``abort`` when ``leaving``
     says they are open)."""
     examples = panels.action_examples(kind)
-    examples.update((k, k) for k in available if k not in examples and k in _ACTION_HELP)
+    examples.update((k, k) for k in available if k not in examples and k in _HELPED)
     middle = kind.targets[len(kind.targets) // 2]
-    place = f"{'pile ' if middle.kind == 'pile' else ''}{middle.name}"
-    pieces = f"{kind.piece}s"
-    these = f"this {kind.piece}" if kind.exchange_exactly == 1 else f"these {pieces}"
-    words = {"value": 12, "target": place, "piece": kind.piece, "these": these}
-    width = max(len(e) for e in (*examples.values(), "save [FILE]")) + 2
-    lines = [f"{kind.title}: type one action at a time:"]
+    # TRANSLATORS: a pile of Mathable Quattro named by its letter: pile A
+    place = _("pile {name}", name=middle.name) if middle.kind == "pile" else middle.name
+    # TRANSLATORS: the word FILE of "save [FILE]" in the help: a file name to type
+    save = f"save [{_('FILE')}]"
+    rows: list[tuple[str, str]] = []
     for keyword, typed in examples.items():
-        lines.append(f"  {typed:<{width}} {_ACTION_HELP.get(keyword, '').format(**words)}")
+        rows.append((panels.typed_in_language(typed), _action_help(keyword, kind, place)))
     if hints_on:
-        lines.append(f"  {'hint':<{width}} list your best turns")
+        rows.append((command_name("hint"), _("list your best turns")))
     if "resign" in leaving:
-        lines.append(f"  {'resign':<{width}} leave the game for good (asked to confirm)")
+        rows.append((command_name("resign"), _("leave the game for good (asked to confirm)")))
     if "abort" in leaving:
-        lines.append(f"  {'abort':<{width}} call the game off: nobody wins (before all moved)")
-    lines += [
-        f"  {'undo':<{width}} take back the last action (if the house rule allows it)",
-        f"  {'save [FILE]':<{width}} save the game record (a new file unless you name one)",
-        f"  {'quit':<{width}} stop playing (you are asked whether to save first)",
+        rows.append((command_name("abort"), _("call the game off: nobody wins (before all moved)")))
+    rows += [
+        (command_name("undo"), _("take back the last action (if the house rule allows it)")),
+        (save, _("save the game record (a new file unless you name one)")),
+        (command_name("quit"), _("stop playing (you are asked whether to save first)")),
     ]
+    width = max(len(typed) for typed, _what in rows) + 2
+    lines = [_("{game}: type one action at a time:", game=kind.title)]
+    lines += [f"  {typed:<{width}} {what}" for typed, what in rows]
     return "\n".join(lines)
+
+
+_NAME = "\0"
+"""What a message's ``{name}`` is filled with where the name is shown in its own style
+(:func:`_named`)."""
+
+
+def _named(message: str, name: str, style: str) -> Text:
+    """A message whose ``{name}`` was filled with :data:`_NAME`, the name put in its
+    place in ``style`` (the name as typed, never read as markup)."""
+    before, _mark, after = message.partition(_NAME)
+    return Text.assemble(before, (name, style), after)
 
 
 def _ask(console: Console, prompt: str | Text) -> str:
@@ -187,14 +303,22 @@ def ask_game(console: Console, kind: GameType, start: Callable[[list[str]], Game
     low, high = kind.min_players, kind.max_players
     levels = ", ".join(BOTS)
     while True:
-        count = _ask(console, f"How many players ({low}-{high})? [{low}] ").strip() or str(low)
-        if not count.isdigit() or not low <= int(count) <= high:
-            console.print(Text(f"{low} players then."))
+        # TRANSLATORS: {low}-{high}: the fewest and the most players; [{low}]: the number
+        # taken when Enter is pressed
+        asked = _("How many players ({low}-{high})? [{low}]", low=low, high=high) + " "
+        count = _ask(console, asked).strip() or str(low)
+        if not count.isascii() or not count.isdigit() or not low <= int(count) <= high:
+            console.print(Text(ngettext("{count} player then.", "{count} players then.", low)))
             count = str(low)
         names = []
         for i in range(int(count)):
-            name = _ask(console, f"Player {i + 1}: a name, or a computer level ({levels}): ")
-            name = name.strip() or f"Player {i + 1}"
+            prompt = _(
+                "Player {number}: a name, or a computer level ({levels}):",
+                number=i + 1,
+                levels=levels,
+            )
+            name = _ask(console, prompt + " ")
+            name = name.strip() or _("Player {number}", number=i + 1)
             names.append(f"bot:{name.lower()}" if name.lower() in BOTS else name)
         try:
             return start(names)
@@ -248,16 +372,16 @@ def run_hotseat(
             thinking = _bot_action(console, game, seat, bots[seat], thinking)
             continue
         if shown is None and people > 1:
-            _ask(
-                console,
-                Text.assemble("\nPass the screen to ", (name, "bold"), " and press Enter… "),
-            )
+            # TRANSLATORS: {name} is a player's name, shown in bold
+            cover = _("Pass the screen to {name} and press Enter…", name=_NAME)
+            _ask(console, Text.assemble("\n", _named(cover, name, "bold"), " "))
         shown = seat
         view = game.view(seat)
         _draw(console, game, view)
         answers = [k for k in view.available if k in _ANSWERS]
-        asked = f" ({' / '.join(view.available)})" if answers else ""
-        line = _ask(console, Text.assemble((name, "bold"), f"{asked}> ")).strip()
+        words = " / ".join(command_name(k) for k in view.available)
+        asked = f" ({words})" if answers else ""
+        line = typed_command(_ask(console, Text.assemble((name, "bold"), f"{asked}> ")).strip())
         if not line:
             continue
         word = line.split()[0].lower()
@@ -268,9 +392,11 @@ def run_hotseat(
         elif word in LEAVING_WORDS:
             _leave(console, game, line, seat, bots)
         elif word == "quit":
-            file = _ask(console, "Save first? A file name, 'y' for a new file, Enter: no ")
-            if file.strip():
-                _save(console, game, "" if file.strip().lower() == "y" else file.strip(), levels)
+            # TRANSLATORS: 'y' is the answer yes (see the answer "y")
+            asked = _("Save first? A file name, 'y' for a new file, Enter: no")
+            file = _ask(console, asked + " ").strip()
+            if file:
+                _save(console, game, "" if _is_yes(file, short=True) else file, levels)
             return
         elif word == "save":
             _save(console, game, line[4:].strip(), levels)
@@ -285,7 +411,7 @@ def run_hotseat(
             try:
                 game.apply(line)
             except MathableError as exc:
-                console.print(Text.assemble(("refused:", "bold red"), f" {clean(str(exc))}"))
+                _refused(console, str(exc))
     _draw(console, game, game.view(None))
     _game_over(console, game)
 
@@ -294,18 +420,36 @@ def _leave(console: Console, game: Game, line: str, seat: int, bots: Collection[
     """A person's ``resign`` or ``abort``: confirmed (y), then played like any action."""
     request = leave_request(game, line, seat, bots)
     if isinstance(request, str):
-        console.print(Text.assemble(("refused:", "bold red"), f" {clean(request)}"))
+        _refused(console, request)
         return
     answer = _ask(console, Text(leave_question(game, request) + " "))
-    if answer.strip().lower() not in ("y", "yes"):
-        console.print(Text("Play goes on."))
+    if not _is_yes(answer):
+        console.print(Text(_("Play goes on.")))
         return
     try:
         game.apply(request)
     except MathableError as exc:
-        console.print(Text.assemble(("refused:", "bold red"), f" {clean(str(exc))}"))
+        _refused(console, str(exc))
         return
     console.print(Text(left_text(game, request) + "."))
+
+
+def _refused(console: Console, reason: str) -> None:
+    """A refusal of what a player typed, with its reason: ``refused: …``."""
+    # TRANSLATORS: before the reason a typed action is refused
+    console.print(Text.assemble((_("refused:"), "bold red"), f" {clean(reason)}"))
+
+
+def _is_yes(answer: str, short: bool = False) -> bool:
+    """Whether a typed answer says yes: ``y`` or ``yes`` (only ``y`` if ``short``), in
+    English or in the player's language."""
+    said = answer.strip().casefold()
+    # TRANSLATORS: the one-letter answer yes, typed to confirm (y/n)
+    yes = {"y", pgettext("answer", "y").casefold()}
+    if not short:
+        # TRANSLATORS: the answer yes, typed to confirm
+        yes |= {"yes", pgettext("answer", "yes").casefold()}
+    return said in yes
 
 
 def _bot_action(console: Console, game: Game, seat: int, bot: Bot, thinking: int | None) -> int:
@@ -313,10 +457,12 @@ def _bot_action(console: Console, game: Game, seat: int, bot: Bot, thinking: int
     its turn (a spinner while it searches, on a terminal)."""
     name = game.players[seat]
     if thinking != seat:
-        console.print(Text.assemble((name, "bold cyan"), " is thinking…"))
+        # TRANSLATORS: a computer player's name, shown in bold, then this
+        thinking_text = _("{name} is thinking…", name=_NAME)
+        console.print(_named(thinking_text, name, "bold cyan"))
     view = game.view(seat)
     if console.is_terminal:
-        with console.status(Text(f"{name} is thinking…")):
+        with console.status(Text(_("{name} is thinking…", name=name))):
             action = bot.act(view)
     else:
         action = bot.act(view)
@@ -329,14 +475,19 @@ def _game_over(console: Console, game: Game) -> None:
     """Who won, and what each player had left (and lost for it)."""
     kind = game.game_type
     view = game.view(None)
-    over, _, rest = over_text(game).partition(":")
-    console.print(Text.assemble((over, "bold"), f":{rest}"))
+    over, colon, rest = over_text(game).partition(":")
+    console.print(Text.assemble((over, "bold"), f"{colon}{rest}"))
     racks = view.open_racks or tuple(game.rack(s) for s in range(len(game.players)))
     deducted = _view_extra(view, "deductions") if kind.deducts_rack else None
-    console.print(Text(f"{panels.holder(kind).capitalize()}s left:"))
+    # TRANSLATORS: then each player's name and the pieces still on their rack (or, for
+    # cards, in their hand) at the end of the game
+    left = _("Hands left:") if kind.piece == "card" else _("Racks left:")
+    console.print(Text(left))
     for seat, name in enumerate(game.players):
         line = Text(f"  {name}: ")
-        line.append_text(panels.rack_text(racks[seat]) if racks[seat] else Text("empty"))
+        # TRANSLATORS: a rack or hand with nothing left on it
+        empty = Text(pgettext("rack", "empty"))
+        line.append_text(panels.rack_text(racks[seat]) if racks[seat] else empty)
         if deducted:
             line.append(f"  −{deducted[seat]}", style="bold")
         console.print(line)
@@ -358,13 +509,16 @@ def _draw(console: Console, game: Game, view: View) -> None:
         )
     )
     console.print(
-        Text(f"{panels.supply(kind)}: {view.bag_size}   "), panels.player_card(view.unseen)
+        Text(panels.supply_count(kind, view.bag_size) + "   "), panels.player_card(view.unseen)
     )
     if view.summaries:
         last = panels.summary_text(view.players, view.summaries[-1], kind)
-        console.print(Text.assemble("last turn: ", last))
+        # TRANSLATORS: the last turn played follows (Ann I8=12 for 12)
+        console.print(Text.assemble(_("last turn:") + " ", last))
     if view.open_racks and not view.over:
-        console.print(Text(f"{panels.holder(kind)}s face up:"))
+        # TRANSLATORS: then every player's rack (or hand), which all may see
+        face_up = _("hands face up:") if kind.piece == "card" else _("racks face up:")
+        console.print(Text(face_up))
         for other, rack in enumerate(view.open_racks):
             console.print(Text(f"  {view.players[other]}: "), panels.rack_text(rack))
     if view.status:
@@ -372,13 +526,18 @@ def _draw(console: Console, game: Game, view: View) -> None:
     if view.seat is None:
         return
     if view.playable != view.rack:
-        console.print(Text("to place: "), panels.rack_text(view.playable))
-    console.print(Text(f"your {panels.holder(kind)}: "), panels.rack_text(view.rack))
+        # TRANSLATORS: the pieces the player must place now follow (a card just drawn)
+        console.print(Text(_("to place:") + " "), panels.rack_text(view.playable))
+    # TRANSLATORS: the player's own rack (or hand) follows
+    yours = _("your hand:") if kind.piece == "card" else _("your rack:")
+    console.print(Text(yours + " "), panels.rack_text(view.rack))
     if view.available:
         console.print(panels.actions_text(view.available, _examples(game)))
     leaving = leaving_open(game, view.seat)
     if leaving:
-        console.print(Text(f"or: {'   '.join(leaving)}", style="dim"))
+        typed = "   ".join(command_name(word) for word in leaving)
+        # TRANSLATORS: more words the player may type follow (resign   abort)
+        console.print(Text(_("or:") + f" {typed}", style="dim"))
 
 
 def _examples(game: Game) -> dict[str, str]:
@@ -387,27 +546,50 @@ def _examples(game: Game) -> dict[str, str]:
     found: dict[str, str] = {}
     for action in game.legal_actions():
         found.setdefault(action_kind(action), game.format_action(action))
-    return {"extra": "extra (…+)", **found}
+    # TRANSLATORS: a reminder that a placement may take the extra token: I8=12+
+    return {"extra": _("extra (…+)"), **found}
 
 
 def _hint(console: Console, game: Game, view: View) -> None:
     """The best turns for the seat of ``view``, from that view only, where the house
     rules allow hints (O2)."""
     if not view.house_rules.get("hints"):
-        console.print(Text("No hints in this game: the house rules have them off (O2)."))
+        console.print(Text(_("No hints in this game: the house rules have them off (O2).")))
         return
     found = hints(view, limit=5)
     if not found:
-        others = [k for k in view.available if k not in ("place", "extra")]
-        console.print(
-            Text("No placement possible" + (f": {' or '.join(others)}." if others else "."))
-        )
+        others = [command_name(k) for k in view.available if k not in ("place", "extra")]
+        if others:
+            # TRANSLATORS: {words} are the words the player may type instead: pass or exchange
+            said = _("No placement possible: {words}.", words=_or(others))
+        else:
+            said = _("No placement possible.")
+        console.print(Text(said))
         return
     for hint in found:
-        points = f"{hint.points:>4}  " if hint.points is not None else ""
-        bonus = f"(+{hint.bonus} bonus) " if hint.bonus else ""
-        keep = " ".join(map(str, hint.leave)) or "nothing"
-        console.print(Text(f"{points}{bonus}{hint.notation}   keeps {keep}"))
+        console.print(Text(_hint_line(hint.points, hint.bonus, hint.notation, hint.leave)))
+
+
+def _or(words: Sequence[str]) -> str:
+    """Words offered as a choice: ``pass``, ``pass or exchange``."""
+    said = ""
+    for word in words:
+        # TRANSLATORS: two words the player may type (or a list and one more): pass or end
+        said = _("{first} or {second}", first=said, second=word) if said else word
+    return said
+
+
+def _hint_line(points: int | None, bonus: int, notation: str, leave: Sequence[int]) -> str:
+    """A hinted turn in one line: its points (with the bonus), the turn in the notation
+    and the rack it keeps: ``  42  (+50 bonus) I8=12 H6=8   keeps 3 5``."""
+    shown = f"{points:>4}  " if points is not None else ""
+    if bonus:
+        # TRANSLATORS: the bonus points of a turn placing a whole rack (C9)
+        shown += _("(+{bonus} bonus)", bonus=bonus) + " "
+    # TRANSLATORS: a rack keeping no token after a hinted turn
+    kept = " ".join(map(str, leave)) or pgettext("kept", "nothing")
+    # TRANSLATORS: then the values of the tokens left on the rack after a hinted turn
+    return f"{shown}{notation}   " + _("keeps {values}", values=kept)
 
 
 def default_save_name(game: Game, folder: Path = Path()) -> Path:
@@ -431,11 +613,14 @@ def _save(console: Console, game: Game, name: str, levels: Mapping[int, str]) ->
             path = Path(name)
             if path.exists() or path.is_symlink():
                 if path.is_dir():
-                    console.print(Text(f"cannot save: {clean(name)} is a folder", style="red"))
+                    said = _("cannot save: {name} is a folder", name=clean(name))
+                    console.print(Text(said, style="red"))
                     return
-                answer = _ask(console, Text(f"{clean(name)} exists: replace it? [y/N] "))
-                if answer.strip().lower() not in ("y", "yes"):
-                    console.print(Text("not saved"))
+                # TRANSLATORS: [y/N]: the answers yes and no, no if Enter is pressed
+                asked = _("{name} exists: replace it? [y/N]", name=clean(name))
+                answer = _ask(console, Text(asked + " "))
+                if not _is_yes(answer):
+                    console.print(Text(_("not saved")))
                     return
             path.write_text(text, encoding="utf-8")
         else:
@@ -449,7 +634,13 @@ def _save(console: Console, game: Game, name: str, levels: Mapping[int, str]) ->
                     continue
     except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        console.print(Text(f"cannot save: {clean(reason)}", style="red"))
+        console.print(Text(_("cannot save: {reason}", reason=clean(reason)), style="red"))
         return
     shown = clean(str(path))
-    console.print(Text(f"saved to {shown}; resume with: mathable play --resume {shown}"))
+    # TRANSLATORS: {command} is a command to type as it is
+    said = _(
+        "saved to {file}; resume with: {command}",
+        file=shown,
+        command=f"mathable play --resume {shown}",
+    )
+    console.print(Text(said))

@@ -53,7 +53,10 @@ DOMAIN = "mathable"
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 """Where the catalogs live: ``<lang>/LC_MESSAGES/mathable.po`` (and the compiled .mo)."""
 
-_current: ContextVar[str] = ContextVar("mathable_language", default=DEFAULT)
+_current: ContextVar[str | None] = ContextVar("mathable_language", default=None)
+_everywhere = [DEFAULT]
+"""The language of contexts that set none: a terminal's, for its threads too (a thread
+starts without its parent's context variables); a server keeps English here."""
 
 
 def known(lang: str) -> bool:
@@ -63,22 +66,29 @@ def known(lang: str) -> bool:
 
 def current() -> str:
     """The language of the current context: a web request's, a socket's, the terminal's."""
-    return _current.get()
+    return _current.get() or _everywhere[0]
 
 
-def set_language(lang: str) -> Token[str]:
-    """Make ``lang`` the current context's language (unknown codes mean English)."""
-    return _current.set(lang if known(lang) else DEFAULT)
+def set_language(lang: str, *, everywhere: bool = False) -> Token[str | None]:
+    """Make ``lang`` the current context's language (unknown codes mean English); with
+    ``everywhere``, also that of threads started afterwards (a terminal program's)."""
+    chosen = lang if known(lang) else DEFAULT
+    if everywhere:
+        _everywhere[0] = chosen
+    return _current.set(chosen)
 
 
 @contextlib.contextmanager
-def language(lang: str) -> Iterator[str]:
-    """Speak ``lang`` within the block (the previous language after it)."""
-    token = set_language(lang)
+def language(lang: str, *, everywhere: bool = False) -> Iterator[str]:
+    """Speak ``lang`` within the block (the previous language after it); ``everywhere``
+    as in :func:`set_language`."""
+    before = _everywhere[0]
+    token = set_language(lang, everywhere=everywhere)
     try:
-        yield _current.get()
+        yield current()
     finally:
         _current.reset(token)
+        _everywhere[0] = before
 
 
 # -- catalogs ------------------------------------------------------------------------------
@@ -370,6 +380,7 @@ COMMAND_WORDS: tuple[Text, ...] = (
     lazy_context("command", "help"),
     lazy_context("command", "quit"),
     lazy_context("command", "rules"),
+    lazy_context("command", "save"),
     lazy_context("command", "explain"),
 )
 """The words a player may type in the terminal, each also accepted in their language

@@ -19,6 +19,8 @@ from rich.text import Text
 from mathable.engine.actions import ACTION_KINDS, Cell, Exchange, Place
 from mathable.engine.notation import format_action
 from mathable.engine.protocol import GameType, TurnSummary, View
+from mathable.i18n import Text as Message
+from mathable.i18n import _, command_name, lazy_context, pgettext
 
 from . import surface
 
@@ -49,13 +51,43 @@ def view_surface(kind: GameType, view: View) -> Group:
 
 
 def holder(kind: GameType) -> str:
-    """What a player's pieces are held in: a rack of tokens or tiles, a hand of cards."""
-    return "hand" if kind.piece == "card" else "rack"
+    """What a player's pieces are held in, in the current language: a rack of tokens or
+    tiles, a hand of cards."""
+    if kind.piece == "card":
+        # TRANSLATORS: the cards a player holds (Mathable Quattro), a column heading
+        return pgettext("holder", "hand")
+    # TRANSLATORS: the stand a player's tokens or tiles stand on, a column heading
+    return pgettext("holder", "rack")
 
 
 def supply(kind: GameType) -> str:
-    """Where pieces are drawn from: the bag, or the reserve of cards."""
-    return "reserve" if kind.piece == "card" else "bag"
+    """Where pieces are drawn from, in the current language: the bag, or the reserve of
+    cards."""
+    if kind.piece == "card":
+        # TRANSLATORS: the cards still to draw (Mathable Quattro)
+        return pgettext("supply", "reserve")
+    # TRANSLATORS: the bag the tokens or tiles are drawn from
+    return pgettext("supply", "bag")
+
+
+def supply_count(kind: GameType, count: int) -> str:
+    """How many pieces are left to draw, in the current language: ``bag: 92``."""
+    if kind.piece == "card":
+        # TRANSLATORS: how many cards are left to draw (Mathable Quattro)
+        return _("reserve: {count}", count=count)
+    # TRANSLATORS: how many tokens (or tiles) are left in the bag
+    return _("bag: {count}", count=count)
+
+
+SCORE_UNITS: dict[str, Message] = {
+    # TRANSLATORS: a column heading of the scores
+    "score": lazy_context("column", "score"),
+    # TRANSLATORS: a column heading of the scores: points scored
+    "points": lazy_context("column", "points"),
+    # TRANSLATORS: a column heading of the scores: rounds won (Mathable Quattro)
+    "rounds": lazy_context("column", "rounds"),
+}
+"""The heading of a score column, by a game's ``score_unit``."""
 
 
 def rack_text(rack: Collection[int]) -> Text:
@@ -73,16 +105,20 @@ def scores_table(
     to_move: int | None,
     rack_sizes: tuple[int, ...] | None = None,
     unit: str = "score",
-    rack_word: str = "rack",
+    rack_word: str | None = None,
 ) -> Table:
-    """Scores per player (``unit`` heads the column: points, rounds) and the size of each
-    rack (or hand) if given, the one to move marked."""
+    """Scores per player (``unit`` heads the column: a game's ``score_unit``, points or
+    rounds, shown in the current language) and the size of each rack (or hand: the
+    heading ``rack_word``) if given, the one to move marked."""
     table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
     table.add_column("")
-    table.add_column("player")
-    table.add_column(unit, justify="right")
+    # TRANSLATORS: a column heading: the players' names
+    table.add_column(pgettext("column", "player"))
+    table.add_column(str(SCORE_UNITS.get(unit, unit)), justify="right")
     if rack_sizes is not None:
-        table.add_column(rack_word, justify="right")
+        table.add_column(
+            pgettext("holder", "rack") if rack_word is None else rack_word, justify="right"
+        )
     for seat, name in enumerate(players):
         row: list[str | Text] = ["▶" if seat == to_move else "", Text(name), str(scores[seat])]
         if rack_sizes is not None:
@@ -93,9 +129,11 @@ def scores_table(
 
 def player_card(unseen: Mapping[int, int]) -> Text:
     """C13: how many tokens of each value are still unseen."""
-    text = Text("unseen: ", style="bold")
+    # TRANSLATORS: the player card (C13): the values of the pieces not seen yet follow
+    text = Text(_("unseen:") + " ", style="bold")
     parts = [f"{v}×{n}" if n > 1 else str(v) for v, n in unseen.items() if n]
-    text.append(" ".join(parts) if parts else "none")
+    # TRANSLATORS: the player card (C13) when every piece has been seen
+    text.append(" ".join(parts) if parts else pgettext("unseen", "none"))
     return text
 
 
@@ -105,7 +143,8 @@ def summary_text(players: Sequence[str], turn: TurnSummary, kind: GameType) -> T
     text.append(players[turn.seat], style="bold")
     text.append(f" {turn.notation}")
     if kind.score_unit == "points" and turn.points:
-        text.append(f" for {turn.points}")
+        # TRANSLATORS: after a turn in the notation: the points it scored
+        text.append(" " + _("for {points}", points=turn.points))
     if turn.note:
         text.append(f" ({turn.note})")
     return text
@@ -129,17 +168,43 @@ def action_examples(kind: GameType) -> dict[str, str]:
 def actions_text(available: Sequence[str], examples: Mapping[str, str]) -> Text:
     """The actions a seat may take now (a view's ``available``), each as an example of
     how it is typed where one is given (``G6=8``, ``exchange 3``), else its keyword."""
-    text = Text("you may: ", style="bold")
-    text.append("   ".join(examples.get(k, k) for k in available) or "wait")
+    # TRANSLATORS: what the player may type now follows (G6=8   pass   exchange 3)
+    text = Text(_("you may:") + " ", style="bold")
+    typed = (
+        typed_in_language(examples[k]) if k in examples else command_name(k) for k in available
+    )
+    # TRANSLATORS: instead of the actions a player may take, when there are none now
+    text.append("   ".join(typed) or _("wait"))
     return text
 
 
-def analysis_view(report: Mapping[str, Any], title: str = "Analysis") -> Group:
+def typed_in_language(typed: str) -> str:
+    """An action as typed (``exchange 3,5``, ``pass``, ``G6=8``) with its command word in
+    the current language (``échanger 3,5``): the notation itself is the same in every
+    language, and the word in either language is accepted."""
+    first, space, rest = typed.partition(" ")
+    return f"{command_name(first)}{space}{rest}"
+
+
+def analysis_view(report: Mapping[str, Any], title: str | None = None) -> Group:
     """An analysis report (``ai.analysis.analysis_report``) as a table and a summary;
     points that a game does not count (None) are left blank."""
-    table = Table(title=Text(title), header_style="bold")
-    for column in ("#", "player", "played", "points", "best available", "best", "loss"):
-        numeric = column in ("#", "points", "best", "loss")
+    # TRANSLATORS: the title of a game's analysis (each turn against the best one)
+    table = Table(title=Text(_("Analysis") if title is None else title), header_style="bold")
+    columns = (
+        ("#", True),
+        (pgettext("column", "player"), False),
+        # TRANSLATORS: a column heading of an analysis: the turn played
+        (pgettext("column", "played"), False),
+        (pgettext("column", "points"), True),
+        # TRANSLATORS: a column heading of an analysis: the best turn there was
+        (pgettext("column", "best available"), False),
+        # TRANSLATORS: a column heading of an analysis: the points of the best turn
+        (pgettext("column", "best"), True),
+        # TRANSLATORS: a column heading of an analysis: points lost against the best turn
+        (pgettext("column", "loss"), True),
+    )
+    for column, numeric in columns:
         table.add_column(column, justify="right" if numeric else "left")
     for t in report["turns"]:
         table.add_row(
@@ -154,17 +219,25 @@ def analysis_view(report: Mapping[str, Any], title: str = "Analysis") -> Group:
     lines = Text()
     for row in report["players"]:
         misses = "; ".join(
-            f"turn {m['turn']}: {m['best']} instead of {m['played']} (-{m['loss']})"
+            # TRANSLATORS: a missed turn: its number, the best turn, the turn played and
+            # the points lost
+            _(
+                "turn {turn}: {best} instead of {played} (-{loss})",
+                turn=m["turn"],
+                best=m["best"],
+                played=m["played"],
+                loss=m["loss"],
+            )
             for m in row.get("biggest_misses") or ()
         )
         lines.append(f"{row['player']}", style="bold")
         said = []
         if row.get("accuracy") is not None:
-            said.append(f"accuracy {row['accuracy']}%")
+            said.append(_("accuracy {percent}%", percent=row["accuracy"]))
         if row.get("average_loss") is not None:
-            said.append(f"average loss {row['average_loss']} a turn")
+            said.append(_("average loss {points} a turn", points=row["average_loss"]))
         lines.append(": " + ", ".join(said) + "." if said else ".")
-        lines.append(f" Biggest misses: {misses}\n" if misses else "\n")
+        lines.append(" " + _("Biggest misses: {misses}", misses=misses) + "\n" if misses else "\n")
     return Group(table, lines)
 
 

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from rich.text import Text
 
 from mathable.engine.protocol import GameType, Target
+from mathable.i18n import Text as Message
+from mathable.i18n import _, lazy
 
 EMPTY = -1
 """What a view's ``surface`` holds on an empty target."""
@@ -31,13 +33,18 @@ KIND_STYLES = {
 }
 """Colours of the printed boards: restriction squares blue, 2x purple, 3x orange."""
 
-KIND_MEANINGS = {
-    "restriction": "only that operation",
-    "x2": "award",
-    "x3": "award",
-    "number": "only that number",
+KIND_MEANINGS: dict[str, Message] = {
+    # TRANSLATORS: the legend of a board's squares: a restriction square (+ − × ÷) takes
+    # only an equation of that operation
+    "restriction": lazy("only that operation"),
+    # TRANSLATORS: the legend of a board's squares: the 2× and 3× squares multiply points
+    "x2": lazy("award"),
+    "x3": lazy("award"),
+    # TRANSLATORS: the legend of a numbered board's squares: each takes only its number
+    "number": lazy("only that number"),
 }
-"""What the legend says of a square kind (kinds not here need no word)."""
+"""What the legend says of a square kind (kinds not here need no word), translated when
+shown."""
 
 _SYMBOLS = str.maketrans({"x": "×", "/": "÷", "-": "−"})
 _OPERATORS = "+−×÷"
@@ -227,7 +234,7 @@ class Surface:
             if _label(target) not in labels:
                 labels.append(_label(target))
         text = Text()
-        meanings: dict[str, list[str]] = {}
+        meanings: dict[Message, list[str]] = {}
         for kind, meaning in KIND_MEANINGS.items():
             if kind in kinds:
                 meanings.setdefault(meaning, []).append(kind)
@@ -238,4 +245,5 @@ class Surface:
                 text.append(f" {shown} ", style=KIND_STYLES[kind])
                 text.append(" ")
             text.append(f"{meaning}  ")
-        return Text("squares: ") + text if text else text
+        # TRANSLATORS: before the legend of a board's coloured squares
+        return Text(_("squares:") + " ") + text if text else text
