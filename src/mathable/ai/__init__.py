@@ -18,26 +18,58 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from mathable.i18n import Text, lazy, lazy_context
+
 from .base import Bot, FamilyBot, board_from_view
 from .simple import GentleBot, GreedyBot
 from .strong import ExpertBot, StrongBot
-
-
-def _describe(kind: type) -> str:
-    """The first sentence of a bot's docstring: what a player should expect of it."""
-    text = " ".join((kind.__doc__ or "").split())
-    return text.split(". ")[0].rstrip(".") + "."
-
 
 BOT_CLASSES: dict[str, type[FamilyBot]] = {
     kind.name: kind for kind in (GentleBot, GreedyBot, StrongBot, ExpertBot)
 }
 """The ladder, weakest first, by name."""
 
-BOTS: dict[str, tuple[Callable[[int | None], Bot], str]] = {
-    name: (kind, _describe(kind)) for name, kind in BOT_CLASSES.items()
+DESCRIPTIONS: dict[str, Text] = {
+    "gentle": lazy("Plays legal, modest turns with some randomness: a kind opponent for children."),
+    "greedy": lazy("Plays the best-scoring single placement, again and again while it can."),
+    "strong": lazy(
+        "Finds the best-scoring whole turn by exact search over the order of placements, "
+        "then weighs what it keeps and what it opens for the opponent."
+    ),
+    "expert": lazy(
+        "Tries the strong player's best few turns in simulated continuations (Quackle's "
+        "method): opponent racks and draws sampled from the tokens it has not seen, the "
+        "opponent's reply and its own next turn played out, judged together with the "
+        "strong player's own estimate."
+    ),
 }
-"""The ladder, weakest first: name -> (factory taking a seed, one-line description)."""
+"""What a player should expect of each level (the first sentence of its class's
+docstring), as lazy texts."""
+
+LEVEL_NAMES: dict[str, Text] = {
+    # TRANSLATORS: a computer player's level, shown to players (the weakest)
+    "gentle": lazy_context("computer level", "gentle"),
+    # TRANSLATORS: a computer player's level: it takes the most points it sees at once
+    "greedy": lazy_context("computer level", "greedy"),
+    # TRANSLATORS: a computer player's level
+    "strong": lazy_context("computer level", "strong"),
+    # TRANSLATORS: a computer player's level (the strongest)
+    "expert": lazy_context("computer level", "expert"),
+}
+"""Each level's name as players read it, by its keyword (``bot:greedy``, ``bot-strong``
+and records keep the keyword)."""
+
+BOTS: dict[str, tuple[Callable[[int | None], Bot], Text]] = {
+    name: (kind, DESCRIPTIONS[name]) for name, kind in BOT_CLASSES.items()
+}
+"""The ladder, weakest first: name -> (factory taking a seed, one-line description, a
+lazy text: ``str()`` shows it in the current language)."""
+
+
+def level_name(level: str) -> str:
+    """A computer level's name in the current language (the keyword for an unknown one)."""
+    found = LEVEL_NAMES.get(level)
+    return level if found is None else str(found)
 
 
 def get_bot(spec: str, seed: int | None = None) -> Bot:
@@ -63,7 +95,9 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     read from its signature, so a new knob needs nothing here."""
     level, _, rest = spec.strip().partition(":")
     if level not in BOTS:
-        raise ValueError(f"unknown bot {level!r} (known: {', '.join(BOTS)})")
+        raise ValueError(
+            lazy("unknown bot {level} (known: {known})", level=repr(level), known=", ".join(BOTS))
+        )
     known = settings_of(level)
     settings: dict[str, Any] = {}
     for item in filter(None, (part.strip() for part in rest.split(","))):
@@ -71,9 +105,16 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         name = name.strip()
         if name not in known:
             offered = ", ".join(known) or "none"
-            raise ValueError(f"{level} has no setting {name!r} (settings: {offered})")
+            raise ValueError(
+                lazy(
+                    "{level} has no setting {name} (settings: {offered})",
+                    level=level,
+                    name=repr(name),
+                    offered=offered,
+                )
+            )
         if not equals:
-            raise ValueError(f"{name} needs a value: {name}=...")
+            raise ValueError(lazy("{name} needs a value: {name}=...", name=name))
         settings[name] = _convert(name, text.strip(), known[name].default)
     return level, settings
 
@@ -156,6 +197,8 @@ def seat_bots(
 
 __all__ = [
     "BOTS",
+    "DESCRIPTIONS",
+    "LEVEL_NAMES",
     "Bot",
     "ExpertBot",
     "FamilyBot",
@@ -164,6 +207,7 @@ __all__ = [
     "StrongBot",
     "board_from_view",
     "get_bot",
+    "level_name",
     "parse_spec",
     "seat_bots",
     "seat_levels",

@@ -29,6 +29,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
+from mathable.i18n import Text, lazy, lazy_plural
+
 from .actions import (
     LEAVE_REASONS,
     Abort,
@@ -48,7 +50,8 @@ from .actions import (
     Place,
     action_kind,
 )
-from .errors import NotationError, counted
+from .errors import NotationError, message_of
+from .tokens import pieces_text
 
 _PLACEMENT_RE = re.compile(r"^\s*([A-Za-z]\d{0,2})\s*=\s*(\d{1,3})\s*(\+?)\s*$", re.ASCII)
 _VALUE_RE = re.compile(r"\d{1,3}", re.ASCII)
@@ -75,7 +78,9 @@ def parse_placement(text: str, grid: CellNames) -> Place:
     """``'I8=12'`` or ``'J8=16+'`` as a Place."""
     match = _PLACEMENT_RE.match(text)
     if not match:
-        raise NotationError(f"{_quoted(text.strip())} is not a placement like I8=12 or J8=16+")
+        raise NotationError(
+            lazy("{text} is not a placement like I8=12 or J8=16+", text=_quoted(text.strip()))
+        )
     return Place(grid.parse(match.group(1)), int(match.group(2)), bool(match.group(3)))
 
 
@@ -106,7 +111,7 @@ def parse_action(text: str, grid: CellNames) -> Action:
     """Any action in its text form."""
     words = text.strip().split(None, 1)
     if not words:
-        raise NotationError("an empty action")
+        raise NotationError(lazy("an empty action"))
     keyword = words[0].lower()
     if keyword in _KEYWORD_ACTIONS and len(words) == 1:
         return _KEYWORD_ACTIONS[keyword]
@@ -114,14 +119,21 @@ def parse_action(text: str, grid: CellNames) -> Action:
         seat = words[1].strip() if len(words) > 1 else ""
         if not _SEAT_RE.fullmatch(seat):
             raise NotationError(
-                f"{_quoted(text.strip())}: write {keyword} then the seat from 0, like {keyword} 1"
+                lazy(
+                    "{text}: write {keyword} then the seat from 0, like {keyword} 1",
+                    text=_quoted(text.strip()),
+                    keyword=keyword,
+                )
             )
         return Abort(int(seat)) if keyword == "abort" else Leave(int(seat), keyword)
     if keyword == "exchange":
         values = words[1].replace(",", " ").split() if len(words) > 1 else []
         if not values or not all(_VALUE_RE.fullmatch(v) for v in values):
             raise NotationError(
-                f"{_quoted(text.strip())}: write exchange then the values, like exchange 3,5,7"
+                lazy(
+                    "{text}: write exchange then the values, like exchange 3,5,7",
+                    text=_quoted(text.strip()),
+                )
             )
         return Exchange(tuple(int(v) for v in values))
     return parse_placement(text, grid)
@@ -181,17 +193,25 @@ class Position:
         the seat to move); :meth:`check` adds what the game can tell. Raises
         NotationError naming the field."""
         if not isinstance(text, str):
-            raise NotationError(f"a position is a line of text, not a {type(text).__name__}")
+            raise NotationError(
+                lazy("a position is a line of text, not a {kind}", kind=type(text).__name__)
+            )
         if len(text) > MAX_POSITION_LENGTH:
             raise NotationError(
-                f"a position has at most {MAX_POSITION_LENGTH} characters, "
-                f"not {len(text)}: is this a position?"
+                lazy(
+                    "a position has at most {most} characters, not {count}: is this a position?",
+                    most=MAX_POSITION_LENGTH,
+                    count=len(text),
+                )
             )
         fields = [f.strip() for f in text.strip().split("|")]
         if len(fields) != 6:
             raise NotationError(
-                "a position has 6 fields separated by '|': variant | board | "
-                f"racks | scores | bag | to move (found {len(fields)})"
+                lazy(
+                    "a position has 6 fields separated by '|': variant | board | "
+                    "racks | scores | bag | to move (found {count})",
+                    count=len(fields),
+                )
             )
         variant, board_text, racks_text, scores_text, bag_text, move_text = fields
         if not isinstance(grid_of, Mapping):
@@ -200,39 +220,56 @@ class Position:
             grid = grid_of[variant]
         else:
             known = ", ".join(grid_of)
-            raise NotationError(
-                f"field 'variant': unknown variant {_quoted(variant)} in the position "
-                f"(positions are of {known})"
+            raise field_error(
+                "variant",
+                lazy(
+                    "unknown variant {variant} in the position (positions are of {known})",
+                    variant=_quoted(variant),
+                    known=known,
+                ),
             )
         try:
             placed = parse_turn(board_text, grid)
         except NotationError as exc:
-            raise NotationError(f"field 'board': {exc}") from None
+            raise field_error("board", message_of(exc)) from None
         if any(p.extra for p in placed):
-            raise NotationError("field 'board': a position's board has no extra marks (+)")
+            raise field_error("board", lazy("a position's board has no extra marks (+)"))
         board = tuple(sorted((p.cell, p.value) for p in placed))
         cells = [c for c, _ in board]
         twice = sorted({c for c in cells if cells.count(c) > 1})
         if twice:
-            raise NotationError(f"field 'board': the position names {grid.name(twice[0])} twice")
+            raise field_error(
+                "board", lazy("the position names {cell} twice", cell=grid.name(twice[0]))
+            )
         racks: list[tuple[int, ...] | int] = []
         for seat, rack in enumerate(racks_text.split("/"), start=1):
             rack = rack.strip()
             if rack.startswith("?"):
-                racks.append(_number(rack[1:], "racks", f"rack {seat}'s hidden size"))
+                hidden = lazy("rack {seat}'s hidden size", seat=seat)
+                racks.append(_number(rack[1:], "racks", hidden))
             else:
-                values = (_number(v, "racks", f"a value of rack {seat}") for v in rack.split())
+                one = lazy("a value of rack {seat}", seat=seat)
+                values = (_number(v, "racks", one) for v in rack.split())
                 racks.append(tuple(sorted(values)))
-        scores = tuple(_number(s, "scores", "score", signed=True) for s in scores_text.split())
+        # TRANSLATORS: a score in a one-line position, as in "score 'x' is not a number"
+        score = lazy("score")
+        scores = tuple(_number(s, "scores", score, signed=True) for s in scores_text.split())
         if len(scores) != len(racks):
-            raise NotationError(f"field 'scores': {len(racks)} racks but {len(scores)} scores")
-        to_move = _number(move_text, "to move", "the seat") - 1
-        if not 0 <= to_move < len(racks):
-            raise NotationError(
-                f"field 'to move': seat {to_move + 1} is out of range 1-{len(racks)}"
+            raise field_error(
+                "scores",
+                lazy("{racks} racks but {scores} scores", racks=len(racks), scores=len(scores)),
             )
+        # TRANSLATORS: the seat to move in a one-line position ("the seat 'x' is not a number")
+        to_move = _number(move_text, "to move", lazy("the seat")) - 1
+        if not 0 <= to_move < len(racks):
+            raise field_error(
+                "to move",
+                lazy("seat {seat} is out of range 1-{count}", seat=to_move + 1, count=len(racks)),
+            )
+        # TRANSLATORS: the bag's size in a one-line position ("the size 'x' is not a number")
+        size = lazy("the size")
         return Position(
-            variant, board, tuple(racks), scores, _number(bag_text, "bag", "the size"), to_move
+            variant, board, tuple(racks), scores, _number(bag_text, "bag", size), to_move
         )
 
     def check(
@@ -251,23 +288,40 @@ class Position:
         board, racks and bag adding up to the whole set. Raises NotationError."""
         low, high = players
         if not low <= len(self.racks) <= high:
-            raise NotationError(
-                f"field 'racks': {len(self.racks)} racks: the game is for {low} to {high} players"
+            raise field_error(
+                "racks",
+                lazy_plural(
+                    "{count} rack: the game is for {low} to {high} players",
+                    "{count} racks: the game is for {low} to {high} players",
+                    len(self.racks),
+                    low=low,
+                    high=high,
+                ),
             )
         values = dict(self.board)
         for cell, value in sorted(printed.items()):
             if values.get(cell) != value:
-                raise NotationError(
-                    f"field 'board': {grid.name(cell)} is printed with {value}: the board holds it"
+                raise field_error(
+                    "board",
+                    lazy(
+                        "{cell} is printed with {value}: the board holds it",
+                        cell=grid.name(cell),
+                        value=value,
+                    ),
                 )
         used = [v for c, v in self.board if c not in printed]
         held = 0
         for seat, rack in enumerate(self.racks, start=1):
             size = rack if isinstance(rack, int) else len(rack)
             if size > rack_size:
-                raise NotationError(
-                    f"field 'racks': rack {seat} holds {counted(size, piece)}, "
-                    f"more than {rack_size}"
+                raise field_error(
+                    "racks",
+                    lazy(
+                        "rack {seat} holds {pieces}, more than {most}",
+                        seat=seat,
+                        pieces=pieces_text(piece, size),
+                        most=rack_size,
+                    ),
                 )
             held += size
             if not isinstance(rack, int):
@@ -275,27 +329,51 @@ class Position:
         have = Counter(pieces)
         for value, count in sorted(Counter(used).items()):
             if count > have[value]:
-                holds = f"only {have[value]}" if have[value] else "none"
                 on_board = sum(1 for c, v in self.board if v == value and c not in printed)
                 where = "board" if on_board > have[value] else "racks"
-                raise NotationError(
-                    f"field '{where}': {counted(count, piece)} of {value} on the board and racks, "
-                    f"but the game holds {holds}"
-                )
+                many = pieces_text(piece, count)
+                if have[value]:
+                    problem = lazy(
+                        "{pieces} of {value} on the board and racks, but the game holds "
+                        "only {count}",
+                        pieces=many,
+                        value=value,
+                        count=have[value],
+                    )
+                else:
+                    problem = lazy(
+                        "{pieces} of {value} on the board and racks, but the game holds none",
+                        pieces=many,
+                        value=value,
+                    )
+                raise field_error(where, problem)
         left = sum(have.values()) - (len(self.board) - len(printed)) - held
         if self.bag != left:
-            raise NotationError(
-                f"field 'bag': {counted(self.bag, piece)}, but the game's "
-                f"{sum(have.values())} less "
-                f"those on the board and the racks leave {left}"
+            raise field_error(
+                "bag",
+                lazy(
+                    "{pieces}, but the game's {total} less those on the board and the racks "
+                    "leave {left}",
+                    pieces=pieces_text(piece, self.bag),
+                    total=sum(have.values()),
+                    left=left,
+                ),
             )
 
 
-def _number(text: str, field: str, thing: str, *, signed: bool = False) -> int:
+def field_error(field: str, problem: str | Text) -> NotationError:
+    """A NotationError naming the field of a one-line position: ``field 'bag': ...``."""
+    # TRANSLATORS: a refusal naming the field of the input at fault ('board', 'seed')
+    return NotationError(lazy("field {field}: {problem}", field=repr(field), problem=problem))
+
+
+def _number(text: str, field: str, thing: str | Text, *, signed: bool = False) -> int:
     """A whole number of at most 9 digits (ASCII digits only), or a NotationError naming
     the field."""
     if not (_NUMBER_RE if signed else _NATURAL_RE).fullmatch(text):
-        raise NotationError(f"field '{field}': {thing} {_quoted(text)} is not a number")
+        raise field_error(
+            field, lazy("{thing} {text} is not a number", thing=thing, text=_quoted(text))
+        )
     return int(text)
 
 

@@ -16,11 +16,18 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Literal, Protocol, Self
+from typing import Any, Literal, Protocol, Self, TypeAlias
+
+from mathable.i18n import Text, _, lazy, lazy_plural
 
 from .actions import ACTION_KINDS, LEAVE_REASONS, Abort, Action, Cell, Leave
 from .errors import IllegalMove, NotationError
 from .notation import CellNames, format_action, parse_action
+from .tokens import piece_name
+
+Words: TypeAlias = str | Text
+"""A text for people: a lazy :class:`~mathable.i18n.Text` (translated when shown), or a
+plain string where there is nothing to translate (notation, a name)."""
 
 
 @dataclass(frozen=True)
@@ -53,8 +60,40 @@ class HouseRules:
         known = {"table_referee", "allow_undo", "strict", "hints"}
         unknown = set(data) - known
         if unknown:
-            raise ValueError(f"unknown house rule(s): {', '.join(sorted(unknown))}")
+            raise ValueError(
+                lazy_plural(
+                    "unknown house rule: {names}",
+                    "unknown house rules: {names}",
+                    len(unknown),
+                    names=", ".join(sorted(unknown)),
+                )
+            )
         return HouseRules(**{k: bool(v) for k, v in data.items()})
+
+
+HOUSE_RULE_TEXTS: dict[str, tuple[Text, Text]] = {
+    "table_referee": (
+        # TRANSLATORS: a house rule's name (C12): illegal placements stand until challenged
+        lazy("table referee"),
+        lazy("Illegal placements are accepted until an opponent challenges them (C12)."),
+    ),
+    "allow_undo": (
+        # TRANSLATORS: a house rule's name: players may take back the last action
+        lazy("allow undo"),
+        lazy("Casual play: take back the last action (rule V-B forbids it by default)."),
+    ),
+    "strict": (
+        # TRANSLATORS: a house rule's name (K2): a scoring square is compulsory
+        lazy("strict"),
+        lazy("Junior's numbered board: a scoring square is compulsory when one exists (K2)."),
+    ),
+    "hints": (
+        # TRANSLATORS: a house rule's name (O2): the computer's help is allowed
+        lazy("hints"),
+        lazy("The player to move may ask for the computer's best turns (O2)."),
+    ),
+}
+"""Each house rule's name and description for people, by its keyword (lazy texts)."""
 
 
 @dataclass(frozen=True)
@@ -76,15 +115,18 @@ class GameType:
     """A game's metadata and capabilities, as data (``mathable variants --json``)."""
 
     name: str
-    title: str
-    summary: str
+    title_text: Words
+    """Its title (:attr:`title` in the current language)."""
+    summary_text: Words
+    """One line on it (:attr:`summary` in the current language)."""
     version: int
     """Bumped whenever the game's behaviour changes (records name it)."""
     min_players: int
     max_players: int
     rack_size: int
     piece: str
-    """What a player holds: ``token``, ``tile`` or ``card``."""
+    """What a player holds: ``token``, ``tile`` or ``card`` (a keyword: in words, see
+    :func:`~.tokens.piece_name` and :func:`~.tokens.pieces_text`)."""
     surface: Literal["board", "piles"]
     """What pieces are placed on: a square board of cells or a square of piles."""
     columns: int
@@ -111,11 +153,34 @@ class GameType:
     """Points for placing a whole rack in one turn (C9); 0 when there is none."""
     deducts_rack: bool = False
     """C11: at the end each player loses the values left on the rack."""
-    rules: str = ""
-    """The rules in a page (plain text, rule numbers in brackets), for help screens."""
+    rules_text: tuple[Words, ...] = ()
+    """The rules in a page, one text per paragraph (rule numbers in brackets), for help
+    screens; :attr:`rules` in the current language."""
+
+    @property
+    def title(self) -> str:
+        """The game's title in the current language."""
+        return str(self.title_text)
+
+    @property
+    def summary(self) -> str:
+        """One line on the game in the current language."""
+        return str(self.summary_text)
+
+    @property
+    def rules(self) -> str:
+        """The rules page in the current language (plain text, its paragraphs separated
+        by blank lines, rule numbers in brackets), '' when the game has none."""
+        return "\n\n".join(self.rules_paragraphs)
+
+    @property
+    def rules_paragraphs(self) -> list[str]:
+        """The rules page's paragraphs in the current language (the first is its title)."""
+        return [str(paragraph) for paragraph in self.rules_text]
 
     def capabilities(self) -> dict[str, Any]:
-        """Everything a front end needs to draw and offer this game, as JSON-ready data."""
+        """Everything a front end needs to draw and offer this game, as JSON-ready data
+        (its texts in the current language)."""
         return {
             "name": self.name,
             "title": self.title,
@@ -131,6 +196,17 @@ class GameType:
             "actions": [a for a in ACTION_KINDS if a in self.actions],
             "exchange_exactly": self.exchange_exactly,
             "house_rules": list(self.house_rules),
+            "house_rule_labels": {
+                rule: str(HOUSE_RULE_TEXTS[rule][0])
+                for rule in self.house_rules
+                if rule in HOUSE_RULE_TEXTS
+            },
+            "house_rule_descriptions": {
+                rule: str(HOUSE_RULE_TEXTS[rule][1])
+                for rule in self.house_rules
+                if rule in HOUSE_RULE_TEXTS
+            },
+            "piece_name": str(piece_name(self.piece)),
             "rounds": self.rounds,
             "score_unit": self.score_unit,
             "open_racks": self.open_racks,
@@ -138,6 +214,7 @@ class GameType:
             "bonus": self.bonus,
             "deducts_rack": self.deducts_rack,
             "rules": self.rules,
+            "rules_paragraphs": self.rules_paragraphs,
         }
 
     def has(self, action: str) -> bool:
@@ -166,7 +243,11 @@ class TargetNames:
         for index, name in enumerate(self.names):
             if name.upper() == wanted:
                 return index
-        raise NotationError(f"{text.strip()!r} is not one of {', '.join(self.names)}")
+        raise NotationError(
+            lazy(
+                "{text} is not one of {names}", text=repr(text.strip()), names=", ".join(self.names)
+            )
+        )
 
 
 @dataclass(frozen=True)
@@ -178,8 +259,14 @@ class TurnSummary:
     """The turn as written on a score sheet (``I8=12 H6=8``, ``A=32 B=7``, ``pass``)."""
     points: int
     """Points scored (0 where a game counts rounds, not points)."""
-    note: str = ""
-    """Anything more a player should read (``bonus 50``, ``DIAGO``, ``won the round``)."""
+    notes: tuple[Words, ...] = ()
+    """Anything more a player should read (``bonus 50``, ``DIAGO``, ``won the round``),
+    as lazy texts: :attr:`note` in the current language."""
+
+    @property
+    def note(self) -> str:
+        """The notes in the current language, separated by commas ('' when none)."""
+        return ", ".join(str(note) for note in self.notes)
 
 
 @dataclass(frozen=True)
@@ -199,7 +286,8 @@ class View:
     """C13, the player card: pieces of each value this seat has not seen."""
     house_rules: dict[str, bool]
     over: bool
-    end_reason: str
+    end_reason_text: Words
+    """Why the game ended (:attr:`end_reason` in the current language), '' while it runs."""
     open_racks: tuple[tuple[int, ...], ...]
     """Every rack, when all may see them: face-up racks, or once the game is over."""
     surface: tuple[int, ...]
@@ -210,16 +298,32 @@ class View:
     """The action keywords the seat may use now (empty when it is not to move)."""
     summaries: tuple[TurnSummary, ...]
     """Every finished turn, oldest first, in words."""
-    status: str
-    """One line on the state a player should know (turn points, DIAGO, round 2 of 3)."""
+    status_text: Words
+    """One line on the state a player should know (turn points, DIAGO, round 2 of 3), as
+    a lazy text: :attr:`status` in the current language."""
     left: tuple[str, ...]
     """Per seat, why it left the game (``resign``, ``flag``, ``claim``: local ruling L1),
     "" for a seat still in it."""
 
     @property
-    def notice(self) -> str:
+    def status(self) -> str:
+        """One line on the state, in the current language ('' when there is nothing)."""
+        return str(self.status_text)
+
+    @property
+    def end_reason(self) -> str:
+        """Why the game ended, in the current language ('' while it runs)."""
+        return str(self.end_reason_text)
+
+    @property
+    def notice_text(self) -> Words:
         """A message for the opening of a game (how the first player was drawn), or ''."""
         return ""
+
+    @property
+    def notice(self) -> str:
+        """:attr:`notice_text` in the current language."""
+        return str(self.notice_text)
 
     @property
     def recent_targets(self) -> tuple[Cell, ...]:
@@ -235,12 +339,18 @@ class View:
         return tuple(() for _ in self.players)
 
     @property
-    def target_notes(self) -> tuple[str, ...]:
+    def target_note_texts(self) -> tuple[Words, ...]:
         """A short note per target (a pile's card count), or () where targets need none."""
         return ()
 
+    @property
+    def target_notes(self) -> tuple[str, ...]:
+        """:attr:`target_note_texts` in the current language."""
+        return tuple(str(note) for note in self.target_note_texts)
+
     def common_dict(self) -> dict[str, Any]:
-        """The fields every game's JSON view has."""
+        """The fields every game's JSON view has, its texts in the current language (a
+        view is made once and shown to each reader in theirs)."""
         return {
             "variant": self.variant,
             "seat": self.seat,
@@ -263,6 +373,8 @@ class View:
                 for s in self.summaries
             ],
             "status": self.status,
+            "notice": self.notice,
+            "target_notes": list(self.target_notes),
             "left": list(self.left),
         }
 
@@ -299,7 +411,7 @@ class Game(ABC):
     seed: int
     house_rules: HouseRules
     _log: list[Action]
-    _taken_back = "an action"
+    _taken_back: Words = lazy("an action")
     """What undo would take back, for its refusal ("a token placed", "a card played")."""
 
     # -- the rules: every game supplies these -----------------------------------------
@@ -344,8 +456,13 @@ class Game(ABC):
 
     @property
     @abstractmethod
+    def end_text(self) -> Words:
+        """Why the game ended, in words, as a lazy text ('' while it runs)."""
+
+    @property
     def end_reason(self) -> str:
-        """Why the game ended, in words ('' while it runs)."""
+        """Why the game ended, in words in the current language ('' while it runs)."""
+        return str(self.end_text)
 
     @property
     @abstractmethod
@@ -414,11 +531,14 @@ class Game(ABC):
         """Take back the last action (house rule ``allow_undo``) by replaying the log;
         never a seat leaving nor an abort (local ruling L1)."""
         if not self.house_rules.allow_undo:
-            raise IllegalMove(f"undo is off: {self._taken_back} may not be taken back", rule="V-B")
+            raise IllegalMove(
+                lazy("undo is off: {what} may not be taken back", what=self._taken_back),
+                rule="V-B",
+            )
         if not self._log:
-            raise IllegalMove("there is nothing to undo")
+            raise IllegalMove(lazy("there is nothing to undo"))
         if isinstance(self._log[-1], Leave | Abort):
-            raise IllegalMove("leaving or aborting a game cannot be taken back", rule="L1")
+            raise IllegalMove(lazy("leaving or aborting a game cannot be taken back"), rule="L1")
         self._rebuild(self._log[:-1])
 
     def _rebuild(self, log: Sequence[Action]) -> None:
@@ -500,26 +620,36 @@ class Game(ABC):
         """Refuse a Leave or Abort that may not be played now (before anything changes)."""
         seat, n = action.seat, len(self.players)
         if isinstance(action, Leave) and action.reason not in LEAVE_REASONS:
-            raise IllegalMove(f"{action.reason!r} is not a way to leave a game", rule="L1")
+            raise IllegalMove(
+                lazy("{reason} is not a way to leave a game", reason=repr(action.reason)),
+                rule="L1",
+            )
         if not 0 <= seat < n:
-            raise IllegalMove(f"there is no seat {seat} in this game of {n}", rule="L1")
+            raise IllegalMove(
+                lazy("there is no seat {seat} in this game of {count}", seat=seat, count=n),
+                rule="L1",
+            )
         if self.is_over:
-            raise IllegalMove("the game is over", rule="L1")
+            raise IllegalMove(lazy("the game is over"), rule="L1")
         if seat not in self.seats_in:
-            raise IllegalMove(f"{self.players[seat]} has left the game already", rule="L1")
+            raise IllegalMove(
+                lazy("{name} has left the game already", name=self.players[seat]), rule="L1"
+            )
         if isinstance(action, Abort) and not self.can_abort(seat):
             raise IllegalMove(
-                "a game is aborted only before each player has moved: resign instead", rule="L1"
+                lazy("a game is aborted only before each player has moved: resign instead"),
+                rule="L1",
             )
 
-    def _meta_end_reason(self) -> str:
+    def _meta_end_reason(self) -> Words:
         """The end reason when the game ended by an abort or by seats leaving ('' if not):
         "aborted", "Bob resigned", "Ann ran out of time", "Bob left the game (claimed)"."""
         last = self._log[-1] if self._log else None
         if isinstance(last, Abort):
-            return "aborted"
+            # TRANSLATORS: why a game ended: a player called it off
+            return lazy("aborted")
         if isinstance(last, Leave) and len(self.seats_in) < 2:
-            return departure_text(self.players[last.seat], last.reason)
+            return departure(self.players[last.seat], last.reason)
         return ""
 
     def winners(self) -> tuple[int, ...]:
@@ -555,18 +685,36 @@ class Game(ABC):
         )
 
 
-def departure_text(name: str, reason: str) -> str:
-    """A seat leaving in words (local ruling L1): "Bob resigned", "Ann ran out of time",
-    "Bob left the game (claimed)"."""
+def joined(parts: Sequence[Words]) -> Words:
+    """Texts one after the other in a line, separated by semicolons (``round 2 of 3;
+    DIAGO: diagonals count``), each translated when shown; '' for none."""
+    if not parts:
+        return ""
+    line = parts[0]
+    for part in parts[1:]:
+        # TRANSLATORS: two parts of a status line, one after the other
+        line = lazy("{first}; {then}", first=line, then=part)
+    return line
+
+
+def departure(name: str, reason: str) -> Text:
+    """A seat leaving in words (local ruling L1), as a lazy text: "Bob resigned", "Ann ran
+    out of time", "Bob left the game (claimed)"."""
     if reason == "flag":
-        return f"{name} ran out of time"
+        return lazy("{name} ran out of time", name=name)
     if reason == "claim":
-        return f"{name} left the game (claimed)"
-    return f"{name} resigned"
+        return lazy("{name} left the game (claimed)", name=name)
+    return lazy("{name} resigned", name=name)
+
+
+def departure_text(name: str, reason: str) -> str:
+    """:func:`departure` in the current language."""
+    return str(departure(name, reason))
 
 
 def seat_names(players: Sequence[str] | int) -> tuple[str, ...]:
-    """Player names, or ``Player 1``... for a count."""
+    """Player names, or ``Player 1``... for a count (names: written in the current
+    language once, as a name typed would be)."""
     if isinstance(players, int):
-        return tuple(f"Player {i + 1}" for i in range(players))
+        return tuple(_("Player {number}", number=i + 1) for i in range(players))
     return tuple(players)

@@ -35,9 +35,11 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from mathable.i18n import Text, lazy
+
 from . import validation as check
 from .actions import Accept, action_kind
-from .errors import MathableError
+from .errors import MathableError, message_of
 from .protocol import Game, GameType
 
 FORMAT = "mathable-record"
@@ -65,6 +67,12 @@ MAX_ACTIONS = 100_000
 
 class RecordError(MathableError):
     """A record that is malformed or does not replay."""
+
+
+def _field(name: str, problem: str | Text) -> RecordError:
+    """A RecordError naming the field at fault: ``field 'actions': ...``."""
+    # TRANSLATORS: a refusal naming the field of the input at fault ('board', 'seed')
+    return RecordError(lazy("field {field}: {problem}", field=repr(name), problem=problem))
 
 
 def to_record(game: Game, bots: Mapping[int, str] | None = None) -> dict[str, Any]:
@@ -102,15 +110,19 @@ def bots_of(data: dict[str, Any]) -> dict[int, str]:
     players = data.get("players")
     levels = check.array(found, "bots")
     if not isinstance(players, list) or len(levels) != len(players):
-        raise RecordError("field 'bots': one entry per player, a computer level or null")
+        raise _field("bots", lazy("one entry per player, a computer level or null"))
     bots: dict[int, str] = {}
     for seat, level in enumerate(levels):
         if level is None:
             continue
         if not isinstance(level, str) or not 0 < len(level.strip()) <= 40:
-            raise RecordError(
-                f"field 'bots': seat {seat + 1} is {check.shown(level)}, "
-                "not a computer level (a text) or null"
+            raise _field(
+                "bots",
+                lazy(
+                    "seat {seat} is {value}, not a computer level (a text) or null",
+                    seat=seat + 1,
+                    value=check.shown(level),
+                ),
             )
         bots[seat] = level
     return bots
@@ -122,11 +134,14 @@ def loads(text: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise RecordError(f"not JSON: {exc.msg} at line {exc.lineno}") from None
+        # TRANSLATORS: {error} is the JSON reader's own message, in English
+        raise RecordError(
+            lazy("not JSON: {error} at line {line}", error=exc.msg, line=exc.lineno)
+        ) from None
     except RecursionError:
-        raise RecordError("not a game record: the JSON is nested too deep") from None
+        raise RecordError(lazy("not a game record: the JSON is nested too deep")) from None
     except ValueError as exc:  # e.g. an integer of more than 4300 digits
-        raise RecordError(f"not JSON this program reads: {exc}") from None
+        raise RecordError(lazy("not JSON this program reads: {error}", error=str(exc))) from None
 
 
 def replay_record(data: dict[str, Any] | str, game_type: Callable[[str], GameType]) -> Game:
@@ -139,19 +154,24 @@ def replay_record(data: dict[str, Any] | str, game_type: Callable[[str], GameTyp
     except RecordError:
         raise
     except MathableError as exc:  # a FieldError from a check or a setup reader
-        raise RecordError(str(exc)) from None
+        raise RecordError(exc.text) from None
 
 
 def _replay(data: object, game_type: Callable[[str], GameType]) -> Game:
     if not isinstance(data, dict):
-        raise RecordError(f"a record is a JSON object, not {check.kind_of(data)}")
+        raise RecordError(lazy("a record is a JSON object, not {kind}", kind=check.kind_of(data)))
     if data.get("format") != FORMAT:
-        raise RecordError(f"not a game record (format should be {FORMAT!r})")
+        raise RecordError(
+            lazy("not a game record (format should be {format})", format=repr(FORMAT))
+        )
     version = data.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version != VERSION:
         raise RecordError(
-            f"record version {check.shown(version)} is not supported "
-            f"(this program reads version {VERSION})"
+            lazy(
+                "record version {version} is not supported (this program reads version {known})",
+                version=check.shown(version),
+                known=VERSION,
+            )
         )
     check.mapping(data, "record")
     check.only_fields(data, "", FIELDS)
@@ -159,18 +179,23 @@ def _replay(data: object, game_type: Callable[[str], GameType]) -> Game:
     try:
         kind = game_type(name)
     except ValueError as exc:
-        raise RecordError(f"field 'variant': {exc}") from None
+        raise _field("variant", message_of(exc)) from None
     written = data.get("variant_version", 1)
     if isinstance(written, int) and not isinstance(written, bool) and written > kind.version:
         raise RecordError(
-            f"the record was written by a newer {name} rules engine "
-            f"(version {written}; this one is {kind.version})"
+            lazy(
+                "the record was written by a newer {name} rules engine "
+                "(version {written}; this one is {version})",
+                name=name,
+                written=written,
+                version=kind.version,
+            )
         )
     check.integer(written, "variant_version", 1, kind.version)
     if "players" not in data:
-        raise RecordError("field 'players' is missing")
+        raise _missing("players")
     if "seed" not in data:
-        raise RecordError("field 'seed' is missing")
+        raise _missing("seed")
     players = check.player_names(data["players"], kind.min_players, kind.max_players)
     seed = check.seed(data["seed"])
     house_data = data.get("house_rules")
@@ -182,13 +207,16 @@ def _replay(data: object, game_type: Callable[[str], GameType]) -> Game:
     if setup is not None:
         check.mapping(setup, "setup")
     if "actions" not in data:
-        raise RecordError("field 'actions' is missing")
+        raise _missing("actions")
     actions = check.array(data["actions"], "actions")
     if len(actions) > MAX_ACTIONS:
-        raise RecordError(f"field 'actions': {len(actions)} actions, more than {MAX_ACTIONS}")
+        raise _field(
+            "actions",
+            lazy("{count} actions, more than {most}", count=len(actions), most=MAX_ACTIONS),
+        )
     for number, text in enumerate(actions, start=1):
         if not isinstance(text, str):
-            raise RecordError(f"field 'actions': action {number} is not a string")
+            raise _field("actions", lazy("action {number} is not a string", number=number))
     bots_of(data)
     result = data.get("result")
     if result is not None:
@@ -198,7 +226,9 @@ def _replay(data: object, game_type: Callable[[str], GameType]) -> Game:
     except MathableError:
         raise
     except ValueError as exc:  # a game's own refusal that no check above foresaw
-        raise RecordError(f"the record's game cannot be set up: {exc}") from None
+        raise RecordError(
+            lazy("the record's game cannot be set up: {error}", error=message_of(exc))
+        ) from None
     before_questions = written < kind.version  # written before J4/C12 asked questions
     for number, text in enumerate(actions, start=1):
         try:
@@ -207,8 +237,14 @@ def _replay(data: object, game_type: Callable[[str], GameType]) -> Game:
                 _agree(game)
             game.apply(action)
         except MathableError as exc:
-            raise RecordError(
-                f"field 'actions': action {number} ({check.shown(text)}) does not replay: {exc}"
+            raise _field(
+                "actions",
+                lazy(
+                    "action {number} ({action}) does not replay: {error}",
+                    number=number,
+                    action=check.shown(text),
+                    error=exc.text,
+                ),
             ) from None
     if before_questions:
         _agree(game)
@@ -229,18 +265,31 @@ def _check_result(result: dict[str, Any], game: Game) -> None:
     """The record's result must be the replay's: scores, winners, and an ended game."""
     scores = result.get("scores")
     if not _numbers(scores) or scores != list(game.scores):
-        raise RecordError(
-            f"field 'result.scores': the record's result {check.shown(scores, 60)} differs "
-            f"from its replay {list(game.scores)}"
+        raise _field(
+            "result.scores",
+            lazy(
+                "the record's result {written} differs from its replay {replayed}",
+                written=check.shown(scores, 60),
+                replayed=str(list(game.scores)),
+            ),
         )
     winners = result.get("winners", list(game.winners()))
     if not _numbers(winners) or winners != list(game.winners()):
-        raise RecordError(
-            f"field 'result.winners': the record's winners {check.shown(winners)} "
-            f"differ from its replay's {list(game.winners())}"
+        raise _field(
+            "result.winners",
+            lazy(
+                "the record's winners {written} differ from its replay's {replayed}",
+                written=check.shown(winners),
+                replayed=str(list(game.winners())),
+            ),
         )
     if not game.is_over:
-        raise RecordError("field 'result': the record has a result but its replay has not ended")
+        raise _field("result", lazy("the record has a result but its replay has not ended"))
+
+
+def _missing(name: str) -> RecordError:
+    """A field a record must have is missing."""
+    return RecordError(lazy("field {field} is missing", field=repr(name)))
 
 
 def _numbers(value: object) -> bool:

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
+from mathable.i18n import Text, lazy, lazy_plural
+
 TokenCounts = Mapping[int, int]
 
 _CLASSIC_SINGLES = (
@@ -37,3 +39,25 @@ def missing_from(supply: TokenCounts, tokens: Iterable[int]) -> dict[int, int]:
     """Values of ``tokens`` that exceed ``supply`` and by how many (empty when fine)."""
     used = Counter(tokens)
     return {v: n - supply.get(v, 0) for v, n in sorted(used.items()) if n > supply.get(v, 0)}
+
+
+def pieces_text(piece: str, count: int) -> Text:
+    """A number of a game's pieces in words, as a lazy text (``1 token``, ``3 tiles``,
+    ``7 cards``), for ``piece`` ``token``, ``tile`` or ``card`` (a game's ``piece``)."""
+    if piece == "card":
+        return lazy_plural("{count} card", "{count} cards", count)
+    if piece == "tile":
+        return lazy_plural("{count} tile", "{count} tiles", count)
+    return lazy_plural("{count} token", "{count} tokens", count)
+
+
+def piece_name(piece: str) -> Text:
+    """The name of one of a game's pieces (``token``, ``tile``, ``card``), for people."""
+    if piece == "card":
+        # TRANSLATORS: one of Mathable Quattro's playing cards
+        return lazy("card")
+    if piece == "tile":
+        # TRANSLATORS: one of Mathable Junior's numbered tiles
+        return lazy("tile")
+    # TRANSLATORS: one of Mathable's numbered tokens (the pieces placed on the board)
+    return lazy("token")

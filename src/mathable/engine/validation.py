@@ -22,8 +22,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import fields
 from typing import Any
 
-from .errors import MathableError, counted
+from mathable.i18n import Text, lazy, lazy_plural
+
+from .errors import MathableError
 from .protocol import GameType, HouseRules
+from .tokens import pieces_text
 
 MAX_NAME_LENGTH = 40
 """The longest player name, in characters."""
@@ -36,13 +39,18 @@ HOUSE_RULE_NAMES: tuple[str, ...] = tuple(f.name for f in fields(HouseRules))
 
 
 class FieldError(MathableError):
-    """Input data refused: ``field 'setup.to_move': 5 is out of range 0-1``."""
+    """Input data refused: ``field 'setup.to_move': 5 is out of range 0-1`` (the problem a
+    lazy text, shown in the reader's language)."""
 
-    def __init__(self, field: str, problem: str) -> None:
+    def __init__(self, field: str, problem: str | Text) -> None:
         self.field = field
         self.problem = problem
         label = field if len(field) <= 60 else f"{field[:59]}…"
-        super().__init__(f"field {label!r}: {problem}")
+        # TRANSLATORS: a refusal naming the field of the input at fault ('board', 'seed')
+        super().__init__(lazy("field {field}: {problem}", field=repr(label), problem=problem))
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (FieldError, (self.field, self.problem))
 
 
 def shown(value: object, limit: int = 40) -> str:
@@ -58,63 +66,66 @@ def shown(value: object, limit: int = 40) -> str:
     return text.encode("ascii", "backslashreplace").decode("ascii")
 
 
-def kind_of(value: object) -> str:
+def kind_of(value: object) -> str | Text:
     """How a JSON value is called in a message: ``the text '5'``, ``a list``..."""
     if value is None:
         return "null"
     if isinstance(value, bool):
         return shown(value)
     if isinstance(value, str):
-        return f"the text {shown(value)}"
-    if isinstance(value, int):
-        return f"the number {shown(value)}"
-    if isinstance(value, float):
-        return f"the number {shown(value)}"
+        # TRANSLATORS: a value of the wrong type, as in "a whole number, not the text '5'"
+        return lazy("the text {value}", value=shown(value))
+    if isinstance(value, int | float):
+        return lazy("the number {value}", value=shown(value))
     if isinstance(value, Mapping):
-        return "an object"
+        # TRANSLATORS: a JSON object, as in "a list, not an object"
+        return lazy("an object")
     if isinstance(value, list | tuple):
-        return "a list"
-    return f"a {type(value).__name__}"
+        return lazy("a list")
+    return lazy("a {kind}", kind=type(value).__name__)
 
 
 def integer(value: object, field: str, low: int, high: int) -> int:
     """``value`` as a whole number from ``low`` to ``high`` (not a bool, a float or a
     number written as text)."""
     if not isinstance(value, int) or isinstance(value, bool):
-        raise FieldError(field, f"a whole number, not {kind_of(value)}")
+        raise FieldError(field, lazy("a whole number, not {kind}", kind=kind_of(value)))
     if not low <= value <= high:
-        raise FieldError(field, f"{shown(value)} is out of range {low}-{high}")
+        raise FieldError(
+            field,
+            lazy("{value} is out of range {low}-{high}", value=shown(value), low=low, high=high),
+        )
     return value
 
 
 def boolean(value: object, field: str) -> bool:
     """``value`` as true or false (not 0, 1 or ``"true"``)."""
     if not isinstance(value, bool):
-        raise FieldError(field, f"true or false, not {kind_of(value)}")
+        raise FieldError(field, lazy("true or false, not {kind}", kind=kind_of(value)))
     return value
 
 
 def text(value: object, field: str) -> str:
     """``value`` as a string."""
     if not isinstance(value, str):
-        raise FieldError(field, f"a text, not {kind_of(value)}")
+        raise FieldError(field, lazy("a text, not {kind}", kind=kind_of(value)))
     return value
 
 
 def array(value: object, field: str) -> list[Any]:
     """``value`` as a list."""
     if not isinstance(value, list | tuple):
-        raise FieldError(field, f"a list, not {kind_of(value)}")
+        raise FieldError(field, lazy("a list, not {kind}", kind=kind_of(value)))
     return list(value)
 
 
 def mapping(value: object, field: str) -> Mapping[str, Any]:
     """``value`` as an object with text keys."""
     if not isinstance(value, Mapping):
-        raise FieldError(field, f"an object, not {kind_of(value)}")
+        raise FieldError(field, lazy("an object, not {kind}", kind=kind_of(value)))
     for key in value:
         if not isinstance(key, str):
-            raise FieldError(field, f"its keys are texts, not {kind_of(key)}")
+            raise FieldError(field, lazy("its keys are texts, not {kind}", kind=kind_of(key)))
     return value
 
 
@@ -125,7 +136,9 @@ def only_fields(data: Mapping[str, Any], field: str, known: Iterable[str]) -> No
     for key in data:
         if key not in allowed:
             where = f"{field}.{key}" if field else key
-            raise FieldError(where, f"no such field (the fields are {', '.join(allowed)})")
+            raise FieldError(
+                where, lazy("no such field (the fields are {fields})", fields=", ".join(allowed))
+            )
 
 
 def player_name(value: object, field: str = "name") -> str:
@@ -134,26 +147,33 @@ def player_name(value: object, field: str = "name") -> str:
     player's screen and score sheet)."""
     name = text(value, field)
     if not name.strip():
-        raise FieldError(field, "a player's name may not be empty")
+        raise FieldError(field, lazy("a player's name may not be empty"))
     if len(name) > MAX_NAME_LENGTH:
-        raise FieldError(field, f"{len(name)} characters: a name has at most {MAX_NAME_LENGTH}")
+        raise FieldError(
+            field,
+            lazy(
+                "{count} characters: a name has at most {most}",
+                count=len(name),
+                most=MAX_NAME_LENGTH,
+            ),
+        )
     if any(unicodedata.category(c) == "Cc" for c in name):
-        raise FieldError(field, f"{shown(name)} holds a control character")
+        raise FieldError(field, lazy("{name} holds a control character", name=shown(name)))
     return name
 
 
 def player_names(value: object, low: int, high: int, field: str = "players") -> tuple[str, ...]:
     """``low`` to ``high`` distinct names (compared exactly), each a :func:`player_name`."""
     if isinstance(value, str | bytes) or not isinstance(value, Sequence):
-        raise FieldError(field, f"a list of names, not {kind_of(value)}")
+        raise FieldError(field, lazy("a list of names, not {kind}", kind=kind_of(value)))
     if not low <= len(value) <= high:
-        raise FieldError(field, f"{_players(len(value))}: the game is for {low} to {high}")
+        raise FieldError(field, _players(len(value), low, high))
     names: list[str] = []
     for seat, name in enumerate(value):
         where = f"{field}[{seat}]"
         name = player_name(name, where)
         if name in names:
-            raise FieldError(where, f"{shown(name)} is the name of two players")
+            raise FieldError(where, lazy("{name} is the name of two players", name=shown(name)))
         names.append(name)
     return tuple(names)
 
@@ -161,9 +181,9 @@ def player_names(value: object, low: int, high: int, field: str = "players") -> 
 def seat_count(value: object, low: int, high: int, field: str = "players") -> int:
     """A number of players, from ``low`` to ``high``."""
     if not isinstance(value, int) or isinstance(value, bool):
-        raise FieldError(field, f"a list of names or a count, not {kind_of(value)}")
+        raise FieldError(field, lazy("a list of names or a count, not {kind}", kind=kind_of(value)))
     if not low <= value <= high:
-        raise FieldError(field, f"{_players(value)}: the game is for {low} to {high}")
+        raise FieldError(field, _players(value, low, high))
     return value
 
 
@@ -179,7 +199,9 @@ def house_rules_from(data: object, kind: GameType, field: str = "house_rules") -
     for name in rules:
         if name not in HOUSE_RULE_NAMES:
             known = ", ".join(HOUSE_RULE_NAMES)
-            raise FieldError(f"{field}.{name}", f"unknown house rule (house rules: {known})")
+            raise FieldError(
+                f"{field}.{name}", lazy("unknown house rule (house rules: {known})", known=known)
+            )
     values = {name: boolean(on, f"{field}.{name}") for name, on in rules.items()}
     house = HouseRules(**values)
     check_house_rules(house, kind, field)
@@ -191,11 +213,20 @@ def check_house_rules(house: HouseRules, kind: GameType, field: str = "house_rul
     ``strict``, the classic game's ``strict``)."""
     for name, on in house.to_dict().items():
         if on and name not in kind.house_rules:
-            offered = ", ".join(kind.house_rules) or "none"
-            raise FieldError(
-                f"{field}.{name}",
-                f"{kind.title} has no house rule {name!r} (it offers: {offered})",
-            )
+            if kind.house_rules:
+                problem = lazy(
+                    "{game} has no house rule {name} (it offers: {offered})",
+                    game=kind.title_text,
+                    name=repr(name),
+                    offered=", ".join(kind.house_rules),
+                )
+            else:
+                problem = lazy(
+                    "{game} has no house rule {name} (it offers: none)",
+                    game=kind.title_text,
+                    name=repr(name),
+                )
+            raise FieldError(f"{field}.{name}", problem)
 
 
 def options_of(options: Mapping[str, Any] | None, kind: GameType) -> dict[str, Any]:
@@ -203,7 +234,7 @@ def options_of(options: Mapping[str, Any] | None, kind: GameType) -> dict[str, A
     nothing else."""
     found = dict(mapping(options if options is not None else {}, "options"))
     if "rounds" in found and not kind.rounds:
-        raise FieldError("rounds", f"{kind.title} is not played in rounds")
+        raise FieldError("rounds", not_in_rounds(kind))
     only_fields(found, "", ["rounds"] if kind.rounds else [])
     if "rounds" in found:
         found["rounds"] = integer(found["rounds"], "rounds", 1, MAX_ROUNDS)
@@ -229,7 +260,9 @@ def check_new_game(
         seed(seed_value)
     if house_rules is not None:
         if not isinstance(house_rules, HouseRules):
-            raise FieldError("house_rules", f"house rules, not {kind_of(house_rules)}")
+            raise FieldError(
+                "house_rules", lazy("house rules, not {kind}", kind=kind_of(house_rules))
+            )
         check_house_rules(house_rules, kind)
     return options_of(options, kind)
 
@@ -247,16 +280,28 @@ def pieces(
     ``supply``, from ``least`` to ``most`` of them."""
     items = array(value, field)
     if most is not None and len(items) > most:
-        raise FieldError(field, f"{counted(len(items), piece)}, more than the {most} it holds")
+        raise FieldError(
+            field,
+            lazy(
+                "{pieces}, more than the {most} it holds",
+                pieces=pieces_text(piece, len(items)),
+                most=most,
+            ),
+        )
     if len(items) < least:
-        raise FieldError(field, f"{counted(len(items), piece)}, fewer than {least}")
+        raise FieldError(
+            field,
+            lazy(
+                "{pieces}, fewer than {least}", pieces=pieces_text(piece, len(items)), least=least
+            ),
+        )
     out: list[int] = []
     for index, item in enumerate(items):
         where = f"{field}[{index}]"
         if not isinstance(item, int) or isinstance(item, bool):
-            raise FieldError(where, f"a {piece}'s value, not {kind_of(item)}")
+            raise FieldError(where, _not_a_value(piece, kind_of(item)))
         if item not in supply:
-            raise FieldError(where, f"there is no {piece} {shown(item)} in the game")
+            raise FieldError(where, _no_such_piece(piece, shown(item)))
         out.append(item)
     return tuple(out)
 
@@ -268,11 +313,47 @@ def within_supply(
     for value, count in sorted(Counter(used).items()):
         have = supply.get(value, 0)
         if count > have:
-            holds = f"only {have}" if have else "none"
-            raise FieldError(
-                field, f"{counted(count, piece)} of {value}, but the game holds {holds}"
-            )
+            many = pieces_text(piece, count)
+            if have:
+                problem = lazy(
+                    "{pieces} of {value}, but the game holds only {count}",
+                    pieces=many,
+                    value=value,
+                    count=have,
+                )
+            else:
+                problem = lazy(
+                    "{pieces} of {value}, but the game holds none", pieces=many, value=value
+                )
+            raise FieldError(field, problem)
 
 
-def _players(count: int) -> str:
-    return f"{count} player{'' if count == 1 else 's'}"
+def _not_a_value(piece: str, kind: str | Text) -> Text:
+    if piece == "card":
+        return lazy("a card's value, not {kind}", kind=kind)
+    if piece == "tile":
+        return lazy("a tile's value, not {kind}", kind=kind)
+    return lazy("a token's value, not {kind}", kind=kind)
+
+
+def _no_such_piece(piece: str, value: str) -> Text:
+    if piece == "card":
+        return lazy("there is no card {value} in the game", value=value)
+    if piece == "tile":
+        return lazy("there is no tile {value} in the game", value=value)
+    return lazy("there is no token {value} in the game", value=value)
+
+
+def not_in_rounds(kind: GameType) -> Text:
+    """Why a game not played in rounds refuses a number of rounds."""
+    return lazy("{game} is not played in rounds", game=kind.title_text)
+
+
+def _players(count: int, low: int, high: int) -> Text:
+    return lazy_plural(
+        "{count} player: the game is for {low} to {high}",
+        "{count} players: the game is for {low} to {high}",
+        count,
+        low=low,
+        high=high,
+    )

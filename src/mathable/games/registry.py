@@ -15,6 +15,7 @@ from mathable.engine.errors import MathableError
 from mathable.engine.notation import CellNames, Position
 from mathable.engine.protocol import Game, GameType, HouseRules
 from mathable.engine.records import replay_record
+from mathable.i18n import lazy
 
 from .board.game import game_type_of
 from .board.variants import CLASSIC, JUNIOR, JUNIOR_NUMBERS, Variant
@@ -41,7 +42,13 @@ def game_type(name: str) -> GameType:
     found = GAMES.get(name) if isinstance(name, str) else None
     if found is None:
         known = ", ".join(GAMES)
-        raise UnknownGame(f"unknown game {validation.shown(name)}; choose one of {known}")
+        raise UnknownGame(
+            lazy(
+                "unknown game {name}; choose one of {known}",
+                name=validation.shown(name),
+                known=known,
+            )
+        )
     return found
 
 
@@ -61,7 +68,7 @@ def new_game(
     if kind.rounds:
         options: dict[str, Any] = {"rounds": rounds}
     elif rounds != 1 or isinstance(rounds, bool):
-        raise validation.FieldError("rounds", f"{kind.title} is not played in rounds")
+        raise validation.FieldError("rounds", validation.not_in_rounds(kind))
     else:
         options = {}
     return kind.create(players, seed=seed, house_rules=house_rules, options=options, setup=setup)

@@ -32,18 +32,19 @@ from mathable.engine.actions import (
     Pass,
     Place,
 )
-from mathable.engine.errors import IllegalMove, counted
+from mathable.engine.errors import IllegalMove
 from mathable.engine.notation import Position, format_turn
-from mathable.engine.protocol import Game, GameType, HouseRules, TurnSummary, seat_names
+from mathable.engine.protocol import Game, GameType, HouseRules, TurnSummary, Words, seat_names
 from mathable.engine.rng import Rng
-from mathable.engine.tokens import as_list
+from mathable.engine.tokens import as_list, pieces_text
 from mathable.engine.validation import check_new_game
+from mathable.i18n import Text, lazy, lazy_plural
 
 from .board import EMPTY, Board
 from .geometry import Grid
 from .setup import setup_from_dict
 from .turns import PlacedToken, Setup, TurnRecord
-from .variants import Variant, get_variant, square_target
+from .variants import Variant, already_holds, get_variant, square_target
 from .view import BoardView
 
 
@@ -74,7 +75,7 @@ class _Question:
     kind: str
     seat: int
     waiting: list[int] = field(default_factory=list)
-    reason: str = ""
+    reason: Words = ""
 
     def key(self) -> tuple[object, ...]:
         """As comparable data (snapshots)."""
@@ -102,7 +103,7 @@ class _State:
         self.effective: list[Action] = []
         self.idle_turns = 0
         self.over = False
-        self.end_reason = ""
+        self.end_reason: Words = ""
         self.challengeable: tuple[_Turn, int] | None = None
         self.question: _Question | None = None
         self.start_draws: list[tuple[int, int]] = []
@@ -112,7 +113,13 @@ class _State:
         """Local ruling L1: the seats that left the game (turn order skips them)."""
         if setup is not None:
             if len(setup.racks) != players:
-                raise ValueError(f"the setup has {len(setup.racks)} racks for {players} players")
+                raise ValueError(
+                    lazy(
+                        "the setup has {count} racks for {players} players",
+                        count=len(setup.racks),
+                        players=players,
+                    )
+                )
             self.bag = list(reversed(setup.bag))
             self.racks = [sorted(r) for r in setup.racks]
             starter = setup.to_move
@@ -152,7 +159,7 @@ class _State:
         if isinstance(action, Challenge):
             raise TypeError("challenges are replayed by Game")
         if self.over:
-            raise IllegalMove("the game is over", rule="C11")
+            raise IllegalMove(lazy("the game is over"), rule="C11")
         if isinstance(action, Leave):
             self._leave(action)
         elif isinstance(action, Abort):
@@ -161,10 +168,14 @@ class _State:
             self.over = True
         elif self.question is not None:
             self._answer(action, self.question)
-        elif isinstance(action, Accept | Decline):
+        elif isinstance(action, Accept):
             raise IllegalMove(
-                f"there is nothing to {'accept' if isinstance(action, Accept) else 'decline'}: "
-                "nobody has proposed to stop the game",
+                lazy("there is nothing to accept: nobody has proposed to stop the game"),
+                rule="J4",
+            )
+        elif isinstance(action, Decline):
+            raise IllegalMove(
+                lazy("there is nothing to decline: nobody has proposed to stop the game"),
                 rule="J4",
             )
         elif isinstance(action, Place):
@@ -178,18 +189,22 @@ class _State:
         elif isinstance(action, EndGame):
             self._propose_stop()
         else:
-            raise IllegalMove(f"{self.variant.title} has no action {action!r}")
+            raise IllegalMove(
+                lazy("{game} has no action {action}", game=self.variant.title, action=repr(action))
+            )
 
     def _place(self, action: Place) -> None:
         board, rack, grid = self.board, self.racks[self.to_move], self.board.grid
         cell, value = action.cell, action.value
         if not 0 <= cell < len(board.values):
-            raise IllegalMove(f"cell {cell} is off the board", rule="C1")
+            raise IllegalMove(lazy("cell {cell} is off the board", cell=cell), rule="C1")
         name = grid.name(cell)
         if not board.is_empty(cell):
-            raise IllegalMove(f"{name} already holds a {board.values[cell]}", rule="C3", where=name)
+            raise IllegalMove(already_holds(name, board.values[cell]), rule="C3", where=name)
         if value not in rack:
-            raise IllegalMove(f"there is no {value} on your rack", rule="C8", where=name)
+            raise IllegalMove(
+                lazy("there is no {value} on your rack", value=value), rule="C8", where=name
+            )
         variant, strict = self.variant, self.house.strict
         legal = variant.is_legal(board, cell, value, strict)
         if not legal and not self.house.table_referee:
@@ -198,7 +213,9 @@ class _State:
             refusal = variant.extra_token_refusal(cell, len(self.bag))
             if refusal is not None:
                 reason, rule = refusal
-                raise IllegalMove(f"{name}: {reason}", rule=rule, where=name)
+                raise IllegalMove(
+                    lazy("{cell}: {reason}", cell=name, reason=reason), rule=rule, where=name
+                )
         self.challengeable = None
         if legal:
             points = variant.placement_points(board, cell, value)
@@ -222,10 +239,10 @@ class _State:
 
     def _end_turn(self, action: EndTurn) -> None:
         if not self.variant.partial_turns and not action.challenged:  # C12 cuts any turn
-            raise IllegalMove("you cannot end the turn early: place every tile", rule="K2")
+            raise IllegalMove(lazy("you cannot end the turn early: place every tile"), rule="K2")
         if not self.turn.placements and not action.challenged:
             raise IllegalMove(
-                "place a token before ending the turn, or pass or exchange", rule="C8"
+                lazy("place a token before ending the turn, or pass or exchange"), rule="C8"
             )
         self.challengeable = None
         self.effective.append(action)
@@ -244,20 +261,26 @@ class _State:
             self.challengeable = (turn, len(self.turns))
         self._next_turn(record, placed=bool(turn.placements))
         if emptied and self.variant.ends_on_empty_rack and not self.over and self.question is None:
-            self._end_game("the bag is empty and a player has placed every token")
+            self._end_game(lazy("the bag is empty and a player has placed every token"))
 
     def _exchange(self, action: Exchange) -> None:
         self._check_pass_and_exchange("exchange")
         self._check_turn_start("exchange")
         if not action.values:
-            raise IllegalMove("choose at least one token to exchange", rule="C8")
+            raise IllegalMove(lazy("choose at least one token to exchange"), rule="C8")
         missing = Counter(action.values) - Counter(self.racks[self.to_move])
         if missing:
-            raise IllegalMove(f"there is no {min(missing)} on your rack to exchange", rule="C8")
+            raise IllegalMove(
+                lazy("there is no {value} on your rack to exchange", value=min(missing)),
+                rule="C8",
+            )
         if len(action.values) > len(self.bag):
             raise IllegalMove(
-                f"the bag holds only {counted(len(self.bag), 'token')}, fewer than the "
-                f"{len(action.values)} to exchange",
+                lazy(
+                    "the bag holds only {pieces}, fewer than the {count} to exchange",
+                    pieces=pieces_text("token", len(self.bag)),
+                    count=len(action.values),
+                ),
                 rule="C8",
             )
         self.challengeable = None
@@ -284,11 +307,13 @@ class _State:
     def _propose_stop(self) -> None:
         """J4: propose to stop; every other player answers in turn, from the next seat."""
         if not self.variant.agreed_end:
-            raise IllegalMove(f"{self.variant.title} does not end by agreement", rule="C11")
-        self._check_turn_start("propose to stop the game")
+            raise IllegalMove(
+                lazy("{game} does not end by agreement", game=self.variant.title), rule="C11"
+            )
+        self._check_turn_start("stop")
         if self.turn.declined_by is not None:
             raise IllegalMove(
-                "your proposal to stop was declined this turn: play on (one proposal a turn)",
+                lazy("your proposal to stop was declined this turn: play on (one proposal a turn)"),
                 rule="J4",
             )
         self.challengeable = None
@@ -330,7 +355,7 @@ class _State:
                 question.waiting.remove(seat)
             if not question.waiting:
                 self.to_move = question.seat
-                self._end_game("the players agreed to stop")
+                self._end_game(lazy("the players agreed to stop"))
                 return
             self.question, self.to_move = question, question.waiting[0]
             return
@@ -355,19 +380,21 @@ class _State:
                     self.to_move = question.waiting[0]
                     return
                 self.question, self.to_move = None, question.seat
-                self._end_game("the players agreed to stop")
+                self._end_game(lazy("the players agreed to stop"))
             elif isinstance(action, Decline):
                 self.effective.append(action)
                 self.turn.declined_by = self.to_move
                 self.question, self.to_move = None, question.seat  # the proposer plays on
             else:
                 raise IllegalMove(
-                    "a proposal to stop is waiting for your answer: accept or decline", rule="J4"
+                    lazy("a proposal to stop is waiting for your answer: accept or decline"),
+                    rule="J4",
                 )
             return
         if not isinstance(action, Accept):
             raise IllegalMove(
-                "the last turn may still be challenged: challenge it or accept it", rule="C12"
+                lazy("the last turn may still be challenged: challenge it or accept it"),
+                rule="C12",
             )
         self.effective.append(action)
         self.question, self.challengeable = None, None
@@ -377,7 +404,7 @@ class _State:
             self.to_move = question.seat
             self.turn = _Turn(question.seat, len(self.racks[question.seat]))
 
-    def _open_for_challenge(self, reason: str) -> None:
+    def _open_for_challenge(self, reason: Words) -> None:
         """C12: the turn just ended stays open for a challenge until the next player (in
         seat order, even one who sits out) answers: the game ends (``reason``) or its
         maker plays again only then."""
@@ -388,12 +415,26 @@ class _State:
         self.turn = _Turn(self.to_move, len(self.racks[self.to_move]))
 
     def _check_pass_and_exchange(self, what: str) -> None:
-        if not self.variant.pass_and_exchange:
-            raise IllegalMove(f"you cannot {what}: place every tile of your rack", rule="K2")
+        """K2: no pass nor exchange (``what``: ``pass`` or ``exchange``)."""
+        if self.variant.pass_and_exchange:
+            return
+        if what == "pass":
+            reason = lazy("you cannot pass: place every tile of your rack")
+        else:
+            reason = lazy("you cannot exchange: place every tile of your rack")
+        raise IllegalMove(reason, rule="K2")
 
     def _check_turn_start(self, what: str) -> None:
-        if self.turn.placements:
-            raise IllegalMove(f"you cannot {what} after placing tokens: end the turn", rule="C8")
+        """C8: ``what`` (``pass``, ``exchange``, ``stop``) only before placing."""
+        if not self.turn.placements:
+            return
+        if what == "pass":
+            reason = lazy("you cannot pass after placing tokens: end the turn")
+        elif what == "exchange":
+            reason = lazy("you cannot exchange after placing tokens: end the turn")
+        else:
+            reason = lazy("you cannot propose to stop the game after placing tokens: end the turn")
+        raise IllegalMove(reason, rule="C8")
 
     def _next_turn(self, record: TurnRecord, *, placed: bool) -> None:
         self.turns.append(record)
@@ -409,21 +450,21 @@ class _State:
             following = [s for s in following if self.racks[s]]
             if not following:
                 self.turn = _Turn(self.to_move, 0)
-                self._end_game("the pot is empty and every tile has been placed")
+                self._end_game(lazy("the pot is empty and every tile has been placed"))
                 return
         self.to_move = following[0]
         self.turn = _Turn(self.to_move, len(self.racks[self.to_move]))
         in_play = self.in_play()
         if self.idle_turns >= 2 * len(in_play):
-            self._end_game("two full rounds went by without a placement")
+            self._end_game(lazy("two full rounds went by without a placement"))
         elif not self.variant.can_place(
             self.board, set(self.bag).union(*(self.racks[s] for s in in_play))
         ):
-            self._end_game("no token in play can be placed anywhere")
+            self._end_game(lazy("no token in play can be placed anywhere"))
         elif self.challengeable is not None and self.to_move == self.challengeable[0].seat:
             self._open_for_challenge("")  # K3: the others sit out; they may challenge first
 
-    def _end_game(self, reason: str) -> None:
+    def _end_game(self, reason: Words) -> None:
         """C11: the game ends; each player loses what is left on the rack. A turn that may
         still be challenged (C12) first leaves the game open for the challenge."""
         if self.challengeable is not None and self.question is None:
@@ -449,8 +490,8 @@ _GAME_TYPES: dict[int, tuple[Variant, GameType]] = {}
 """Built game types by the identity of their variant (variants hold dicts: unhashable)."""
 
 
-def _turn_status(points: int) -> str:
-    return f"this turn: {points} point{'' if points == 1 else 's'}"
+def _turn_status(points: int) -> Text:
+    return lazy_plural("this turn: {count} point", "this turn: {count} points", points)
 
 
 def game_type_of(variant: Variant) -> GameType:
@@ -485,8 +526,8 @@ def game_type_of(variant: Variant) -> GameType:
 
     built = GameType(
         name=variant.name,
-        title=variant.title,
-        summary=variant.summary,
+        title_text=variant.title,
+        summary_text=variant.summary,
         version=variant.version,
         min_players=variant.min_players,
         max_players=variant.max_players,
@@ -501,7 +542,7 @@ def game_type_of(variant: Variant) -> GameType:
         score_sheets=True,
         bonus=variant.bonus,
         deducts_rack=variant.deduct_rack_at_end,
-        rules=variant.rules,
+        rules_text=variant.rules,
         create=create,
     )
     _GAME_TYPES[id(variant)] = (variant, built)
@@ -511,7 +552,7 @@ def game_type_of(variant: Variant) -> GameType:
 class BoardGame(Game):
     """A game of a board variant: players, seed, house rules and the log of actions."""
 
-    _taken_back = "a token placed"
+    _taken_back: Words = lazy("a token placed")
 
     def __init__(
         self,
@@ -528,7 +569,13 @@ class BoardGame(Game):
         low, high = self.variant.min_players, self.variant.max_players
         if not low <= len(self.players) <= high:
             raise ValueError(
-                f"{self.variant.title} is for {low} to {high} players, not {len(self.players)}"
+                lazy(
+                    "{game} is for {low} to {high} players, not {count}",
+                    game=self.variant.title,
+                    low=low,
+                    high=high,
+                    count=len(self.players),
+                )
             )
         self.seed: int = secrets.randbits(63) if seed is None else seed
         self.house_rules = house_rules or HouseRules()
@@ -553,7 +600,7 @@ class BoardGame(Game):
         elif isinstance(action, Challenge):
             self._state = self._challenged_state(action)
         elif isinstance(action, EndTurn) and action.challenged:
-            raise IllegalMove("a turn is cut short only by a challenge", rule="C12")
+            raise IllegalMove(lazy("a turn is cut short only by a challenge"), rule="C12")
         else:
             self._state.step(action)
         self._log.append(action)
@@ -563,28 +610,34 @@ class BoardGame(Game):
         an opponent of the player who made the turn may challenge it."""
         state = self._state
         if not self.house_rules.table_referee:
-            raise IllegalMove("challenges need the table-referee house rule", rule="C12")
+            raise IllegalMove(lazy("challenges need the table-referee house rule"), rule="C12")
         if state.over:
-            raise IllegalMove("the game is over", rule="C11")
+            raise IllegalMove(lazy("the game is over"), rule="C11")
         if state.challengeable is None:
             raise IllegalMove(
-                "only the turn just ended can be challenged, before the next player moves",
+                lazy("only the turn just ended can be challenged, before the next player moves"),
                 rule="C12",
             )
         turn, _ = state.challengeable
         by = state.to_move if challenge.by is None else challenge.by
         if not 0 <= by < len(self.players):
-            raise IllegalMove(f"there is no seat {by} in this game to challenge", rule="C12")
+            raise IllegalMove(
+                lazy("there is no seat {seat} in this game to challenge", seat=by), rule="C12"
+            )
         if state.out[by]:
-            raise IllegalMove(f"{self.players[by]} has left the game", rule="L1")
+            raise IllegalMove(lazy("{name} has left the game", name=self.players[by]), rule="L1")
         if by == turn.seat:
             raise IllegalMove(
-                f"{self.players[by]} made that turn: only an opponent may challenge it",
+                lazy(
+                    "{name} made that turn: only an opponent may challenge it",
+                    name=self.players[by],
+                ),
                 rule="C12",
             )
         if turn.first_mistake is None:
             raise IllegalMove(
-                "every placement of the last turn was legal: the challenge fails", rule="C12"
+                lazy("every placement of the last turn was legal: the challenge fails"),
+                rule="C12",
             )
         keep = state.effective[: turn.first_mistake]
         # seats that left during the turn stay gone (L1)
@@ -685,8 +738,8 @@ class BoardGame(Game):
         return self._state.over
 
     @property
-    def end_reason(self) -> str:
-        """Why the game ended, in words ('' while it runs)."""
+    def end_text(self) -> Words:
+        """Why the game ended, in words ('' while it runs), as a lazy text."""
         return self._meta_end_reason() or self._state.end_reason
 
     @property
@@ -792,7 +845,7 @@ class BoardGame(Game):
     def view(self, seat: int | None) -> BoardView:
         """What ``seat`` may know (``None``: a spectator). Only views leave a server."""
         if seat is not None and not 0 <= seat < len(self.players):
-            raise ValueError(f"seat {seat} is not in this game")
+            raise ValueError(lazy("seat {seat} is not in this game", seat=seat))
         n = len(self.players)
         over = self.is_over
         return BoardView(
@@ -807,7 +860,7 @@ class BoardGame(Game):
             unseen=self.unseen(seat),
             house_rules=self.house_rules.to_dict(),
             over=over,
-            end_reason=self.end_reason,
+            end_reason_text=self.end_text,
             open_racks=(
                 tuple(self.rack(s) for s in range(n)) if over or self.variant.open_racks else ()
             ),
@@ -815,7 +868,7 @@ class BoardGame(Game):
             playable=self.rack(seat) if seat is not None else (),
             available=self.available(seat),
             summaries=self.summaries(),
-            status=self.status(),
+            status_text=self.status(),
             left=self.left,
             turn_placements=self.turn_placements,
             turn_points=self.turn_points,
@@ -825,22 +878,39 @@ class BoardGame(Game):
             deductions=self.deductions,
         )
 
-    def status(self) -> str:
-        """One line on the state: the question the player to move must answer (J4, C12),
-        a declined proposal, or the points of the turn under way."""
+    def status(self) -> Words:
+        """One line on the state, as a lazy text: the question the player to move must
+        answer (J4, C12), a declined proposal, or the points of the turn under way."""
         state, names = self._state, self.players
         question = state.question
         if question is not None:
             asker, asked = names[question.seat], names[state.to_move]
             if question.kind == "stop":
-                return f"{asker} proposes to stop the game: {asked}, accept or decline?"
-            until = "the game ends" if question.reason else f"{asker} plays again"
-            return f"{asker}'s turn may be challenged before {until}: {asked}, challenge or accept?"
+                return lazy(
+                    "{asker} proposes to stop the game: {asked}, accept or decline?",
+                    asker=asker,
+                    asked=asked,
+                )
+            if question.reason:
+                return lazy(
+                    "{asker}'s turn may be challenged before the game ends: {asked}, "
+                    "challenge or accept?",
+                    asker=asker,
+                    asked=asked,
+                )
+            return lazy(
+                "{asker}'s turn may be challenged before {asker} plays again: {asked}, "
+                "challenge or accept?",
+                asker=asker,
+                asked=asked,
+            )
         if state.over:
             return ""
         if state.turn.declined_by is not None and not state.turn.placements:
-            return (
-                f"{names[state.turn.declined_by]} declined to stop: {names[state.to_move]} plays on"
+            return lazy(
+                "{name} declined to stop: {player} plays on",
+                name=names[state.turn.declined_by],
+                player=names[state.to_move],
             )
         return _turn_status(self.turn_points) if self.turn_placements else ""
 
@@ -890,10 +960,13 @@ class BoardGame(Game):
                 text = f"exchange {turn.exchanged}"
             else:
                 text = turn.kind
-            notes = [f"bonus {turn.bonus}"] if turn.bonus else []
+            notes: list[Words] = []
+            if turn.bonus:
+                # TRANSLATORS: a turn's note: the points for placing a whole rack (C9)
+                notes.append(lazy("bonus {points}", points=turn.bonus))
             if turn.challenged:
-                notes.append("cut short by a challenge")
-            written.append(TurnSummary(turn.seat, text or turn.kind, turn.points, ", ".join(notes)))
+                notes.append(lazy("cut short by a challenge"))
+            written.append(TurnSummary(turn.seat, text or turn.kind, turn.points, tuple(notes)))
         return tuple(written)
 
     def offers_extra_token(self, cell: int) -> bool:

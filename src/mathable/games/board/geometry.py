@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from mathable.engine.errors import NotationError
+from mathable.i18n import lazy
 
 Cell = int
 """A square of the board, ``row * size + column``."""
@@ -90,12 +91,14 @@ class Grid:
         """The cell named ``text`` (case-insensitive); raises NotationError."""
         match = _CELL_RE.match(text.strip())
         if not match:
-            raise NotationError(f"{text!r} is not a cell name like G7")
+            raise NotationError(lazy("{text} is not a cell name like G7", text=repr(text)))
         col = COLUMN_LETTERS.index(match.group(1).upper())
         row = int(match.group(2)) - 1
         if col >= self.size or not 0 <= row < self.size:
             last = f"{COLUMN_LETTERS[self.size - 1]}{self.size}"
-            raise NotationError(f"{text!r} is off the board (A1 to {last})")
+            raise NotationError(
+                lazy("{text} is off the board (A1 to {last})", text=repr(text), last=last)
+            )
         return row * self.size + col
 
     def row_col(self, cell: Cell) -> tuple[int, int]:

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from mathable.engine import validation as check
+from mathable.i18n import lazy
 
 from .turns import Setup
 from .variants import Variant
@@ -28,11 +29,17 @@ def setup_from_dict(data: Mapping[str, Any], variant: Variant, players: int) -> 
     check.only_fields(setup, "setup", SETUP_FIELDS)
     for name in ("racks", "bag"):
         if name not in setup:
-            raise check.FieldError(f"setup.{name}", "missing")
+            # TRANSLATORS: a field a setup must have is missing ("field 'setup.bag': missing")
+            raise check.FieldError(f"setup.{name}", lazy("missing"))
     racks_data = check.array(setup["racks"], "setup.racks")
     if len(racks_data) != players:
         raise check.FieldError(
-            "setup.racks", f"{len(racks_data)} racks for {players} players: one per player"
+            "setup.racks",
+            lazy(
+                "{count} racks for {players} players: one per player",
+                count=len(racks_data),
+                players=players,
+            ),
         )
     piece, supply = variant.piece, variant.tokens
     racks = tuple(

@@ -21,9 +21,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from mathable.engine.errors import IllegalMove, MathableError, NotationError, counted
+from mathable.engine.errors import IllegalMove, MathableError, NotationError
 from mathable.engine.notation import parse_placement
-from mathable.engine.protocol import Game
+from mathable.engine.protocol import Game, Words
+from mathable.engine.tokens import pieces_text
+from mathable.i18n import lazy, lazy_plural
 
 from .variants import CLASSIC, Variant
 
@@ -106,22 +108,34 @@ def score_transcript(text: str, variant: Variant = CLASSIC) -> Scoresheet:
         if not line:
             continue
 
-        def fail(message: str, *, _number: int = number) -> TranscriptError:
-            return TranscriptError(f"line {_number}: {message}")
+        def fail(message: Words, *, _number: int = number) -> TranscriptError:
+            # TRANSLATORS: a score sheet's line number, then why it cannot be scored
+            return TranscriptError(
+                lazy("line {number}: {problem}", number=_number, problem=message)
+            )
 
         player, sep, body = line.rpartition(":")  # a name may hold ':' (moves never do)
         player, body = player.strip(), body.strip()
         if not sep or not player:
             raise fail(
-                f"{line!r} should look like 'NAME: I8=12 H6=8', 'NAME: pass' or 'NAME: exchange N'"
+                lazy(
+                    "{line} should look like 'NAME: I8=12 H6=8', 'NAME: pass' or "
+                    "'NAME: exchange N'",
+                    line=repr(line),
+                )
             )
         if player in finished:
-            raise fail(f"{player} already counted the tokens left at the end")
+            raise fail(lazy("{name} already counted the tokens left at the end", name=player))
         total = sheet.totals.get(player, 0)
         words = body.split()
         keyword = words[0].lower() if words else ""
         if not words:
-            raise fail(f"{player}'s turn is empty: write placements, 'pass' or 'exchange N'")
+            raise fail(
+                lazy(
+                    "{name}'s turn is empty: write placements, 'pass' or 'exchange N'",
+                    name=player,
+                )
+            )
         if keyword == "pass" and len(words) == 1:
             turn = ScoredTurn(number, player, "pass", (), 0, 0, total)
         elif keyword == "exchange":
@@ -130,12 +144,17 @@ def score_transcript(text: str, variant: Variant = CLASSIC) -> Scoresheet:
                 or not _DIGITS.fullmatch(words[1])
                 or not 1 <= int(words[1]) <= variant.rack_size
             ):
-                raise fail(f"write 'exchange N' with N from 1 to {variant.rack_size} (rule C8)")
+                raise fail(
+                    lazy(
+                        "write 'exchange N' with N from 1 to {most} (rule C8)",
+                        most=variant.rack_size,
+                    )
+                )
             turn = ScoredTurn(number, player, "exchange", (), 0, 0, total, exchanged=int(words[1]))
         elif keyword == "left":
             values = [w for w in " ".join(words[1:]).replace(",", " ").split()]
             if not all(_DIGITS.fullmatch(v) for v in values):
-                raise fail("write 'left' then the values left on the rack, like 'left 3 5'")
+                raise fail(lazy("write 'left' then the values left on the rack, like 'left 3 5'"))
             left = [int(v) for v in values]
             _check_supply(used, Counter(left), variant, fail)
             used.update(left)
@@ -165,18 +184,29 @@ def _score_placements(
         try:
             place = parse_placement(word, grid)
         except NotationError as exc:
-            raise fail(str(exc)) from None
+            raise fail(exc.text) from None
         name = grid.name(place.cell)
         if not board.is_empty(place.cell):
-            raise fail(f"{name} already holds a {board.values[place.cell]} (rule C3)")
+            raise fail(
+                lazy(
+                    "{cell} already holds a {value} (rule C3)",
+                    cell=name,
+                    value=board.values[place.cell],
+                )
+            )
         _check_supply(used, Counter([place.value]), variant, fail, where=name)
         try:
             variant.check_placement(board, place.cell, place.value)
         except IllegalMove as exc:
-            raise fail(str(exc)) from None
+            raise fail(exc.text) from None
         square = board.rules.layout.squares[place.cell]
         if place.extra and square.restriction is None:
-            raise fail(f"{name} is not a restriction square, so no extra token ('+') (rule C7)")
+            raise fail(
+                lazy(
+                    "{cell} is not a restriction square, so no extra token ('+') (rule C7)",
+                    cell=name,
+                )
+            )
         points = variant.placement_points(board, place.cell, place.value)
         board.place(place.cell, place.value)
         used[place.value] += 1
@@ -185,8 +215,13 @@ def _score_placements(
     most = variant.rack_size + extras
     if len(placed) > most:
         raise fail(
-            f"{counted(len(placed), 'token')} in one turn: a rack holds {variant.rack_size}, plus "
-            f"one per extra token taken ({extras}) (rule C8)"
+            lazy(
+                "{tokens} in one turn: a rack holds {most}, plus one per extra token taken "
+                "({extras}) (rule C8)",
+                tokens=pieces_text("token", len(placed)),
+                most=variant.rack_size,
+                extras=extras,
+            )
         )
     # No racks are known: the turn is taken to start full (C9, score-sheet assumption).
     bonus = variant.turn_bonus(variant.rack_size, most - len(placed))
@@ -200,14 +235,19 @@ def _check_supply(
     for value, n in more.items():
         have = variant.tokens.get(value, 0)
         if used[value] + n > have:
-            at = f"{where}: " if where else ""
+            problem: Words
             if have == 0:
-                raise fail(f"{at}there is no {value} token in the game (rule C2)")
-            plural = "token" if have == 1 else "tokens"
-            raise fail(
-                f"{at}the game has only {have} {plural} of {value} and all are "
-                "already counted (rule C2)"
-            )
+                problem = lazy("there is no {value} token in the game (rule C2)", value=value)
+            else:
+                problem = lazy_plural(
+                    "the game has only {count} token of {value} and all are already counted "
+                    "(rule C2)",
+                    "the game has only {count} tokens of {value} and all are already counted "
+                    "(rule C2)",
+                    have,
+                    value=value,
+                )
+            raise fail(lazy("{cell}: {reason}", cell=where, reason=problem) if where else problem)
 
 
 def format_transcript(game: Game) -> str:
@@ -219,7 +259,7 @@ def format_transcript(game: Game) -> str:
     that would start a comment: see :func:`sheet_name`."""
     kind = game.game_type
     if not kind.score_sheets:
-        raise ValueError(f"{kind.title} has no score sheets")
+        raise ValueError(lazy("{game} has no score sheets", game=kind.title_text))
     names = [sheet_name(p) for p in game.players]
     lines = [f"# {kind.title}, seed {game.seed}"]
     lines += [f"{names[turn.seat]}: {turn.notation}" for turn in game.summaries()]

@@ -12,8 +12,9 @@ from functools import cached_property
 
 from mathable.engine.arithmetic import ALL_OPS, Op
 from mathable.engine.errors import IllegalMove
-from mathable.engine.protocol import Target
+from mathable.engine.protocol import Target, Words
 from mathable.engine.tokens import CLASSIC_TOKENS, JUNIOR_TOKENS, TokenCounts
+from mathable.i18n import Text, lazy
 
 from .board import Board, RuleTables
 from .geometry import Cell
@@ -25,7 +26,8 @@ class Variant:
     """A board game of the family. Subclasses override the hooks below."""
 
     name: str
-    title: str
+    title: Words
+    """Its title, a lazy text where it has words to translate."""
     layout_name: str
     tokens: TokenCounts
     rack_size: int
@@ -34,7 +36,7 @@ class Variant:
     """Points for emptying a full rack in one turn (ruling C9)."""
     deduct_rack_at_end: bool
     """Whether each player loses the values left on the rack at the end (C11)."""
-    summary: str = ""
+    summary: Words = ""
     min_players: int = 2
     max_players: int = 4
     start_by_draw: bool = True
@@ -57,8 +59,9 @@ class Variant:
     """Players may end the game by agreement (J4)."""
     version: int = 1
     """Bumped whenever this variant's behaviour changes (records name it)."""
-    rules: str = ""
-    """The rules in a page, in our words, rule numbers in brackets (help screens)."""
+    rules: tuple[Words, ...] = ()
+    """The rules in a page, in our words, rule numbers in brackets (help screens): one
+    lazy text per paragraph, the first its title."""
 
     @cached_property
     def token_values(self) -> tuple[int, ...]:
@@ -121,15 +124,15 @@ class Variant:
         squares = self.layout.squares
         return frozenset(c for c, sq in enumerate(squares) if sq.restriction is not None)
 
-    def extra_token_refusal(self, cell: Cell, bag_size: int) -> tuple[str, str] | None:
+    def extra_token_refusal(self, cell: Cell, bag_size: int) -> tuple[Text, str] | None:
         """C7 in one place: why a token placed on ``cell`` may not take the extra token
         (reason, rule), or None when it may."""
         if not self.extra_draw:
-            return f"{self.title} has no extra tokens", "K2"
+            return lazy("{game} has no extra tokens", game=self.title), "K2"
         if cell not in self.restriction_cells:
-            return "not a restriction square: no extra token", "C7"
+            return lazy("not a restriction square: no extra token"), "C7"
         if bag_size == 0:
-            return "the bag is empty: no extra token", "C7"
+            return lazy("the bag is empty: no extra token"), "C7"
         return None
 
     def turn_bonus(self, started_with: int, left_on_rack: int) -> int:
@@ -173,12 +176,20 @@ class NumberedVariant(Variant):
         name = board.grid.name(cell)
         printed = board.rules.layout.squares[cell].number
         if printed != value:
-            reason = f"{value} on {name}: that square is printed {printed}, not {value}"
+            reason = lazy(
+                "{value} on {cell}: that square is printed {printed}, not {value}",
+                value=value,
+                cell=name,
+                printed=str(printed),
+            )
         else:
             better = ", ".join(board.grid.name(c) for c in self.legal_cells(board, value, True))
-            reason = (
-                f"{value} on {name}: under the strict house rule a scoring square "
-                f"comes first ({better})"
+            reason = lazy(
+                "{value} on {cell}: under the strict house rule a scoring square "
+                "comes first ({cells})",
+                value=value,
+                cell=name,
+                cells=better,
             )
         raise IllegalMove(reason, rule="K2", where=name)
 
@@ -210,29 +221,52 @@ def refusal_rule(board: Board, cell: Cell) -> str:
     return "C5" if board.rules.layout.squares[cell].restriction is not None else "C3"
 
 
-def explain_refusal(board: Board, cell: Cell, value: int) -> str:
-    """Why ``value`` may not go on ``cell``, in words a player understands."""
+def already_holds(name: str, value: int) -> Text:
+    """A placement on a full square refused (C3): ``G7 already holds a 12``."""
+    return lazy("{cell} already holds a {value}", cell=name, value=value)
+
+
+def explain_refusal(board: Board, cell: Cell, value: int) -> Text:
+    """Why ``value`` may not go on ``cell``, in words a player understands (a lazy text)."""
     name = board.grid.name(cell)
     if not board.is_empty(cell):
-        return f"{name} already holds a {board.values[cell]}"
+        return already_holds(name, board.values[cell])
     pairs = [
         (board.values[a], board.values[b])
         for a, b in board.grid.pairs[cell]
         if not board.is_empty(a) and not board.is_empty(b)
     ]
     if not pairs:
-        return f"{value} on {name}: no two tokens lie in line next to {name}"
-    shown = ", ".join(f"{a} and {b}" for a, b in pairs)
+        return lazy(
+            "{value} on {cell}: no two tokens lie in line next to {cell}", value=value, cell=name
+        )
+    # TRANSLATORS: two tokens' values, listed as "3 and 4, 5 and 7"
+    shown = [lazy("{a} and {b}", a=a, b=b) for a, b in pairs]
     square = board.rules.layout.squares[cell]
     if square.restriction is not None:
         allowed = board.rules.cell_ops[cell]
+        symbol = square.restriction.symbol
         if not allowed:
-            return f"{value} on {name}: this variant has no {square.restriction.symbol} equations"
-        return (
-            f"{value} on {name}: a {square.restriction.symbol} square takes only "
-            f"{square.restriction.symbol} equations, and {shown} do not make {value} that way"
+            return lazy(
+                "{value} on {cell}: this variant has no {op} equations",
+                value=value,
+                cell=name,
+                op=symbol,
+            )
+        return lazy(
+            "{value} on {cell}: a {op} square takes only {op} equations, and {pairs} do not "
+            "make {value} that way",
+            value=value,
+            cell=name,
+            op=symbol,
+            pairs=shown,
         )
-    return f"{value} on {name}: no equation of {shown} makes {value}"
+    return lazy(
+        "{value} on {cell}: no equation of {pairs} makes {value}",
+        value=value,
+        cell=name,
+        pairs=shown,
+    )
 
 
 CLASSIC = Variant(
@@ -245,22 +279,35 @@ CLASSIC = Variant(
     ops=ALL_OPS,
     bonus=50,
     deduct_rack_at_end=True,
-    summary="14x14 board, 106 tokens, + - x /, racks of 7, 50-point bonus.",
-    rules="""Mathable  (rules C1-C13)
-
-Put numbered tokens on the board so that each one is the result of adding, subtracting,
-multiplying or dividing the two tokens next to it in a line (above, below, left or
-right: two in a row, never diagonal) [C3]. A token completing several equations at once
-scores for each [C4].
-Blue squares (+ - x /) accept only their operation [C5]; after placing on one you
-may take one extra token from the bag at once [C7].
-Points = the token's value x the equations it completes x 2 or 3 on a purple or
-orange square [C6].
-A turn: place tokens one at a time, each legal as the board stands; or exchange
-tokens; or pass [C8]. Empty a full rack in one turn: 50 points bonus [C9].
-End: the bag is empty and a player has used every token; or nobody can place
-anything. Tokens left on a rack are deducted [C11]. The highest total wins.
-The player card lists the tokens you have not seen yet [C13].""",
+    summary=lazy("14x14 board, 106 tokens, + - x /, racks of 7, 50-point bonus."),
+    rules=(
+        # TRANSLATORS: the title of a rules page: a game's name, then its rule numbers
+        lazy("{game}  (rules {rules})", game="Mathable", rules="C1-C13"),
+        lazy(
+            "Put numbered tokens on the board so that each one is the result of adding, "
+            "subtracting, multiplying or dividing the two tokens next to it in a line "
+            "(above, below, left or right: two in a row, never diagonal) [C3]. A token "
+            "completing several equations at once scores for each [C4]."
+        ),
+        lazy(
+            "Blue squares (+ - x /) accept only their operation [C5]; after placing on one "
+            "you may take one extra token from the bag at once [C7]."
+        ),
+        lazy(
+            "Points = the token's value x the equations it completes x 2 or 3 on a purple "
+            "or orange square [C6]."
+        ),
+        lazy(
+            "A turn: place tokens one at a time, each legal as the board stands; or "
+            "exchange tokens; or pass [C8]. Empty a full rack in one turn: 50 points bonus "
+            "[C9]."
+        ),
+        lazy(
+            "End: the bag is empty and a player has used every token; or nobody can place "
+            "anything. Tokens left on a rack are deducted [C11]. The highest total wins."
+        ),
+        lazy("The player card lists the tokens you have not seen yet [C13]."),
+    ),
 )
 
 JUNIOR = Variant(
@@ -276,24 +323,34 @@ JUNIOR = Variant(
     start_by_draw=False,
     agreed_end=True,
     piece="tile",
-    summary="Front side: 10x10 board (provisional layout), 60 tiles, + and - only, racks "
-    "of 5, 2X squares, 25-point bonus.",
-    rules="""Mathable Junior, front side  (rules J1-J4)
-
-Like Mathable on a 10x10 board with + and - only: a tile is the sum or difference of the
-two tiles next to it in a line. Racks of 5. 2X squares double the tile's points. After a
-+ or - square you may draw a tile and go on. Place all 5 in one turn: 25 points bonus.
-Exchange any number of tiles as your turn. The game ends when the pot is empty and a
-player has placed all tiles, when nobody can play, or when all agree to stop: at the
-start of your turn you may propose it, and every other player accepts or declines; one
-refusal and you play on [J4].
-(The board layout is provisional: the rulebook does not print it.)""",
+    summary=lazy(
+        "Front side: 10x10 board (provisional layout), 60 tiles, + and - only, racks of 5, "
+        "2X squares, 25-point bonus."
+    ),
+    rules=(
+        # TRANSLATORS: the title of a rules page: a game's name, then its rule numbers
+        lazy("{game}, front side  (rules {rules})", game="Mathable Junior", rules="J1-J4"),
+        lazy(
+            "Like Mathable on a 10x10 board with + and - only: a tile is the sum or "
+            "difference of the two tiles next to it in a line. Racks of 5. 2X squares "
+            "double the tile's points. After a + or - square you may draw a tile and go "
+            "on. Place all 5 in one turn: 25 points bonus."
+        ),
+        lazy(
+            "Exchange any number of tiles as your turn. The game ends when the pot is "
+            "empty and a player has placed all tiles, when nobody can play, or when all "
+            "agree to stop: at the start of your turn you may propose it, and every other "
+            "player accepts or declines; one refusal and you play on [J4]."
+        ),
+        lazy("(The board layout is provisional: the rulebook does not print it.)"),
+    ),
 )
 
 JUNIOR_NUMBERS = NumberedVariant(
     name="junior-numbers",
     version=2,  # C12: the table referee on the numbered board
-    title="Mathable Junior, numbered board",
+    # TRANSLATORS: the title of Mathable Junior played on the back of its board
+    title=lazy("{game}, numbered board", game="Mathable Junior"),
     layout_name="junior-numbers",
     tokens=JUNIOR_TOKENS,
     rack_size=3,
@@ -308,14 +365,21 @@ JUNIOR_NUMBERS = NumberedVariant(
     empty_racks_sit_out=True,
     open_racks=True,
     piece="tile",
-    summary="Back side: the numbered 10x10 board, 3 tiles face up, place all three on "
-    "their numbers, 1 point per tile made by + or -.",
-    rules="""Mathable Junior, numbered board  (rules K1-K3)
-
-Everyone's 3 tiles lie face up. Place all three, one by one, each on an empty square
-printed with its number. 1 point when the two tiles next to it in a line make it by + or
--; 0 otherwise. Then draw 3. House rule strict: a scoring square must be used
-when there is one. The game ends when the pot is empty and every tile is placed.""",
+    summary=lazy(
+        "Back side: the numbered 10x10 board, 3 tiles face up, place all three on their "
+        "numbers, 1 point per tile made by + or -."
+    ),
+    rules=(
+        # TRANSLATORS: the title of a rules page: a game's name, then its rule numbers
+        lazy("{game}, numbered board  (rules {rules})", game="Mathable Junior", rules="K1-K3"),
+        lazy(
+            "Everyone's 3 tiles lie face up. Place all three, one by one, each on an empty "
+            "square printed with its number. 1 point when the two tiles next to it in a "
+            "line make it by + or -; 0 otherwise. Then draw 3. House rule strict: a "
+            "scoring square must be used when there is one. The game ends when the pot is "
+            "empty and every tile is placed."
+        ),
+    ),
 )
 
 VARIANTS: dict[str, Variant] = {v.name: v for v in (CLASSIC, JUNIOR, JUNIOR_NUMBERS)}
@@ -327,4 +391,6 @@ def get_variant(name: str) -> Variant:
         return VARIANTS[name]
     except KeyError:
         known = ", ".join(sorted(VARIANTS))
-        raise ValueError(f"unknown variant {name!r} (known: {known})") from None
+        raise ValueError(
+            lazy("unknown variant {name} (known: {known})", name=repr(name), known=known)
+        ) from None

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from mathable.engine.actions import Cell
-from mathable.engine.protocol import View
+from mathable.engine.protocol import View, Words
+from mathable.i18n import lazy
 
 from .board import EMPTY
 from .turns import PlacedToken, TurnRecord
@@ -39,12 +40,19 @@ class BoardView(View):
         return self.surface
 
     @property
-    def notice(self) -> str:
+    def notice_text(self) -> Words:
         """How the first player was drawn (C10), until the first turn begins."""
         if not self.start_draws or self.turns or self.turn_placements:
             return ""
-        draws = ", ".join(f"{self.players[s]} drew {v}" for s, v in self.start_draws)
-        return f"Drawing for the start: {draws}. {self.players[self.to_move]} starts."
+        # TRANSLATORS: one draw for the start, listed as "Ann drew 12, Bob drew 7"
+        draws = [
+            lazy("{name} drew {value}", name=self.players[s], value=v) for s, v in self.start_draws
+        ]
+        return lazy(
+            "Drawing for the start: {draws}. {name} starts.",
+            draws=draws,
+            name=self.players[self.to_move],
+        )
 
     @property
     def recent_targets(self) -> tuple[Cell, ...]:

@@ -47,11 +47,14 @@ from mathable.engine.protocol import (
     Target,
     TargetNames,
     TurnSummary,
+    Words,
+    joined,
     seat_names,
 )
 from mathable.engine.rng import Rng
 from mathable.engine.tokens import CLASSIC_TOKENS, as_list
 from mathable.engine.validation import check_new_game
+from mathable.i18n import lazy, lazy_plural
 
 from .setup import read_deal
 from .view import PILES, PilesView, QuattroTurn
@@ -122,12 +125,18 @@ class _QState:
         self.turns: list[QuattroTurn] = []
         self.idle = 0
         self.over = False
-        self.end_reason = ""
+        self.end_reason: Words = ""
         self.out = [False] * n
         """Local ruling L1: the seats that left the match (turn order skips them)."""
         if setup is not None:
             if len(setup.hands) != n:
-                raise ValueError(f"the setup has {len(setup.hands)} hands for {n} players")
+                raise ValueError(
+                    lazy(
+                        "the setup has {count} hands for {players} players",
+                        count=len(setup.hands),
+                        players=n,
+                    )
+                )
             self.hands = [sorted(h) for h in setup.hands]
             self.piles = [[c] for c in setup.piles]
             self.reserve = list(reversed(setup.reserve))
@@ -207,7 +216,7 @@ class _QState:
 
     def step(self, action: Action) -> None:
         if self.over:
-            raise IllegalMove("the match is over", rule="Q5")
+            raise IllegalMove(lazy("the match is over"), rule="Q5")
         if isinstance(action, Leave):
             self._leave(action.seat)
         elif isinstance(action, Abort):
@@ -225,38 +234,52 @@ class _QState:
         elif isinstance(action, Pass):
             self._pass()
         else:
-            raise IllegalMove(f"Mathable Quattro has no action {action!r}")
+            raise IllegalMove(
+                lazy("{game} has no action {action}", game=QUATTRO.title_text, action=repr(action))
+            )
 
     def _place(self, action: Place) -> None:
         pile, value = action.cell, action.value
         if not 0 <= pile < 4:
-            raise IllegalMove(f"there is no pile {pile}: piles are A, B, C and D", rule="Q1")
+            raise IllegalMove(
+                lazy("there is no pile {pile}: piles are A, B, C and D", pile=pile), rule="Q1"
+            )
         name = f"pile {PILES[pile]}"
         if action.extra:
-            raise IllegalMove("Quattro has no extra cards", rule="Q2", where=name)
+            raise IllegalMove(lazy("Quattro has no extra cards"), rule="Q2", where=name)
         if self.phase == "drawn":
             if value != self.drawn:
                 raise IllegalMove(
-                    f"put the card you drew, the {self.drawn}, on a pile", rule="Q3", where=name
+                    lazy("put the card you drew, the {value}, on a pile", value=self.drawn),
+                    rule="Q3",
+                    where=name,
                 )
             self.piles[pile].append(value)
             self.drawn, self.drawn_to, self.phase = None, (pile, value), "after"
             return
         if self.phase == "after":
             raise IllegalMove(
-                "the drawn card is placed: exchange one card or take a penalty card",
+                lazy("the drawn card is placed: exchange one card or take a penalty card"),
                 rule="Q3",
                 where=name,
             )
         hand = self.hands[self.to_move]
         if value not in hand:
-            raise IllegalMove(f"there is no {value} in your hand", rule="Q2", where=name)
+            raise IllegalMove(
+                lazy("there is no {value} in your hand", value=value), rule="Q2", where=name
+            )
         if value not in self.accepts(pile):
             top = self.piles[pile][-1]
             tops = ", ".join(f"{PILES[o]}={self.piles[o][-1]}" for o in self.neighbours(pile))
             raise IllegalMove(
-                f"{value} on pile {PILES[pile]} ({top}) is not a result of + - x / of {top} "
-                f"and an adjacent top ({tops})",
+                lazy(
+                    "{value} on pile {pile} ({top}) is not a result of + - x / of {top} "
+                    "and an adjacent top ({tops})",
+                    value=value,
+                    pile=PILES[pile],
+                    top=top,
+                    tops=tops,
+                ),
                 rule="Q2",
                 where=name,
             )
@@ -271,40 +294,46 @@ class _QState:
     def _diago(self) -> None:
         seat = self.to_move
         if self.phase != "play" or self.played:
-            raise IllegalMove("DIAGO is announced at the start of the turn", rule="Q4")
+            raise IllegalMove(lazy("DIAGO is announced at the start of the turn"), rule="Q4")
         if self.diago_by_all():
-            raise IllegalMove("every player has used DIAGO: diagonals count for all", rule="Q4")
+            raise IllegalMove(
+                lazy("every player has used DIAGO: diagonals count for all"), rule="Q4"
+            )
         if seat in self.diago_used:
-            raise IllegalMove("you have used your DIAGO this round", rule="Q4")
+            raise IllegalMove(lazy("you have used your DIAGO this round"), rule="Q4")
         self.diago_used.add(seat)
         self.diago_now = True
 
     def _draw_for_pile(self) -> None:
         if self.phase != "play" or self.played:
-            raise IllegalMove("you draw only when you cannot play at the start of the turn")
+            raise IllegalMove(lazy("you draw only when you cannot play at the start of the turn"))
         if self.plays():
             first = self.plays()[0]
             raise IllegalMove(
-                f"you can play (for example {format_action(first, PILE_NAMES)}): "
-                "draw only when you cannot",
+                lazy(
+                    "you can play (for example {play}): draw only when you cannot",
+                    play=format_action(first, PILE_NAMES),
+                ),
                 rule="Q3",
             )
         card = self._draw()
         if card is None:
-            raise IllegalMove("there is no card left to draw: pass", rule="Q3")
+            raise IllegalMove(lazy("there is no card left to draw: pass"), rule="Q3")
         self.drawn, self.phase = card, "drawn"
 
     def _exchange(self, action: Exchange) -> None:
         if self.phase != "after":
             raise IllegalMove(
-                "you exchange only after a stuck turn's drawn card is placed", rule="Q3"
+                lazy("you exchange only after a stuck turn's drawn card is placed"), rule="Q3"
             )
         if len(action.values) != 1:
-            raise IllegalMove("exchange exactly one card (discard one, draw two)", rule="Q3")
+            raise IllegalMove(lazy("exchange exactly one card (discard one, draw two)"), rule="Q3")
         hand = self.hands[self.to_move]
         value = action.values[0]
         if value not in hand:
-            raise IllegalMove(f"there is no {value} in your hand to exchange", rule="Q3")
+            raise IllegalMove(
+                lazy("there is no {value} in your hand to exchange", value=value), rule="Q3"
+            )
         hand.remove(value)
         self.trash.append(value)
         self._take(2)
@@ -312,7 +341,9 @@ class _QState:
 
     def _penalty(self) -> None:
         if self.phase != "after":
-            raise IllegalMove("a penalty card is drawn only at the end of a stuck turn", rule="Q3")
+            raise IllegalMove(
+                lazy("a penalty card is drawn only at the end of a stuck turn"), rule="Q3"
+            )
         self._take(1)
         self._next_turn("stuck")
 
@@ -326,9 +357,9 @@ class _QState:
 
     def _pass(self) -> None:
         if self.phase != "play" or self.played or self.plays():
-            raise IllegalMove("you pass only when you can neither play nor draw", rule="Q3")
+            raise IllegalMove(lazy("you pass only when you can neither play nor draw"), rule="Q3")
         if self.can_draw():
-            raise IllegalMove("you cannot play: draw a card and put it on a pile", rule="Q3")
+            raise IllegalMove(lazy("you cannot play: draw a card and put it on a pile"), rule="Q3")
         self._next_turn("pass")
 
     # -- turns and rounds ------------------------------------------------------------
@@ -393,9 +424,9 @@ class _QState:
         if self.round >= self.rounds:
             self.over = True
             self.end_reason = (
-                f"{self.rounds} round{'s' if self.rounds > 1 else ''} played"
+                lazy_plural("{count} round played", "{count} rounds played", self.rounds)
                 if self.rounds > 1
-                else "a player has played every card"
+                else lazy("a player has played every card")
             )
             self._start_turn(self.to_move)
             return
@@ -434,8 +465,8 @@ def setup_from_dict(data: Mapping[str, Any], players: int) -> QuattroSetup:
 
 QUATTRO = GameType(
     name="quattro",
-    title="Mathable Quattro",
-    summary=(
+    title_text="Mathable Quattro",
+    summary_text=lazy(
         "the card game: play a card on one of four piles when it is the result of two "
         "adjacent top cards; first to empty the hand wins the round"
     ),
@@ -451,16 +482,28 @@ QUATTRO = GameType(
     exchange_exactly=1,
     rounds=True,
     score_unit="rounds",
-    rules="""Mathable Quattro, the card game  (rules Q1-Q5)
-
-Four piles lie in a square, A B on top and C D below; only the top cards count. Play a
-card on a pile when it is the result of + - x / of that pile's top and the top of a pile
-beside it (sideways or up-down) [Q2]. Go on while you can; then the turn passes.
-Stuck at the start of your turn: draw a card and put it on any pile, then discard
-one card and draw two, or draw one penalty card [Q3].
-DIAGO: once per round, at the start of your turn, diagonals count too for
-that turn; once everyone has used it, diagonals count for all [Q4].
-The first to empty the hand wins the round; the match winner wins the most rounds [Q5].""",
+    rules_text=(
+        # TRANSLATORS: the title of a rules page: a game's name, then its rule numbers
+        lazy("{game}, the card game  (rules {rules})", game="Mathable Quattro", rules="Q1-Q5"),
+        lazy(
+            "Four piles lie in a square, A B on top and C D below; only the top cards count. "
+            "Play a card on a pile when it is the result of + - x / of that pile's top and "
+            "the top of a pile beside it (sideways or up-down) [Q2]. Go on while you can; "
+            "then the turn passes."
+        ),
+        lazy(
+            "Stuck at the start of your turn: draw a card and put it on any pile, then "
+            "discard one card and draw two, or draw one penalty card [Q3]."
+        ),
+        lazy(
+            "DIAGO: once per round, at the start of your turn, diagonals count too for that "
+            "turn; once everyone has used it, diagonals count for all [Q4]."
+        ),
+        lazy(
+            "The first to empty the hand wins the round; the match winner wins the most "
+            "rounds [Q5]."
+        ),
+    ),
     create=_create,
 )
 """Quattro's metadata and capabilities."""
@@ -469,7 +512,7 @@ The first to empty the hand wins the round; the match winner wins the most round
 class QuattroGame(Game):
     """A match of Mathable Quattro: players, seed, number of rounds and the log."""
 
-    _taken_back = "a card played"
+    _taken_back: Words = lazy("a card played")
 
     def __init__(
         self,
@@ -483,9 +526,17 @@ class QuattroGame(Game):
         self.game_type = QUATTRO
         self.players: tuple[str, ...] = seat_names(players)
         if not 2 <= len(self.players) <= 4:
-            raise ValueError(f"Mathable Quattro is for 2 to 4 players, not {len(self.players)}")
+            raise ValueError(
+                lazy(
+                    "{game} is for {low} to {high} players, not {count}",
+                    game=QUATTRO.title_text,
+                    low=2,
+                    high=4,
+                    count=len(self.players),
+                )
+            )
         if not 1 <= rounds <= 99:
-            raise ValueError(f"play 1 to 99 rounds, not {rounds}")
+            raise ValueError(lazy("play 1 to 99 rounds, not {rounds}", rounds=rounds))
         self.seed: int = secrets.randbits(63) if seed is None else seed
         self.rounds = rounds
         self.house_rules = house_rules or HouseRules()
@@ -576,28 +627,46 @@ class QuattroGame(Game):
         return self._state.over
 
     @property
-    def end_reason(self) -> str:
+    def end_text(self) -> Words:
         """Why the match ended: the rounds played, an emptied hand, or a blocked last
-        round and who won it with the fewest cards (Q5)."""
+        round and who won it with the fewest cards (Q5); a lazy text."""
         state = self._state
         meta = self._meta_end_reason()
         if meta:
             return meta
         if state.over and state.blocked and state.blocked[-1][1] == state.round:
             text = self._blocked_text(state.blocked[-1])
-            return f"{text}; {self.rounds} rounds played" if self.rounds > 1 else text
+            if self.rounds == 1:
+                return text
+            return lazy_plural(
+                "{blocked}; {count} round played",
+                "{blocked}; {count} rounds played",
+                self.rounds,
+                blocked=text,
+            )
         return state.end_reason
 
-    def _blocked_text(self, blocked: tuple[int, int, tuple[int, ...], int]) -> str:
+    def _blocked_text(self, blocked: tuple[int, int, tuple[int, ...], int]) -> Words:
         """Q5: a blocked round in words, e.g. "round 2 blocked: nobody could play, draw or
         rebuild the reserve; Ann won it with the fewest cards (3)"."""
         _, round_number, winners, cards = blocked
         names = [self.players[s] for s in winners]
-        who = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-        verb = "won" if len(names) == 1 else "share"
-        return (
-            f"round {round_number} blocked: nobody could play, draw or rebuild the reserve; "
-            f"{who} {verb} it with the fewest cards ({cards})"
+        if len(names) == 1:
+            return lazy(
+                "round {round} blocked: nobody could play, draw or rebuild the reserve; "
+                "{name} won it with the fewest cards ({count})",
+                round=round_number,
+                name=names[0],
+                count=cards,
+            )
+        # TRANSLATORS: names listed, as in "Ann, Bob and Cy"
+        who = lazy("{names} and {last}", names=", ".join(names[:-1]), last=names[-1])
+        return lazy(
+            "round {round} blocked: nobody could play, draw or rebuild the reserve; "
+            "{names} share it with the fewest cards ({count})",
+            round=round_number,
+            names=who,
+            count=cards,
         )
 
     @property
@@ -711,17 +780,19 @@ class QuattroGame(Game):
     def view(self, seat: int | None) -> PilesView:
         """What ``seat`` may know (None: a spectator)."""
         if seat is not None and not 0 <= seat < len(self.players):
-            raise ValueError(f"seat {seat} is not in this game")
+            raise ValueError(lazy("seat {seat} is not in this game", seat=seat))
         n = len(self.players)
         drawn = self.drawn if seat == self.to_move else None
         rack = self.rack(seat) if seat is not None else ()
-        status = [f"round {self.round} of {self.rounds}"] if self.rounds > 1 else []
+        status: list[Words] = []
+        if self.rounds > 1:
+            status.append(lazy("round {round} of {rounds}", round=self.round, rounds=self.rounds))
         if self.diagonals:
-            status.append("DIAGO: diagonals count")
+            status.append(lazy("DIAGO: diagonals count"))
         if drawn is not None:
-            status.append(f"put the {drawn} you drew on a pile")
+            status.append(lazy("put the {value} you drew on a pile", value=drawn))
         elif seat == self.to_move and self.phase == "after":
-            status.append("exchange one card or take a penalty card")
+            status.append(lazy("exchange one card or take a penalty card"))
         return PilesView(
             variant=QUATTRO.name,
             seat=seat,
@@ -734,13 +805,13 @@ class QuattroGame(Game):
             unseen=self.unseen(seat),
             house_rules=self.house_rules.to_dict(),
             over=self.is_over,
-            end_reason=self.end_reason,
+            end_reason_text=self.end_text,
             open_racks=tuple(self.rack(s) for s in range(n)) if self.is_over else (),
             surface=self.tops,
             playable=(drawn,) if drawn is not None else rack,
             available=self.available(seat),
             summaries=self.summaries(),
-            status="; ".join(status),
+            status_text=joined(status),
             left=self.left,
             pile_sizes=self.pile_sizes,
             trash_size=len(self._state.trash),
@@ -774,12 +845,14 @@ class QuattroGame(Game):
                 text = f"draw {format_action(Place(pile, value), PILE_NAMES)} {rest}".strip()
             else:
                 text = plays or turn.kind
-            notes = [
-                n for n, on in (("DIAGO", turn.diago), ("won the round", turn.won_round)) if on
-            ]
+            notes: list[Words] = []
+            if turn.diago:
+                notes.append("DIAGO")  # the word announced, as the rulebook prints it
+            if turn.won_round:
+                notes.append(lazy("won the round"))
             if index in blocked:
                 notes.append(blocked[index])
-            out.append(TurnSummary(turn.seat, text, 0, ", ".join(notes)))
+            out.append(TurnSummary(turn.seat, text, 0, tuple(notes)))
         return tuple(out)
 
 

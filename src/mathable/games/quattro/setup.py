@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from mathable.engine import validation as check
-from mathable.engine.errors import counted
-from mathable.engine.tokens import CLASSIC_TOKENS
+from mathable.engine.tokens import CLASSIC_TOKENS, pieces_text
+from mathable.i18n import lazy
 
 HAND_SIZE = 7
 """Q1: the cards dealt to each player."""
@@ -29,11 +29,17 @@ def read_deal(data: Mapping[str, Any], players: int) -> Deal:
     check.only_fields(setup, "setup", SETUP_FIELDS)
     for name in ("hands", "piles", "reserve"):
         if name not in setup:
-            raise check.FieldError(f"setup.{name}", "missing")
+            # TRANSLATORS: a field a setup must have is missing ("field 'setup.bag': missing")
+            raise check.FieldError(f"setup.{name}", lazy("missing"))
     hands_data = check.array(setup["hands"], "setup.hands")
     if len(hands_data) != players:
         raise check.FieldError(
-            "setup.hands", f"{len(hands_data)} hands for {players} players: one per player"
+            "setup.hands",
+            lazy(
+                "{count} hands for {players} players: one per player",
+                count=len(hands_data),
+                players=players,
+            ),
         )
     hands = tuple(
         check.pieces(
@@ -43,8 +49,8 @@ def read_deal(data: Mapping[str, Any], players: int) -> Deal:
     )
     piles = check.pieces(setup["piles"], "setup.piles", CLASSIC_TOKENS, piece="card", least=4)
     if len(piles) != 4:
-        many = counted(len(piles), "card")
-        raise check.FieldError("setup.piles", f"{many}: one for each of 4 piles")
+        many = pieces_text("card", len(piles))
+        raise check.FieldError("setup.piles", lazy("{cards}: one for each of 4 piles", cards=many))
     reserve = check.pieces(setup["reserve"], "setup.reserve", CLASSIC_TOKENS, piece="card")
     cards = [c for group in (*hands, piles, reserve) for c in group]
     check.within_supply(cards, CLASSIC_TOKENS, "setup", piece="card")

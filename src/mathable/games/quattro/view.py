@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from mathable.engine.actions import Cell
-from mathable.engine.protocol import View
+from mathable.engine.protocol import View, Words
+from mathable.engine.tokens import pieces_text
 
 PILES = "ABCD"
 """Pile names: A B on the top row, C D below (ruling Q1)."""
@@ -73,9 +74,9 @@ class PilesView(View):
         return tuple(last.get(seat, ()) for seat in range(len(self.players)))
 
     @property
-    def target_notes(self) -> tuple[str, ...]:
-        """How many cards each pile holds."""
-        return tuple(f"{n} card{'s' if n != 1 else ''}" for n in self.pile_sizes)
+    def target_note_texts(self) -> tuple[Words, ...]:
+        """How many cards each pile holds (``12 cards``)."""
+        return tuple(pieces_text("card", n) for n in self.pile_sizes)
 
     def to_dict(self, cell_name: Callable[[Cell], Any] | None = None) -> dict[str, Any]:
         """JSON-ready data (piles named A-D)."""
