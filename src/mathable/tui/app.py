@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Mapping
+from contextvars import copy_context
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -29,7 +30,7 @@ from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderR
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Footer, Input, Static
@@ -53,20 +54,33 @@ from mathable.engine.actions import Action, Exchange, Place, action_kind
 from mathable.engine.errors import MathableError
 from mathable.engine.protocol import Game, HouseRules, View
 from mathable.games.registry import new_game
+from mathable.i18n import (
+    _,
+    command_name,
+    lazy,
+    lazy_context,
+    ngettext,
+    pgettext,
+    typed_command,
+)
 from mathable.render import panels
 from mathable.render.surface import Surface
 
-from .rules import placement_example
+from .rules import by_piece, placement_example, worded
 from .screens import (
     CoverScreen,
     ExchangeScreen,
     GameChoice,
     HelpScreen,
+    Key,
     NewGameScreen,
     QuestionScreen,
     ReplayScreen,
     TableScreen,
+    bindings,
     bot_name,
+    speak_keys,
+    styled,
 )
 
 CSS_PATH = Path(__file__).with_name("app.tcss")
@@ -99,12 +113,13 @@ BELOW_BOARD = 7
 message lines (turns, message, status) and the key bar."""
 
 
-def shown(text: str) -> str:
-    """A typed string as it can be drawn on one line: control characters (which a terminal
-    would obey, not show) written as escapes; everything else, brackets included, as is."""
+def shown(text: object) -> str:
+    """A typed string (or a text of the engine, in the current language) as it can be
+    drawn on one line: control characters (which a terminal would obey, not show) written
+    as escapes; everything else, brackets included, as is."""
     return "".join(
         ch.encode("unicode_escape").decode("ascii") if unicodedata.category(ch) == "Cc" else ch
-        for ch in text
+        for ch in str(text)
     )
 
 
@@ -118,9 +133,30 @@ def fresh_path(stem: str) -> Path:
     return path
 
 
-def possessive(name: str) -> str:
-    """``Ann's``; ``Your`` for a player called You."""
-    return "Your" if name.strip().casefold() == "you" else f"{shown(name)}'s"
+def owner(name: str, piece: str) -> str:
+    """Whose pieces the rack line shows: ``Ann's rack``, ``Your hand`` (for a player
+    called You), one message each, as languages say it in their own order."""
+    if name.strip().casefold() == "you":
+        return by_piece(
+            piece, token=lazy("Your rack"), tile=lazy("Your rack"), card=lazy("Your hand")
+        )
+    name = shown(name)
+    return by_piece(
+        piece,
+        token=lazy("{name}'s rack", name=name),
+        tile=lazy("{name}'s rack", name=name),
+        card=lazy("{name}'s hand", name=name),
+    )
+
+
+def unit_word(unit: str) -> str:
+    """The scores' column heading, in the current language: points, or rounds won in a
+    match (the same messages as :data:`mathable.render.panels` shows)."""
+    if unit == "rounds":
+        # TRANSLATORS: a column heading of the scores: rounds won (Mathable Quattro)
+        return pgettext("column", "rounds")
+    # TRANSLATORS: a column heading of the scores: points scored
+    return pgettext("column", "points") if unit == "points" else unit
 
 
 def fit(text: str | Text, width: int) -> Text:
@@ -158,7 +194,8 @@ class ScoreBoard:
         score_w = max(len(self.unit), *map(len, scores))
         size_w = max(len(self.rack_word), *map(len, sizes))
         marks_left = [
-            f" ({LEFT_MARKS.get(why, 'left')})" if why else ""
+            # TRANSLATORS: beside a player's name in the scores: the player left the game
+            f" ({LEFT_MARKS.get(why) or _('left')})" if why else ""
             for why in (self.left or ("",) * len(self.players))
         ]
         names_w = max(
@@ -169,7 +206,8 @@ class ScoreBoard:
         out: list[Text] = []
         if room >= min(names_w, 12):
             name_w = min(names_w, room)
-            head = f"  {'player':<{name_w}} {self.unit:>{score_w}} {self.rack_word:>{size_w}}"
+            player = pgettext("column", "player")
+            head = f"  {player:<{name_w}} {self.unit:>{score_w}} {self.rack_word:>{size_w}}"
             out.append(fit(Text(head, style="bold"), width))
             for seat, name in enumerate(self.players):
                 line = Text(marks[seat])
@@ -221,38 +259,42 @@ class MathableApp(App[None]):
     TITLE = "Mathable"
     CSS_PATH = str(CSS_PATH)
     ENABLE_COMMAND_PALETTE = False
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("question_mark", "help", "Help"),
-        Binding("y", "act('accept')", "Accept"),
-        Binding("n", "act('decline')", "Decline"),
-        Binding("e", "act('end')", "End turn"),
-        Binding("p", "act('pass')", "Pass"),
-        Binding("x", "exchange", "Exchange"),
-        Binding("d", "act('diago')", "DIAGO"),
-        Binding("w", "act('draw')", "Draw"),
-        Binding("n", "act('penalty')", "Penalty"),
-        Binding("c", "act('challenge')", "Challenge"),
-        Binding("t", "act('stop')", "Propose stop"),
-        Binding("h", "hint", "Hint"),
-        Binding("R", "leave('resign')", "Resign"),
-        Binding("A", "leave('abort')", "Abort"),
-        Binding("full_stop", "step_piece(1)", "Next"),
-        Binding("comma", "step_piece(-1)", "Previous", show=False),
-        Binding("colon,slash", "command", "Type", show=False),
-        Binding("u", "undo", "Undo", show=False),
-        Binding("s", "save", "Save"),
-        Binding("r", "replay", "Replay", show=False),
-        Binding("a", "analysis", "Analysis", show=False),
-        Binding("m", "moves", "Moves", show=False),
-        Binding("up", "cursor(0,-1)", show=False),
-        Binding("down", "cursor(0,1)", show=False),
-        Binding("left", "cursor(-1,0)", show=False),
-        Binding("right", "cursor(1,0)", show=False),
-        Binding("enter", "place_at_cursor", "Place", show=False),
-        Binding("q", "quit_game", "Quit"),
-        *(Binding(str(k), f"pick({k})", show=False) for k in range(1, 10)),
-        Binding("0", "pick(10)", show=False),
-    ]
+    KEYS: ClassVar[tuple[Key, ...]] = (
+        Key("question_mark", "help", lazy_context("key", "Help")),
+        Key("y", "act('accept')", lazy_context("key", "Accept")),
+        Key("n", "act('decline')", lazy_context("key", "Decline")),
+        Key("e", "act('end')", lazy_context("key", "End turn")),
+        Key("p", "act('pass')", lazy_context("key", "Pass")),
+        Key("x", "exchange", lazy_context("key", "Exchange")),
+        # TRANSLATORS: Mathable Quattro's DIAGO call, usually kept as it is
+        Key("d", "act('diago')", lazy_context("key", "DIAGO")),
+        Key("w", "act('draw')", lazy_context("key", "Draw")),
+        Key("n", "act('penalty')", lazy_context("key", "Penalty")),
+        Key("c", "act('challenge')", lazy_context("key", "Challenge")),
+        Key("t", "act('stop')", lazy_context("key", "Propose stop")),
+        Key("h", "hint", lazy_context("key", "Hint")),
+        Key("R", "leave('resign')", lazy_context("key", "Resign")),
+        Key("A", "leave('abort')", lazy_context("key", "Abort")),
+        # TRANSLATORS: a key that chooses the next piece of a long rack or hand
+        Key("full_stop", "step_piece(1)", lazy_context("key", "Next")),
+        Key("comma", "step_piece(-1)", lazy_context("key", "Previous"), show=False),
+        Key("colon,slash", "command", lazy_context("key", "Type"), show=False),
+        Key("u", "undo", lazy_context("key", "Undo"), show=False),
+        Key("s", "save", lazy_context("key", "Save")),
+        Key("r", "replay", lazy_context("key", "Replay"), show=False),
+        Key("a", "analysis", lazy_context("key", "Analysis"), show=False),
+        Key("m", "moves", lazy_context("key", "Moves"), show=False),
+        Key("up", "cursor(0,-1)", show=False),
+        Key("down", "cursor(0,1)", show=False),
+        Key("left", "cursor(-1,0)", show=False),
+        Key("right", "cursor(1,0)", show=False),
+        Key("enter", "place_at_cursor", lazy_context("key", "Place"), show=False),
+        Key("q", "quit_game", lazy_context("key", "Quit")),
+        *(Key(str(k), f"pick({k})", show=False) for k in range(1, 10)),
+        Key("0", "pick(10)", show=False),
+    )
+    """The keys, described in the reader's language when the app is made."""
+    BINDINGS: ClassVar[list[BindingType]] = bindings(KEYS)
 
     def __init__(
         self,
@@ -266,6 +308,7 @@ class MathableApp(App[None]):
         levels: Mapping[int, str] | None = None,
     ) -> None:
         super().__init__()
+        speak_keys(self, self.KEYS)
         self.game: Game | None = game
         self.first_choice = (variant, house_rules)
         """The game and house rules the new-game screen first shows (from the CLI)."""
@@ -314,7 +357,7 @@ class MathableApp(App[None]):
                 yield Static(id="card")
                 yield Static(id="moves")
         yield RackView(id="rack")
-        yield Input(placeholder="type a move… (: to type, ? help)", id="command")
+        yield Input(placeholder=_("type a move… (: to type, ? help)"), id="command")
         yield Static(id="message")
         yield Static(id="too-small")
         yield Footer(compact=True, show_command_palette=False)
@@ -363,10 +406,11 @@ class MathableApp(App[None]):
         assert game is not None
         self.cursor = self.surface.start()
         example = placement_example(game.game_type)
-        self.query_one("#command", Input).placeholder = f"type {example}… (: to type, ? help)"
+        command = self.query_one("#command", Input)
+        command.placeholder = _("type {example}… (: to type, ? help)", example=example)
         notice = game.view(None).notice
         if notice and not game.log:
-            self.say(notice)
+            self.say(str(notice))
         self.widgets["board"].focus()
         self.refresh_all()
         self.next_turn()
@@ -408,7 +452,7 @@ class MathableApp(App[None]):
             return
         if game.is_over:
             self.thinking = None
-            self.say(f"{shown(over_text(game))} (a: analysis, r: replay)")
+            self.say(_("{result} (a: analysis, r: replay)", result=shown(over_text(game))))
             self.refresh_all()
             return
         seat = game.to_move
@@ -438,7 +482,8 @@ class MathableApp(App[None]):
             return
         seat = game.to_move
         self.thinking = seat
-        work = partial(self.bots[seat].act, game.view(seat))
+        # the computer thinks in a thread: in the app's language, should it say anything
+        work = partial(copy_context().run, self.bots[seat].act, game.view(seat))
         worker = self.run_worker(
             work, name="computer", group="bot", thread=True, exclusive=True, exit_on_error=False
         )
@@ -452,7 +497,7 @@ class MathableApp(App[None]):
             return
         if self.asked is None or self.asked[0] is not worker:
             return
-        _, seat, log = self.asked
+        _worker, seat, log = self.asked
         self.asked = None
         game = self.game
         self.thinking = None
@@ -461,18 +506,20 @@ class MathableApp(App[None]):
             return
         action = worker.result
         if event.state == WorkerState.ERROR or not isinstance(action, Action):
-            self.say(f"{shown(game.players[seat])} could not move: {worker.error}", error=True)
+            name = shown(game.players[seat])
+            self.say(_("{name} could not move: {error}", name=name, error=worker.error), error=True)
             self.refresh_all()
             return
         try:
             game.apply(action)
         except MathableError as exc:
-            self.say(f"{shown(game.players[seat])} was refused: {exc}", error=True)
+            name = shown(game.players[seat])
+            self.say(_("{name} was refused: {error}", name=name, error=exc), error=True)
             self.refresh_all()
             return
         if self.bot_seat != seat:
             self.bot_actions = []
-        self.bot_actions.append(game.format_action(action))
+        self.bot_actions.append(worded(game.format_action(action)))
         self.bot_seat = seat
         if game.to_move != seat or game.is_over:
             self.bot_seat, self.bot_actions = None, []  # finished: its summary says it all
@@ -500,7 +547,7 @@ class MathableApp(App[None]):
         try:
             action = game.parse_action(text)
         except MathableError as exc:
-            self.say(f"Refused: {exc}", error=True)
+            self.say(_("Refused: {reason}", reason=exc), error=True)
             return False
         return self.play(action)
 
@@ -512,15 +559,15 @@ class MathableApp(App[None]):
             return False
         # any person may challenge the turn just ended (C12); the rest waits for one's turn
         if action_kind(action) != "challenge" and self.human_seat() is None:
-            self.say("It is not your turn.", error=True)
+            self.say(_("It is not your turn."), error=True)
             return False
         try:
             game.apply(action)
         except MathableError as exc:
-            self.say(f"Refused: {exc}", error=True)
+            self.say(_("Refused: {reason}", reason=exc), error=True)
             self.refresh_all()
             return False
-        self.say(game.format_action(action))
+        self.say(worded(game.format_action(action)))
         self.after_action()
         return True
 
@@ -537,17 +584,17 @@ class MathableApp(App[None]):
             return
         request = leave_request(game, line, self.leaving_seat(), self.bots)
         if isinstance(request, str):
-            self.say(f"Refused: {request}", error=True)
+            self.say(_("Refused: {reason}", reason=request), error=True)
             return
 
         def answered(yes: bool | None) -> None:
             if not yes:
-                self.say("Play goes on.")
+                self.say(_("Play goes on."))
                 return
             try:
                 game.apply(request)
             except MathableError as exc:
-                self.say(f"Refused: {exc}", error=True)
+                self.say(_("Refused: {reason}", reason=exc), error=True)
                 return
             self.say(f"{shown(left_text(game, request))}.")
             if request.seat == self.covered_for:
@@ -598,7 +645,7 @@ class MathableApp(App[None]):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.input.id != "command":
             return
-        text = event.value.strip()
+        text = typed_command(event.value.strip())  # end, pass... in the reader's language
         event.input.value = ""
         self.widgets["board"].focus()
         if text:
@@ -652,12 +699,40 @@ class MathableApp(App[None]):
         self.selected, self.selected_index = value, index
         targets = self._legal_targets(value)
         self.marks = {t: str(value) for t in targets}
-        word = self.surface.target_word
         names = [game.game_type.targets[t].name for t in targets]
-        where = f"{len(names)} legal {word}{'s' if len(names) != 1 else ''}"
-        if 0 < len(names) <= 4:
-            where += ": " + ", ".join(names)
-        self.say(f"{value} chosen: {where}. Click a {word}, or move the cursor and press Enter.")
+        count = len(names)
+        listed = ", ".join(names) if 0 < count <= 4 else ""
+        if self.surface.cards:
+            if listed:
+                where = ngettext(
+                    "{count} legal pile: {names}",
+                    "{count} legal piles: {names}",
+                    count,
+                    names=listed,
+                )
+            else:
+                where = ngettext("{count} legal pile", "{count} legal piles", count)
+            self.say(
+                _(
+                    "{value} chosen: {where}. Click a pile, or move the cursor and press Enter.",
+                    value=value,
+                    where=where,
+                )
+            )
+            return
+        if listed:
+            where = ngettext(
+                "{count} legal cell: {names}", "{count} legal cells: {names}", count, names=listed
+            )
+        else:
+            where = ngettext("{count} legal cell", "{count} legal cells", count)
+        self.say(
+            _(
+                "{value} chosen: {where}. Click a cell, or move the cursor and press Enter.",
+                value=value,
+                where=where,
+            )
+        )
 
     def _legal_targets(self, value: int) -> list[int]:
         """The targets a piece ``value`` may be placed on now."""
@@ -687,7 +762,14 @@ class MathableApp(App[None]):
         game = self.game
         if game is None or self.selected is None:
             if game is not None and self.human_seat() is not None:
-                self.say(f"Choose a {game.game_type.piece} first (1-9, 0, . or click it).")
+                self.say(
+                    by_piece(
+                        game.game_type.piece,
+                        token=lazy("Choose a token first (1-9, 0, . or click it)."),
+                        tile=lazy("Choose a tile first (1-9, 0, . or click it)."),
+                        card=lazy("Choose a card first (1-9, 0, . or click it)."),
+                    )
+                )
             return
         place = Place(self.cursor, self.selected)
         if game.game_type.has("extra") and "extra" in self.available:
@@ -695,14 +777,29 @@ class MathableApp(App[None]):
             placements = game.legal_placements()
             if place in placements and extra in placements:
                 target = game.game_type.targets[place.cell]
-                where = target.name
+                cell = target.name
                 if target.kind == "restriction":
-                    where += " is a restriction square"
+                    question = by_piece(
+                        game.game_type.piece,
+                        token=lazy(
+                            "{cell} is a restriction square: take the extra token now? (rule C7)",
+                            cell=cell,
+                        ),
+                        tile=lazy(
+                            "{cell} is a restriction square: take the extra tile now? (rule C7)",
+                            cell=cell,
+                        ),
+                    )
+                else:
+                    question = by_piece(
+                        game.game_type.piece,
+                        token=lazy("{cell}: take the extra token now? (rule C7)", cell=cell),
+                        tile=lazy("{cell}: take the extra tile now? (rule C7)", cell=cell),
+                    )
 
                 def answered(yes: bool | None) -> None:
                     self.play(extra if yes else place)
 
-                question = f"{where}: take the extra {game.game_type.piece} now? (rule C7)"
                 self.push_screen(QuestionScreen(question), answered)
                 return
         self.play(place)
@@ -733,7 +830,7 @@ class MathableApp(App[None]):
         except MathableError as exc:
             self.say(str(exc), error=True)
             return
-        self.say("Taken back.")
+        self.say(_("Taken back."))
         self.selected = self.selected_index = None
         self.marks = {}
         if game.to_move != before:  # another person's turn again: cover their rack first
@@ -748,18 +845,24 @@ class MathableApp(App[None]):
         if game is None:
             return
         if not game.house_rules.hints:
-            self.say("Hints are off in this game (house rule, O2).", error=True)
+            self.say(_("Hints are off in this game (house rule, O2)."), error=True)
             return
         seat = self.human_seat()
         if seat is None:
-            self.say("Hints are for the player to move, on their turn.", error=True)
+            self.say(_("Hints are for the player to move, on their turn."), error=True)
             return
         view = game.view(seat)
         found = hints(view)
         if not found:
             others = [k for k in view.available if k not in ("place", "extra", "challenge")]
-            what = " or ".join(others) if others else "wait"
-            self.say(f"Hint: nothing to place; {what}.")
+            # TRANSLATORS: a hint when there is nothing to place and nothing to do
+            what = command_name(others[0]) if others else pgettext("hint", "wait")
+            for other in others[1:]:
+                # TRANSLATORS: two commands to choose from (each may be a list of them)
+                what = pgettext(
+                    "hint", "{first} or {second}", first=what, second=command_name(other)
+                )
+            self.say(_("Hint: nothing to place; {what}.", what=what))
             return
         marks: dict[int, str] = {}
         for action in found[0].actions:
@@ -767,12 +870,11 @@ class MathableApp(App[None]):
                 case Place(cell=cell, value=value):
                     marks[cell] = str(value)
         self.marks = marks or {cell: "?" for cell in found[0].cells}
-        self.say(
-            "Hint: "
-            + "; ".join(
-                h.notation if h.points is None else f"{h.notation} ({h.points})" for h in found
-            )
+        turns = "; ".join(
+            worded(h.notation) if h.points is None else f"{worded(h.notation)} ({h.points})"
+            for h in found
         )
+        self.say(_("Hint: {turns}", turns=turns))
 
     def action_save(self) -> None:
         game = self.game
@@ -783,10 +885,10 @@ class MathableApp(App[None]):
             levels = {seat: bot.name for seat, bot in self.bots.items()}
             path.write_text(records.dumps(game, levels), encoding="utf-8")
         except OSError as exc:
-            self.say(f"Cannot save: {exc}", error=True)
+            self.say(_("Cannot save: {error}", error=exc), error=True)
             return
         self.save_path = path
-        self.say(f"Saved to {path}; resume with: mathable play --resume {path}")
+        self.say(_("Saved to {path}; resume with: mathable play --resume {path}", path=path))
 
     def action_replay(self) -> None:
         if self.game is not None:
@@ -825,7 +927,7 @@ class MathableApp(App[None]):
         if game is None:
             return
         if not game.is_over:
-            self.say("The analysis opens once the game is over (it shows every rack).")
+            self.say(_("The analysis opens once the game is over (it shows every rack)."))
             return
         self.push_screen(TableScreen(panels.analysis_view(analysis_report(game))))
 
@@ -875,8 +977,11 @@ class MathableApp(App[None]):
         if small:
             notice.update(
                 Text(
-                    f"enlarge the terminal to at least {need_w}×{need_h}\n"
-                    f"(it is {width}×{height}; q quits)",
+                    _(
+                        "enlarge the terminal to at least {needed}\n(it is {size}; q quits)",
+                        needed=f"{need_w}×{need_h}",
+                        size=f"{width}×{height}",
+                    ),
                     justify="center",
                 )
             )
@@ -914,8 +1019,10 @@ class MathableApp(App[None]):
             left = self._racks_left(view)
             return Text("\n").join(left) if left else Text("")
         if seat is None:
-            covered = "the screen is covered" if self.waiting_cover else "watching"
-            return Text(f"({covered})", style="dim")
+            if self.waiting_cover:
+                return Text(_("(the screen is covered)"), style="dim")
+            # TRANSLATORS: under the board when nobody's rack is shown (computers play)
+            return Text(_("(watching)"), style="dim")
         per_line = self._per_line()
         tiles = Text()
         for index, value in enumerate(view.playable):
@@ -927,15 +1034,15 @@ class MathableApp(App[None]):
                 style="bold black on yellow" if chosen else "bold black on white",
             )
             tiles.append(" ")
-        owner = f"{possessive(view.players[seat])} {panels.holder(kind)}"
+        whose = owner(view.players[seat], kind.piece)
         if len(view.playable) > 9:
-            owner += " (1-9, 0, then . and ,)"
+            whose = _("{owner} (1-9, 0, then . and ,)", owner=whose)
         last = tiles.plain.rsplit("\n", 1)[-1]
         room = self.size.width - cell_len(last) - 1
-        if cell_len(owner) > room:
+        if cell_len(whose) > room:
             tiles.append("\n")
             room = self.size.width
-        tiles.append_text(fit(Text(" " + owner, style="dim"), room))
+        tiles.append_text(fit(Text(" " + whose, style="dim"), room))
         return tiles
 
     def _racks_left(self, view: View) -> list[Text]:
@@ -947,9 +1054,12 @@ class MathableApp(App[None]):
         deducted = view.to_dict().get("deductions")
         lines = []
         for seat, rack in enumerate(view.open_racks):
-            line = Text()
-            line.append_text(fit(view.players[seat], 24))
-            line.append(f": {' '.join(map(str, rack)) if rack else 'nothing'} left")
+            name = fit(view.players[seat], 24)
+            if rack:
+                pieces = " ".join(map(str, rack))
+                line = styled(_("{name}: {pieces} left", pieces=pieces), name=name)
+            else:
+                line = styled(_("{name}: nothing left"), name=name)
             if isinstance(deducted, list) and seat < len(deducted) and kind.deducts_rack:
                 line.append(f", −{deducted[seat]}", style="bold")
             lines.append(fit(line, max(self.size.width, 20)))
@@ -963,11 +1073,12 @@ class MathableApp(App[None]):
         width = max(self.size.width, 20)
         status = Text()
         if view.status:
-            status.append(view.status, style="bold")
+            status.append(str(view.status), style="bold")
         if self.thinking is not None:
             if status.plain:
                 status.append("   ")
-            status.append(f"{shown(view.players[self.thinking])} is thinking…", style="italic")
+            name = shown(view.players[self.thinking])
+            status.append(_("{name} is thinking…", name=name), style="italic")
         message = self.message.copy()
         message_lines = len(message.wrap(Console(width=width), width)) if message.plain else 0
         kept: list[Text] = []
@@ -1014,28 +1125,34 @@ class MathableApp(App[None]):
             view.scores,
             None if view.over else view.to_move,
             view.rack_sizes,
-            kind.score_unit,
+            unit_word(kind.score_unit),
             panels.holder(kind),
             view.left,
         )
-        extra = Text(f"{panels.supply(kind)}: {view.bag_size}")
+        if kind.piece == "card":
+            # TRANSLATORS: how many cards are left in Mathable Quattro's reserve
+            extra = Text(_("reserve: {count}", count=view.bag_size))
+        else:
+            # TRANSLATORS: how many tokens or tiles are left in the bag
+            extra = Text(_("bag: {count}", count=view.bag_size))
         return Group(board, extra)
 
     def _move_list(self, view: View, limit: int | None) -> Text:
         """The finished turns as the game writes them (``view.summaries``)."""
         assert self.game is not None
         points = self.game.game_type.score_unit == "points"
-        out = Text("moves", style="bold")
+        # TRANSLATORS: the heading of the list of turns played
+        out = Text(pgettext("panel", "moves"), style="bold")
         turns = list(enumerate(view.summaries, start=1))
         shown_turns = turns if limit is None else turns[-limit:] if limit > 0 else []
         for number, turn in shown_turns:
             line = Text(f"{number:>3}. ")
             line.append(shown(view.players[turn.seat]))
-            line.append(f": {turn.notation}")
+            line.append(f": {worded(turn.notation)}")
             if points:
                 line.append(f" ({turn.points})")
             if turn.note:
-                line.append(f", {turn.note}", style="italic")
+                line.append(f", {shown(turn.note)}", style="italic")
             if limit is not None:
                 line.no_wrap, line.overflow = True, "ellipsis"
             out.append("\n")

@@ -2,23 +2,27 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rich.console import Group, RenderableType
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.dom import DOMNode
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
 from mathable.ai import BOTS, SEAT_BOT
 from mathable.engine.protocol import Game, GameType, HouseRules
 from mathable.games.registry import GAMES
+from mathable.i18n import Text as Message
+from mathable.i18n import _, lazy, lazy_context, lazy_plural, ngettext, pgettext
 from mathable.render.surface import Surface
 
-from .rules import rules_page
+from .rules import by_piece, rules_page, worded
 
 PERSON = "person"
 
@@ -37,6 +41,55 @@ help each other)."""
 
 NAME_LENGTH = 40
 """The longest player name."""
+
+
+@dataclass(frozen=True)
+class Key:
+    """A key binding whose description (shown in the key bar) is a text translated when
+    the screen is made: Textual reads a class's ``BINDINGS`` once, at import, before
+    anyone knows the reader's language."""
+
+    keys: str
+    action: str
+    description: Message | None = None
+    show: bool = True
+
+    def binding(self) -> Binding:
+        """The binding, its description in the current language."""
+        description = "" if self.description is None else str(self.description)
+        return Binding(self.keys, self.action, description, show=self.show)
+
+
+def bindings(keys: Sequence[Key]) -> list[BindingType]:
+    """The bindings of ``keys``, described in the current language (at import: English)."""
+    return [key.binding() for key in keys]
+
+
+def speak_keys(node: DOMNode, keys: Sequence[Key]) -> None:
+    """Describe ``node``'s own bindings (its class's ``BINDINGS``, made from ``keys``) in
+    the current language: called when the app or screen is made."""
+    fresh: dict[str, list[Binding]] = {}
+    for binding in Binding.make_bindings(bindings(keys)):
+        fresh.setdefault(binding.key, []).append(binding)
+    node._bindings.key_to_bindings.update(fresh)
+
+
+_FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def styled(message: str, **parts: Text) -> Text:
+    """A translated ``message`` whose ``{placeholders}`` are the styled ``parts`` (a name
+    in bold): the message is translated whole, its parts put in their places after, so
+    a name is shown as typed, never read as a placeholder or as markup."""
+    out = Text()
+    last = 0
+    for found in _FIELD.finditer(message):
+        if found[1] in parts:
+            out.append(message[last : found.start()])
+            out.append_text(parts[found[1]])
+            last = found.end()
+    out.append(message[last:])
+    return out
 
 
 @dataclass(frozen=True)
@@ -62,17 +115,27 @@ def seat_problem(names: Sequence[str], kinds: Sequence[str]) -> str:
     """Why these seats cannot start a game ('' when they can): 2-4 players, distinct
     names, and no person whose name would make a computer of the seat (``bot:``)."""
     if not 2 <= len(names) <= 4:
-        return "choose 2 to 4 players"
+        return _("choose 2 to 4 players")
     for name, kind in zip(names, kinds, strict=True):
         if kind == PERSON and SEAT_BOT.search(name.lower()):
-            return f"{name!r}: a person's name may not hold 'bot:' (it names a computer)"
+            return _(
+                "{name}: a person's name may not hold 'bot:' (it names a computer)",
+                name=repr(name),
+            )
         room = NAME_LENGTH - len(bot_name("", kind))
         if kind != PERSON and len(name) > room:
-            return f"{name!r}: a computer's name has at most {room} characters"
+            return ngettext(
+                "{name}: a computer's name has at most {count} character",
+                "{name}: a computer's name has at most {count} characters",
+                room,
+                name=repr(name),
+            )
     folded = [name.casefold() for name in names]
     for name, key in zip(names, folded, strict=True):
         if folded.count(key) > 1:
-            return f"two players are called {name!r}: give each a name of their own"
+            return _(
+                "two players are called {name}: give each a name of their own", name=repr(name)
+            )
     return ""
 
 
@@ -81,7 +144,8 @@ class NewGameScreen(Screen[GameChoice]):
     only the house rules and options the chosen game offers can be ticked. Enter moves
     to the next field (and starts the game on the Start button); it never clears one."""
 
-    BINDINGS = [Binding("escape", "app.quit", "Quit")]
+    KEYS = (Key("escape", "app.quit", lazy("Quit")),)
+    BINDINGS = bindings(KEYS)
 
     def __init__(
         self,
@@ -92,6 +156,7 @@ class NewGameScreen(Screen[GameChoice]):
         house_rules: HouseRules | None = None,
     ) -> None:
         super().__init__()
+        speak_keys(self, self.KEYS)
         self.choice = choice
         self.error = error
         self.variant = variant
@@ -101,11 +166,15 @@ class NewGameScreen(Screen[GameChoice]):
 
     def compose(self) -> ComposeResult:
         games = [(f"{info.title} ({name})", name) for name, info in GAMES.items()]
-        kinds = [("person", PERSON), *((f"computer: {b}", b) for b in BOTS)]
+        # TRANSLATORS: a seat played by a person (the other choices are computer levels)
+        kinds = [(pgettext("seat", "person"), PERSON)]
+        kinds += [(_("computer: {level}", level=b), b) for b in BOTS]
         choice = self.choice
         with VerticalScroll(id="newgame"):
-            yield Static(Text.assemble(("Mathable", "bold"), ": a new game"), id="title")
-            yield Label("Game")
+            title = styled(_("{product}: a new game"), product=Text("Mathable", style="bold"))
+            yield Static(title, id="title")
+            # TRANSLATORS: the label of the list of games, on the new-game screen
+            yield Label(pgettext("new game", "Game"))
             variant = choice.variant if choice else (self.variant or "classic")
             variant = variant if variant in GAMES else "classic"
             yield Select(games, value=variant, allow_blank=False, id="variant")
@@ -118,30 +187,31 @@ class NewGameScreen(Screen[GameChoice]):
                         name, kind = choice.names[seat], choice.kinds[seat]
                     yield Input(
                         value=name,
-                        placeholder=f"player {seat + 1}",
+                        placeholder=_("player {number}", number=seat + 1),
                         max_length=NAME_LENGTH,
                         id=f"name{seat}",
                     )
-                    options = kinds if seat < 2 else [("no player", "none"), *kinds]
+                    options = kinds if seat < 2 else [(_("no player"), "none"), *kinds]
                     yield Select(options, value=kind, allow_blank=False, id=f"kind{seat}")
             chosen = choice.house_rules if choice else self.house_rules
             rules = chosen.to_dict() if chosen else {}
             for box, label in (
-                ("referee", "table referee: mistakes stand until challenged (C12)"),
-                ("undo", "allow undo"),
-                ("strict", "strict: scoring squares first (numbered board, K2)"),
-                ("hints", "hints: the computer suggests turns on request (O2)"),
+                ("referee", _("table referee: mistakes stand until challenged (C12)")),
+                ("undo", _("allow undo")),
+                ("strict", _("strict: scoring squares first (numbered board, K2)")),
+                ("hints", _("hints: the computer suggests turns on request (O2)")),
             ):
                 rule = HOUSE_RULE_BOXES[box]
                 value = rules.get(rule, rule in ON_BY_DEFAULT)
                 yield Checkbox(label, value, id=box, compact=True)
             with Horizontal(classes="seat"):
                 seed = "" if choice is None or choice.seed is None else str(choice.seed)
-                yield Input(value=seed, placeholder="seed (empty: random)", id="seed")
+                yield Input(value=seed, placeholder=_("seed (empty: random)"), id="seed")
                 rounds = str(choice.rounds) if choice else "1"
-                yield Input(value=rounds, placeholder="rounds of a match", id="rounds")
+                yield Input(value=rounds, placeholder=_("rounds of a match"), id="rounds")
         with Horizontal(id="newgame-bar"):  # always in sight, whatever the terminal's size
-            yield Button("Start", variant="primary", id="start")
+            # TRANSLATORS: the button that starts the game chosen on the new-game screen
+            yield Button(pgettext("new game", "Start"), variant="primary", id="start")
             yield Static(Text(self.error, style="red"), id="newgame-error")
         yield Footer()
 
@@ -174,7 +244,8 @@ class NewGameScreen(Screen[GameChoice]):
             kind = self.query_one(f"#kind{seat}", Select).value
             if kind == "none":
                 continue
-            name = self.query_one(f"#name{seat}", Input).value.strip() or f"Player {seat + 1}"
+            name = self.query_one(f"#name{seat}", Input).value.strip()
+            name = name or _("Player {number}", number=seat + 1)
             names.append(name)
             kinds.append(str(kind))
         seed_text = self.query_one("#seed", Input).value.strip()
@@ -185,10 +256,10 @@ class NewGameScreen(Screen[GameChoice]):
             self._refuse(problem)
             return
         if seed_text and not (seed_text.isascii() and seed_text.isdigit()):
-            self._refuse("the seed is a whole number")
+            self._refuse(_("the seed is a whole number"))
             return
         if not (rounds_text.isascii() and rounds_text.isdigit()) or not 1 <= int(rounds_text) <= 99:
-            self._refuse("rounds: 1 to 99")
+            self._refuse(_("rounds: 1 to 99"))
             return
         rules = {
             rule: self.query_one(f"#{box}", Checkbox).value
@@ -210,19 +281,22 @@ class NewGameScreen(Screen[GameChoice]):
 class CoverScreen(ModalScreen[None]):
     """Pass-and-play: hides the board until the next player is at the screen."""
 
-    BINDINGS = [Binding("enter", "dismiss_cover", "I am here")]
+    KEYS = (Key("enter", "dismiss_cover", lazy("I am here")),)
+    BINDINGS = bindings(KEYS)
 
     def __init__(self, name: str) -> None:
         super().__init__(id="cover")
+        speak_keys(self, self.KEYS)
         self.player = name
 
     def compose(self) -> ComposeResult:
         with Vertical(id="cover-box"):
-            text = Text("Pass the screen to ")
-            text.append(self.player, style="bold")
-            text.append(".\nOnly they should look now.")
+            text = styled(
+                _("Pass the screen to {name}.\nOnly they should look now."),
+                name=Text(self.player, style="bold"),
+            )
             yield Static(text, id="cover-text")
-            yield Button(Text("It is me: show my rack (Enter)"), variant="primary", id="uncover")
+            yield Button(Text(_("It is me: show my rack (Enter)")), variant="primary", id="uncover")
 
     def action_dismiss_cover(self) -> None:
         self.dismiss(None)
@@ -234,18 +308,23 @@ class CoverScreen(ModalScreen[None]):
 class QuestionScreen(ModalScreen[bool]):
     """A yes/no question (the extra token of a restriction square, C7)."""
 
-    BINDINGS = [Binding("y", "answer(True)", "Yes"), Binding("n", "answer(False)", "No")]
+    KEYS = (
+        Key("y", "answer(True)", lazy_context("answer", "Yes")),
+        Key("n", "answer(False)", lazy_context("answer", "No")),
+    )
+    BINDINGS = bindings(KEYS)
 
     def __init__(self, question: str) -> None:
         super().__init__()
+        speak_keys(self, self.KEYS)
         self.question = question
 
     def compose(self) -> ComposeResult:
         with Vertical(id="question-box"):
             yield Static(Text(self.question))
             with Horizontal():
-                yield Button("Yes (y)", variant="primary", id="yes")
-                yield Button("No (n)", id="no")
+                yield Button(_("Yes (y)"), variant="primary", id="yes")
+                yield Button(_("No (n)"), id="no")
 
     def action_answer(self, answer: bool) -> None:
         self.dismiss(answer)
@@ -258,28 +337,54 @@ class ExchangeScreen(ModalScreen[tuple[int, ...] | None]):
     """Choose the pieces to give back (C8b, J3), exactly ``exactly`` of them when the
     game says so (Quattro's one card, Q3)."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    KEYS = (Key("escape", "cancel", lazy("Cancel")),)
+    BINDINGS = bindings(KEYS)
 
     def __init__(self, rack: tuple[int, ...], exactly: int | None, piece: str) -> None:
         super().__init__()
+        speak_keys(self, self.KEYS)
         self.rack = rack
         self.exactly = exactly
         self.piece = piece
 
     def compose(self) -> ComposeResult:
-        if self.exactly is None:
-            what = f"the {self.piece}s to give back"
+        n = self.exactly
+        if n is None:
+            what = by_piece(
+                self.piece,
+                token=lazy("Tick the tokens to give back, then Exchange."),
+                tile=lazy("Tick the tiles to give back, then Exchange."),
+                card=lazy("Tick the cards to give back, then Exchange."),
+            )
         else:
-            what = f"{self.exactly} {self.piece}{'s' if self.exactly != 1 else ''} to give back"
+            what = by_piece(
+                self.piece,
+                token=lazy_plural(
+                    "Tick {count} token to give back, then Exchange.",
+                    "Tick {count} tokens to give back, then Exchange.",
+                    n,
+                ),
+                tile=lazy_plural(
+                    "Tick {count} tile to give back, then Exchange.",
+                    "Tick {count} tiles to give back, then Exchange.",
+                    n,
+                ),
+                card=lazy_plural(
+                    "Tick {count} card to give back, then Exchange.",
+                    "Tick {count} cards to give back, then Exchange.",
+                    n,
+                ),
+            )
         with Vertical(id="question-box"):
-            yield Static(Text(f"Tick {what}, then Exchange."))
+            yield Static(Text(what))
             with VerticalScroll(id="exchange-pieces"):
                 for index, value in enumerate(self.rack):
                     yield Checkbox(str(value), id=f"x{index}", compact=True)
             yield Static("", id="exchange-error")
             with Horizontal():
-                yield Button("Exchange", variant="primary", id="go")
-                yield Button("Cancel", id="cancel")
+                # TRANSLATORS: the button that gives back the ticked pieces
+                yield Button(pgettext("button", "Exchange"), variant="primary", id="go")
+                yield Button(pgettext("button", "Cancel"), id="cancel")
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -295,7 +400,7 @@ class ExchangeScreen(ModalScreen[tuple[int, ...] | None]):
         )
         if self.exactly is not None and len(chosen) != self.exactly:
             self.query_one("#exchange-error", Static).update(
-                Text(f"tick exactly {self.exactly}", style="red")
+                Text(_("tick exactly {count}", count=self.exactly), style="red")
             )
             return
         self.dismiss(chosen or None)
@@ -304,12 +409,14 @@ class ExchangeScreen(ModalScreen[tuple[int, ...] | None]):
 class HelpScreen(ModalScreen[None]):
     """The rules of the game in play and the keys."""
 
-    BINDINGS = [Binding("escape,question_mark,q", "close", "Close")]
+    KEYS = (Key("escape,question_mark,q", "close", lazy("Close")),)
+    BINDINGS = bindings(KEYS)
 
     def __init__(
         self, kind: GameType, house_rules: HouseRules | None = None, leaving: Sequence[str] = ()
     ) -> None:
         super().__init__()
+        speak_keys(self, self.KEYS)
         self.kind = kind
         self.house_rules = house_rules
         self.leaving = tuple(leaving)
@@ -327,10 +434,12 @@ class HelpScreen(ModalScreen[None]):
 class TableScreen(ModalScreen[None]):
     """A Rich renderable to read, then close (the analysis, the move list)."""
 
-    BINDINGS = [Binding("escape,q,enter", "close", "Close")]
+    KEYS = (Key("escape,q,enter", "close", lazy("Close")),)
+    BINDINGS = bindings(KEYS)
 
     def __init__(self, content: RenderableType) -> None:
         super().__init__()
+        speak_keys(self, self.KEYS)
         self.content = content
 
     def compose(self) -> ComposeResult:
@@ -345,16 +454,20 @@ class TableScreen(ModalScreen[None]):
 class ReplayScreen(Screen[None]):
     """Step back and forth through a game's actions (left/right, home/end)."""
 
-    BINDINGS = [
-        Binding("left", "step(-1)", "Back"),
-        Binding("right", "step(1)", "Forward"),
-        Binding("home", "jump(0)", "Start"),
-        Binding("end", "jump(-1)", "End"),
-        Binding("escape,q", "close", "Close"),
-    ]
+    KEYS = (
+        Key("left", "step(-1)", lazy_context("replay", "Back")),
+        Key("right", "step(1)", lazy_context("replay", "Forward")),
+        # TRANSLATORS: in the replay, a key that goes back to the game's start
+        Key("home", "jump(0)", lazy_context("replay", "Start")),
+        # TRANSLATORS: in the replay, a key that goes to the game's last action
+        Key("end", "jump(-1)", lazy_context("replay", "End")),
+        Key("escape,q", "close", lazy("Close")),
+    )
+    BINDINGS = bindings(KEYS)
 
     def __init__(self, game: Game) -> None:
         super().__init__()
+        speak_keys(self, self.KEYS)
         self.source = game
         self.actions = list(game.log)
         self.position = len(self.actions)
@@ -381,9 +494,17 @@ class ReplayScreen(Screen[None]):
     def show(self) -> None:
         game = self.source.replayed(self.position)
         view = game.view(None)
-        info = Text(f"action {self.position} of {len(self.actions)}")
         if self.position:
-            info.append(f": {game.format_action(self.actions[self.position - 1])}")
+            info = Text(
+                _(
+                    "action {number} of {count}: {action}",
+                    number=self.position,
+                    count=len(self.actions),
+                    action=worded(game.format_action(self.actions[self.position - 1])),
+                )
+            )
+        else:
+            info = Text(_("action {number} of {count}", number=0, count=len(self.actions)))
         info.append(
             "\n" + "  ".join(f"{p} {s}" for p, s in zip(view.players, view.scores, strict=True))
         )
@@ -399,10 +520,14 @@ __all__ = [
     "ExchangeScreen",
     "GameChoice",
     "HelpScreen",
+    "Key",
     "NewGameScreen",
     "QuestionScreen",
     "ReplayScreen",
     "TableScreen",
+    "bindings",
     "bot_name",
     "seat_problem",
+    "speak_keys",
+    "styled",
 ]

@@ -45,6 +45,6 @@ export async function rulesPage(name) {
     h("p", { class: "about" }, c.summary),
     // TRANSLATORS: how many play and how many pieces each holds ("2 to 4 players, 7 tokens each.")
     h("p", {}, t("{players}, {pieces} each.", { players, pieces: count(c.rack_size, c) })),
-    paragraphs(c.rules || "").map(p => h("p", { class: "rule" }, p)),
+    (c.rules_paragraphs || paragraphs(c.rules || "")).map(p => h("p", { class: "rule" }, p)),
     h("div", { class: "row" }, back, " · ", h("a", { href: "/" }, t("start a game"))), others));
 }
