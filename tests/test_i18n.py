@@ -146,6 +146,9 @@ def test_command_words_are_read_in_the_players_language() -> None:
     assert i18n.typed_command("pass") == "pass"
     with i18n.language(i18n.PSEUDO):
         assert i18n.typed_command("⟦exchange⟧ 3,5") == "exchange 3,5"
+    assert i18n.command_word("ÉCHANGER", "fr") == i18n.command_word("echanger", "fr")
+    with i18n.language("es"):
+        assert i18n.folded("Sí") == i18n.folded("si")
         assert i18n.typed_command("I8=12") == "I8=12"
         assert i18n.command_name("end") == "⟦end⟧"
     for lang in TRANSLATED:

@@ -25,6 +25,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
+from mathable import i18n
 from mathable.ai import BOTS, Bot, seat_bots
 from mathable.ai.hints import hints
 from mathable.engine import records
@@ -443,12 +444,12 @@ def _refused(console: Console, reason: str) -> None:
 def _is_yes(answer: str, short: bool = False) -> bool:
     """Whether a typed answer says yes: ``y`` or ``yes`` (only ``y`` if ``short``), in
     English or in the player's language."""
-    said = answer.strip().casefold()
+    said = i18n.folded(answer)
     # TRANSLATORS: the one-letter answer yes, typed to confirm (y/n)
-    yes = {"y", pgettext("answer", "y").casefold()}
+    yes = {"y", i18n.folded(pgettext("answer", "y"))}
     if not short:
         # TRANSLATORS: the answer yes, typed to confirm
-        yes |= {"yes", pgettext("answer", "yes").casefold()}
+        yes |= {"yes", i18n.folded(pgettext("answer", "yes"))}
     return said in yes
 
 

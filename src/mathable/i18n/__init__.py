@@ -26,6 +26,7 @@ import gettext
 import io
 import os
 import re
+import unicodedata
 from collections.abc import Iterator, Mapping
 from contextvars import ContextVar, Token
 from functools import cache
@@ -388,13 +389,21 @@ COMMAND_WORDS: tuple[Text, ...] = (
 every language."""
 
 
+def folded(word: str) -> str:
+    """A typed word as compared with the words of a language: case and accents aside
+    (``Échanger``, ``echanger`` and ``échanger`` are one word; ``si`` is ``sí``)."""
+    decomposed = unicodedata.normalize("NFKD", word.strip().casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
 def command_word(word: str, lang: str | None = None) -> str:
     """The English keyword of a command ``word`` typed in ``lang`` (the current language
-    by default): ``"passer"`` gives ``"pass"`` in French; any other word as it is."""
+    by default), case and accents aside: ``"passer"`` gives ``"pass"`` in French; any
+    other word as it is."""
     lang = current() if lang is None else lang
-    folded = word.strip().casefold()
+    typed = folded(word)
     for text in COMMAND_WORDS:
-        if text.render(lang).casefold() == folded:
+        if folded(text.render(lang)) == typed:
             return text.message
     return word
 

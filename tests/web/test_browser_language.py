@@ -1,0 +1,157 @@
+"""The page in each of the six languages (issue 17), in a real browser: the language of
+the browser (Accept-Language) or the switch (a cookie) chooses it; in the test language
+``qps`` every text shows inside ⟦ ⟧, so text outside them is text that escaped
+translation, on every page a player meets. Screenshots of the game page in French and
+German go to docs/ with MATHABLE_DOCS_SCREENSHOTS=1."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from mathable import i18n
+from web.test_browser import browser, create, play_one_turn, server, shot  # noqa: F401
+from webserver import Server
+
+NAMES = ("Zoé", "Ødo")
+"""Players' names: shown as typed, and no word of any language."""
+
+ALLOWED = {"Mathable", "Junior", "Quattro", "DIAGO", "qps", *i18n.LANGUAGES.values()}
+"""Words that are the same in every language: the games' names, Quattro's DIAGO, and the
+languages of the switch, each named in itself."""
+
+
+def english_left(text: str) -> list[str]:
+    """The words of ``text`` outside ⟦ ⟧ (nested ones too) that are words, not notation,
+    numbers, the players' names or the games' names."""
+    outside, depth = [], 0
+    for char in text:
+        if char == "⟦":
+            depth += 1
+            outside.append(" ")
+        elif char == "⟧":
+            depth = max(0, depth - 1)
+            outside.append(" ")
+        elif depth == 0:
+            outside.append(char)
+    words = re.findall(r"[A-Za-zÀ-ÿ]{2,}", "".join(outside))
+    return [w for w in words if w not in ALLOWED and w not in NAMES and not w.isupper()]
+
+
+def everything_shown(page: Page) -> str:
+    """The page's visible text and the texts read aloud or shown on hover."""
+    return str(
+        page.evaluate(
+            """() => {
+              const parts = [document.title, document.body.innerText];
+              const named = '[aria-label],[title],[placeholder],[alt]';
+              for (const el of document.querySelectorAll(named))
+                for (const a of ['aria-label', 'title', 'placeholder', 'alt'])
+                  if (el.getAttribute(a)) parts.push(el.getAttribute(a));
+              return parts.join('\\n');
+            }"""
+        )
+    )
+
+
+@pytest.fixture
+def pseudo(browser: Browser, server: Server) -> Iterator[BrowserContext]:  # noqa: F811
+    context = browser.new_context(viewport={"width": 1100, "height": 850})
+    context.add_cookies([{"name": "lang", "value": i18n.PSEUDO, "url": server.url}])
+    yield context
+    context.close()
+
+
+def test_every_page_a_player_meets_is_translated(
+    server: Server,  # noqa: F811
+    pseudo: BrowserContext,
+) -> None:
+    made = create(server, [{"name": NAMES[0]}, {"name": NAMES[1], "bot": "greedy"}], seed=14)
+    over = create(
+        server, [{"name": NAMES[0], "bot": "strong"}, {"name": NAMES[1], "bot": "greedy"}], seed=3
+    )
+    page = pseudo.new_page()
+    pages = {
+        "home": "/",
+        "lobby": "/lobby",
+        "leaderboard": "/leaderboard",
+        "rules classic": "/rules/classic",
+        "rules quattro": "/rules/quattro",
+        "game": f"/g/{made['id']}?t={made['seats'][0]['token']}",
+        "game over": f"/g/{over['id']}",
+        "replay": f"/g/{over['id']}?replay",
+    }
+    for name, path in pages.items():
+        page.goto(server.url + path)
+        page.wait_for_load_state("networkidle")
+        assert page.evaluate("document.documentElement.lang") == i18n.PSEUDO
+        left = english_left(everything_shown(page))
+        assert left == [], f"{name}: {left}"
+    page.goto(server.url + pages["game"])
+    page.wait_for_selector("#board")
+    play_one_turn(page)  # the moves list, the turn's result, the bot's answer
+    page.wait_for_timeout(500)
+    assert english_left(everything_shown(page)) == [], "after a turn"
+    value = page.locator("#rack button.tile").first.inner_text()
+    page.fill("#notation", f"A1={value}")
+    page.press("#notation", "Enter")  # a refusal, from the rules engine
+    expect(page.locator("#message")).to_have_class("error")
+    assert english_left(page.locator("#message").inner_text()) == []
+
+
+@pytest.mark.parametrize("lang", [code for code in i18n.LANGUAGES])
+def test_the_game_page_in_the_browsers_language(
+    server: Server,  # noqa: F811
+    browser: Browser,  # noqa: F811
+    lang: str,
+) -> None:
+    """A browser set to the language gets the page in it: its buttons say the catalog's
+    words, the server's status is in it, and nothing says "Pass" in English."""
+    made = create(server, [{"name": NAMES[0]}, {"name": NAMES[1], "bot": "greedy"}], seed=14)
+    region = {"en": "GB", "nl": "NL"}.get(lang, lang.upper())
+    context = browser.new_context(
+        viewport={"width": 1100, "height": 850}, locale=f"{lang}-{region}"
+    )
+    page = context.new_page()
+    page.goto(f"{server.url}/g/{made['id']}?t={made['seats'][0]['token']}")
+    page.wait_for_selector("#board")
+    assert page.evaluate("document.documentElement.lang") == lang
+    with i18n.language(lang):
+        words = [i18n._("Pass"), i18n._("Exchange")]
+    for word in words:
+        expect(page.locator("#actions")).to_contain_text(word)
+    if lang != "en":
+        assert words != ["Pass", "Exchange"]
+        view = httpx.get(f"{server.url}/api/games/{made['id']}", headers={"Accept-Language": lang})
+        english = httpx.get(f"{server.url}/api/games/{made['id']}?lang=en").json()["status"]
+        assert view.json()["status"] != english  # the server's texts too
+        expect(page.locator("body")).to_contain_text(view.json()["status"])
+    if lang in ("fr", "de"):
+        shot(page, f"game-{lang}")
+    violations = [
+        v for v in Axe().run(page).response["violations"] if v["impact"] in ("serious", "critical")
+    ]
+    assert violations == [], [v["id"] for v in violations]
+    context.close()
+
+
+def test_the_switch_changes_the_language_and_keeps_it(
+    server: Server,  # noqa: F811
+    browser: Browser,  # noqa: F811
+) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-GB")
+    page = context.new_page()
+    page.goto(server.url + "/")
+    assert page.evaluate("document.documentElement.lang") == "en"
+    page.select_option("#lang-switch", "nl")
+    page.wait_for_load_state("load")
+    page.wait_for_function("document.documentElement.lang === 'nl'")
+    page.goto(server.url + "/lobby")  # kept in a cookie
+    assert page.evaluate("document.documentElement.lang") == "nl"
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # fits a phone
+    context.close()
