@@ -155,3 +155,25 @@ def test_the_new_game_screen_and_the_cover_speak_the_language() -> None:
         cover = CoverScreen("Ann")
         (here,) = [b for key, b in cover._bindings if key == "enter"]
         assert here.description == "⟦I am here⟧"  # its key bar
+
+
+def test_a_question_is_answered_with_the_letters_of_the_players_language() -> None:
+    """In French the extra token's question (C7) reads Oui (o) / Non (n), and ``o``
+    answers yes; ``y`` still does."""
+    from mathable.tui.screens import QuestionScreen
+
+    answers: list[bool | None] = []
+    for key in ("o", "y", "n"):
+        with language("fr"):
+            app = MathableApp(BoardGame("classic", ["Ann", "Bob"], seed=1), bot_delay=0)
+
+            async def script(pilot: Pilot[None], key: str = key, app: MathableApp = app) -> None:
+                app.push_screen(QuestionScreen("?"), answers.append)
+                await pilot.pause()
+                labels = [str(b.label) for b in app.screen.query(Button)]
+                assert labels[0].startswith("Oui") and "(o)" in labels[0], labels
+                await pilot.press(key)
+                await pilot.pause()
+
+            drive(app, script)
+    assert answers == [True, True, False]

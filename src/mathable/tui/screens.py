@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from rich.console import Group, RenderableType
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -15,6 +16,7 @@ from textual.dom import DOMNode
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
+from mathable import i18n
 from mathable.ai import BOTS, SEAT_BOT
 from mathable.engine.protocol import Game, GameType, HouseRules
 from mathable.games.registry import GAMES
@@ -323,11 +325,34 @@ class QuestionScreen(ModalScreen[bool]):
         with Vertical(id="question-box"):
             yield Static(Text(self.question))
             with Horizontal():
-                yield Button(_("Yes (y)"), variant="primary", id="yes")
-                yield Button(_("No (n)"), id="no")
+                # TRANSLATORS: a button: the answer (Yes, No) and the key that gives it
+                yes = _("{answer} ({key})", answer=pgettext("answer", "Yes"), key=_yes_key())
+                yield Button(yes, variant="primary", id="yes")
+                no = _("{answer} ({key})", answer=pgettext("answer", "No"), key=_no_key())
+                yield Button(no, id="no")
 
     def action_answer(self, answer: bool) -> None:
         self.dismiss(answer)
+
+    def on_key(self, event: events.Key) -> None:
+        """The answers' letters in the player's language too (``o``/``n`` in French)."""
+        typed = i18n.folded(event.character or "")
+        if typed and typed == i18n.folded(_yes_key()) and typed != "y":
+            event.stop()
+            self.dismiss(True)
+        elif typed and typed == i18n.folded(_no_key()) and typed != "n":
+            event.stop()
+            self.dismiss(False)
+
+
+def _yes_key() -> str:
+    # TRANSLATORS: the one-letter answer yes, typed to confirm (y/n)
+    return pgettext("answer", "y")
+
+
+def _no_key() -> str:
+    # TRANSLATORS: the one-letter answer no (y/n)
+    return pgettext("answer", "n")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "yes")
