@@ -36,6 +36,8 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from mathable.i18n import Text, lazy, ngettext
+
 MS_PER_SECOND = 1_000
 MS_PER_MINUTE = 60 * MS_PER_SECOND
 MS_PER_DAY = 24 * 60 * MS_PER_MINUTE
@@ -45,18 +47,30 @@ DAYS = (1, 14)
 
 
 class TimeControlError(ValueError):
-    """A time control that cannot be used; ``field`` names the JSON field at fault."""
+    """A time control that cannot be used; ``field`` names the JSON field at fault and
+    ``reason`` what is wrong with it (a lazy text: ``str(exc)`` is in the current
+    language)."""
 
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}")
+    def __init__(self, field: str, message: str | Text) -> None:
+        # TRANSLATORS: a field of a request (house_rules.hints, clock.minutes), then what is wrong
+        super().__init__(lazy("{field}: {problem}", field=field, problem=message))
         self.field = field
+        self.reason = message
 
 
 def _bounded(field: str, value: object, bounds: tuple[int, int]) -> int:
     low, high = bounds
     # bool is an int to Python, never to a player
     if type(value) is not int or not low <= value <= high:
-        raise TimeControlError(field, f"must be a whole number from {low} to {high}, not {value!r}")
+        raise TimeControlError(
+            field,
+            lazy(
+                "must be a whole number from {low} to {high}, not {value}",
+                low=low,
+                high=high,
+                value=repr(value),
+            ),
+        )
     return value
 
 
@@ -113,7 +127,7 @@ class Correspondence:
         return {"days": self.days}
 
     def __str__(self) -> str:
-        return f"{self.days} day{'s' if self.days > 1 else ''} a turn"
+        return ngettext("{count} day a turn", "{count} days a turn", self.days)
 
 
 TimeControl = Live | Correspondence
@@ -127,22 +141,25 @@ def parse_time_control(data: object) -> TimeControl:
     """
     if not isinstance(data, dict):
         raise TimeControlError(
-            "clock", 'must be an object such as {"minutes": 5, "increment": 3} or {"days": 3}'
+            "clock",
+            # TRANSLATORS: the JSON is written as it is (minutes, increment, days: its fields)
+            lazy('must be an object such as {"minutes": 5, "increment": 3} or {"days": 3}'),
         )
     for key in data:
         if key not in ("minutes", "increment", "days"):
             raise TimeControlError(
-                f"clock.{key}", "unknown field: use minutes and increment, or days"
+                f"clock.{key}", lazy("unknown field: use minutes and increment, or days")
             )
     if "days" in data:
         if "minutes" in data or "increment" in data:
             raise TimeControlError(
-                "clock", "either minutes and increment (live) or days (correspondence), not both"
+                "clock",
+                lazy("either minutes and increment (live) or days (correspondence), not both"),
             )
         return Correspondence(_bounded("clock.days", data["days"], DAYS))
     if "minutes" not in data:
         raise TimeControlError(
-            "clock.minutes", "missing: give minutes (live) or days (correspondence)"
+            "clock.minutes", lazy("missing: give minutes (live) or days (correspondence)")
         )
     return Live(
         _bounded("clock.minutes", data["minutes"], MINUTES),

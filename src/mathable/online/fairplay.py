@@ -10,14 +10,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-OFF_WHEN_RATED = {
-    "hints": "hints and analysis are off in rated games until they end (fair play)",
-    "allow_undo": "moves cannot be taken back in rated games",
+from mathable.i18n import Text, lazy
+
+OFF_WHEN_RATED: dict[str, Text] = {
+    "hints": lazy("hints and analysis are off in rated games until they end (fair play)"),
+    "allow_undo": lazy("moves cannot be taken back in rated games"),
 }
-"""The house rules a rated game refuses, each with the reason shown."""
+"""The house rules a rated game refuses, each with the reason shown (lazy texts: shown
+in the reader's language)."""
 
 
-def rated_refusal(house_rules: Mapping[str, bool]) -> tuple[str, str] | None:
+def rated_refusal(house_rules: Mapping[str, bool]) -> tuple[str, Text] | None:
     """``(field, reason)`` of the first house rule a rated game refuses; None: fair."""
     for rule, reason in OFF_WHEN_RATED.items():
         if house_rules.get(rule):

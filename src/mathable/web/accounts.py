@@ -18,6 +18,7 @@ from pydantic import BaseModel, Field
 from starlette.middleware.sessions import SessionMiddleware
 
 from mathable.engine.validation import MAX_NAME_LENGTH
+from mathable.i18n import _
 
 from . import seating
 from .limits import rate_limited
@@ -170,7 +171,7 @@ async def profile(player_id: str, store: PlayersDep, request: Request) -> dict[s
     """Who the player is, their ratings and their last finished games."""
     found = await asyncio.to_thread(store.get, player_id)
     if found is None:
-        raise ServiceError(404, "no such player")
+        raise ServiceError(404, _("no such player"))
     answer = found.profile()
     standings: Standings | None = getattr(request.app.state, "standings", None)
     if standings is not None:

@@ -11,9 +11,12 @@ client sends can cause a 500.
 from __future__ import annotations
 
 import os
+import re
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
+from http import HTTPStatus
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -23,6 +26,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 
 from mathable.games.registry import GAMES
+from mathable.i18n import Text, _, lazy, ngettext
 
 from . import accounts, chat, language, lobby, routes, standings
 from .connections import Admissions, SocketLimits
@@ -99,32 +103,131 @@ GZIP_MINIMUM = 1000
 """Bytes from which an answer is gzipped (smaller ones gain little for the work)."""
 
 
+def _choices(expected: str) -> str:
+    """A literal's choices as pydantic lists them (``'a', 'b' or 'c'``), without its
+    English "or": ``'a', 'b', 'c'``."""
+    found = re.findall(r"'(?:[^'\\]|\\.)*'|-?\d+(?:\.\d+)?|True|False|None", expected)
+    return ", ".join(found) if found else expected
+
+
+Problem = Callable[[str, Mapping[str, Any]], str]
+"""A field's validation error in words: from the field's path and the error's ``ctx``."""
+
+PROBLEMS: dict[str, Problem] = {
+    "missing": lambda f, c: _("{field}: required", field=f),
+    "extra_forbidden": lambda f, c: _("{field}: not a field of this request", field=f),
+    "string_type": lambda f, c: _("{field}: a text", field=f),
+    "string_too_long": lambda f, c: ngettext(
+        "{field}: at most {count} character",
+        "{field}: at most {count} characters",
+        int(c.get("max_length", 0)),
+        field=f,
+    ),
+    "string_too_short": lambda f, c: ngettext(
+        "{field}: at least {count} character",
+        "{field}: at least {count} characters",
+        int(c.get("min_length", 0)),
+        field=f,
+    ),
+    "too_long": lambda f, c: ngettext(
+        "{field}: at most {count} item, not {actual}",
+        "{field}: at most {count} items, not {actual}",
+        int(c.get("max_length", 0)),
+        field=f,
+        actual=c.get("actual_length", "?"),
+    ),
+    "too_short": lambda f, c: ngettext(
+        "{field}: at least {count} item, not {actual}",
+        "{field}: at least {count} items, not {actual}",
+        int(c.get("min_length", 0)),
+        field=f,
+        actual=c.get("actual_length", "?"),
+    ),
+    "int_type": lambda f, c: _("{field}: a whole number", field=f),
+    "int_parsing": lambda f, c: _("{field}: a whole number", field=f),
+    "int_from_float": lambda f, c: _("{field}: a whole number", field=f),
+    "float_type": lambda f, c: _("{field}: a number", field=f),
+    "float_parsing": lambda f, c: _("{field}: a number", field=f),
+    "bool_type": lambda f, c: _("{field}: true or false", field=f),
+    "bool_parsing": lambda f, c: _("{field}: true or false", field=f),
+    "greater_than_equal": lambda f, c: _(
+        "{field}: at least {least}", field=f, least=c.get("ge", "?")
+    ),
+    "greater_than": lambda f, c: _("{field}: more than {low}", field=f, low=c.get("gt", "?")),
+    "less_than_equal": lambda f, c: _("{field}: at most {most}", field=f, most=c.get("le", "?")),
+    "less_than": lambda f, c: _("{field}: less than {high}", field=f, high=c.get("lt", "?")),
+    "literal_error": lambda f, c: _(
+        "{field}: one of {choices}", field=f, choices=_choices(str(c.get("expected", "")))
+    ),
+    "enum": lambda f, c: _(
+        "{field}: one of {choices}", field=f, choices=_choices(str(c.get("expected", "")))
+    ),
+    "model_type": lambda f, c: _("{field}: an object", field=f),
+    "model_attributes_type": lambda f, c: _("{field}: an object", field=f),
+    "dict_type": lambda f, c: _("{field}: an object", field=f),
+    "list_type": lambda f, c: _("{field}: a list", field=f),
+    # TRANSLATORS: a field of a request, then what is wrong with it (the checker's words)
+    "value_error": lambda f, c: _("{field}: {problem}", field=f, problem=c.get("error", "")),
+}
+"""The common validation errors in our words (pydantic's ``type`` → its message); any
+other keeps pydantic's English ``msg``."""
+
+BODY = "body"
+"""The path of an error in the request body as a whole (a field path is not translated)."""
+
+
+def validation_problem(error: Mapping[str, Any]) -> str:
+    """One validation error of a request in the current language: the field's path as
+    it is (``seats.0.name``), then what is wrong with it."""
+    kind = str(error.get("type", ""))
+    context: Mapping[str, Any] = error.get("ctx") or {}
+    if kind == "json_invalid":
+        reason = str(context.get("error", ""))
+        if reason:
+            return _("the body is not valid JSON ({reason})", reason=reason)
+        return _("the body is not valid JSON")
+    where = ".".join(str(p) for p in error.get("loc", ()) if p != "body") or BODY
+    problem = PROBLEMS.get(kind)
+    if problem is not None:
+        return problem(where, context)
+    # TRANSLATORS: a field of a request, then what is wrong with it (the checker's words)
+    return _("{field}: {problem}", field=where, problem=error.get("msg") or _("invalid"))
+
+
+STATUS_TEXTS: dict[int, Text] = {
+    HTTPStatus.NOT_FOUND: lazy("Not Found"),
+    HTTPStatus.METHOD_NOT_ALLOWED: lazy("Method Not Allowed"),
+}
+"""The framework's own refusals (no such route, a method it does not take), by status."""
+
+
 def _answer_refusals(app: FastAPI) -> None:
-    """Every refusal as ``{"error": message, ...}`` with its 4xx status."""
+    """Every refusal as ``{"error": message, ...}`` with its 4xx status, its message in
+    the request's language."""
 
     @app.exception_handler(ServiceError)
-    async def refused(_: Request, exc: ServiceError) -> JSONResponse:
+    async def refused(_request: Request, exc: ServiceError) -> JSONResponse:
         return JSONResponse({"error": exc.message, **exc.extra}, status_code=exc.status)
 
     @app.exception_handler(RequestValidationError)
-    async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
-        problems = []
-        for error in exc.errors():
-            if error.get("type") == "json_invalid":
-                reason = (error.get("ctx") or {}).get("error", "")
-                problems.append(f"the body is not valid JSON ({reason})".replace(" ()", ""))
-                continue
-            where = ".".join(str(p) for p in error.get("loc", ()) if p != "body")
-            problems.append(f"{where or 'body'}: {error.get('msg', 'invalid')}")
+    async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        # each once: a body read by a dependency and its route is checked twice
+        problems = dict.fromkeys(validation_problem(error) for error in exc.errors())
         return JSONResponse({"error": "; ".join(problems)}, status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
-        return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code)
+    async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        detail = str(exc.detail)
+        known = STATUS_TEXTS.get(exc.status_code)
+        if known is not None and detail == HTTPStatus(exc.status_code).phrase:
+            detail = str(known)
+        return JSONResponse({"error": detail}, status_code=exc.status_code)
 
     @app.exception_handler(Exception)
-    async def unexpected(_: Request, exc: Exception) -> JSONResponse:  # pragma: no cover
-        return JSONResponse({"error": f"internal error: {type(exc).__name__}"}, status_code=500)
+    async def unexpected(_request: Request, exc: Exception) -> JSONResponse:  # pragma: no cover
+        return JSONResponse(
+            {"error": _("internal error: {error}", error=type(exc).__name__)}, status_code=500
+        )
 
 
 def create_app(database_url: str | None = None) -> FastAPI:

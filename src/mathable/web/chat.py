@@ -32,6 +32,8 @@ from fastapi import APIRouter, Depends, Query, Request
 from pydantic import BaseModel, Field
 from sqlalchemy import insert, select
 
+from mathable.i18n import _, lazy
+
 from .accounts import MeDep
 from .connections import Encoded
 from .db import chat, reports
@@ -102,13 +104,18 @@ def checked_text(text: str) -> str:
     characters (a 422 naming the field otherwise)."""
     stripped = text.strip()
     if not stripped:
-        raise ServiceError(422, "text: a message may not be empty")
+        raise ServiceError(422, _("text: a message may not be empty"))
     if len(stripped) > MAX_TEXT:
         raise ServiceError(
-            422, f"text: {len(stripped)} characters: a message has at most {MAX_TEXT}"
+            422,
+            _(
+                "text: {length} characters: a message has at most {most}",
+                length=len(stripped),
+                most=MAX_TEXT,
+            ),
         )
     if any(unicodedata.category(c) == "Cc" for c in stripped):
-        raise ServiceError(422, "text: control characters (new lines, tabs…) are not allowed")
+        raise ServiceError(422, _("text: control characters (new lines, tabs…) are not allowed"))
     return stripped
 
 
@@ -228,12 +235,15 @@ def deliver(service: GameService, game_id: str, message: dict[str, Any]) -> None
 
 router = APIRouter(prefix="/api/games", tags=["chat"], responses=REFUSALS)
 
+# TRANSLATORS: whose chat messages a limit counts: "too many chat messages from you"
+FROM_YOU = lazy("you")
+
 
 def _limit(request: Request, player_id: str) -> None:
     """One more chat request from this address and this player (429 past either)."""
     limiter: RateLimiter = request.app.state.rate_limiter
     limiter.hit("chat", request.client.host if request.client else "")
-    limiter.hit("chat", "player " + player_id, source="you")
+    limiter.hit("chat", "player " + player_id, source=FROM_YOU)
 
 
 async def seat_from_chat_body(
@@ -306,20 +316,20 @@ async def report(
     await service.seated_async(game_id, None)  # 404 for no such game
     reason = body.reason.strip()
     if any(unicodedata.category(c) == "Cc" for c in reason):
-        raise ServiceError(422, "reason: control characters are not allowed")
+        raise ServiceError(422, _("reason: control characters are not allowed"))
     stored = await asyncio.to_thread(add_report, service.store, game_id, message_id, me.id, reason)
     if not stored:
-        raise ServiceError(404, "no such message in this game")
+        raise ServiceError(404, _("no such message in this game"))
     return {"reported": message_id}
 
 
 def _closed(room: Room) -> str:
     if room == "spectators":
-        return "the spectators' room opens to the players when the game is over (fair play)"
-    return "the players' room is for the seats until the game is over: open your seat's link"
+        return _("the spectators' room opens to the players when the game is over (fair play)")
+    return _("the players' room is for the seats until the game is over: open your seat's link")
 
 
 def _not_yours(room: Room) -> str:
     if room == "spectators":
-        return "players write in the players' room: the spectators' room is for watchers"
-    return "the players' room is for the seats: open your seat's private link"
+        return _("players write in the players' room: the spectators' room is for watchers")
+    return _("the players' room is for the seats: open your seat's private link")

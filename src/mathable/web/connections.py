@@ -37,6 +37,9 @@ from typing import Any
 
 from starlette.websockets import WebSocket
 
+from mathable import i18n
+from mathable.i18n import Text, _, lazy, lazy_plural
+
 from . import patches
 
 POLICY = 1008
@@ -50,6 +53,22 @@ TRY_LATER = 1013
 
 CLOSE_TIMEOUT = 2.0
 """Seconds a close frame may wait for a stuck socket before the connection is left."""
+
+MAX_REASON = 123
+"""Bytes a close frame's reason may hold (RFC 6455): a longer translation is cut."""
+
+TOO_SLOW = lazy("too slow: messages are not being read; reconnect for the view")
+SEND_TIMED_OUT = lazy("too slow: messages are not being read; reconnect")
+BINARY = lazy("binary frames are not spoken here: send JSON text")
+
+
+def close_reason(text: str) -> str:
+    """A close frame's reason: at most :data:`MAX_REASON` bytes of UTF-8, cut at a
+    character (a translation may be longer than the English)."""
+    data = text.encode()
+    if len(data) <= MAX_REASON:
+        return text
+    return data[: MAX_REASON - 3].decode(errors="ignore").rstrip() + "..."
 
 
 def _number(name: str, default: float) -> float:
@@ -193,7 +212,10 @@ class Connection:
         self.sent_view: Encoded | None = None
         """The last view sent (shared with every socket of its seat: not a copy)."""
         self.outbox: deque[dict[str, Any]] = deque()
-        self.closing: tuple[int, str] | None = None
+        self.lang = i18n.current()
+        """The language of the socket (its reasons for closing are in it): the one its
+        request chose, whoever's action a broadcast offering it a view comes from."""
+        self.closing: tuple[int, str | Text] | None = None
         """The close code and reason once the connection is being dropped."""
         self.gone = False
         """The client has disconnected: nothing more can be sent."""
@@ -215,7 +237,7 @@ class Connection:
                     self.outbox.remove(queued)
                     break
         if len(self.outbox) >= self.limits.outbox:
-            self.drop(POLICY, "too slow: messages are not being read; reconnect for the view")
+            self.drop(POLICY, TOO_SLOW)
             return
         self.outbox.append(message)
         self._ready.set()
@@ -233,7 +255,7 @@ class Connection:
                     async with asyncio.timeout(self.limits.send_timeout):
                         await self.websocket.send_text(text)
                 except TimeoutError:
-                    self.drop(POLICY, "too slow: messages are not being read; reconnect")
+                    self.drop(POLICY, SEND_TIMED_OUT)
                     return
                 except Exception:  # the client has gone: nothing more to send
                     self.gone = True
@@ -256,7 +278,7 @@ class Connection:
         """Send the next view whole (the client lost track of its view)."""
         self.sent_view = None
 
-    def drop(self, code: int, reason: str) -> None:
+    def drop(self, code: int, reason: str | Text) -> None:
         """End the connection with a close ``code``: stops sending and receiving."""
         if self.closing is None:
             self.closing = (code, reason)
@@ -283,16 +305,23 @@ class Connection:
                     return
                 text = message.get("text")
                 if text is None:
-                    self.drop(UNSUPPORTED, "binary frames are not spoken here: send JSON text")
+                    self.drop(UNSUPPORTED, BINARY)
                     return
                 if len(text) > self.limits.max_frame or (
                     len(text.encode()) > self.limits.max_frame
                 ):
-                    self.drop(TOO_BIG, f"a message is at most {self.limits.max_frame} bytes")
+                    self.drop(
+                        TOO_BIG,
+                        lazy_plural(
+                            "a message is at most {count} byte",
+                            "a message is at most {count} bytes",
+                            self.limits.max_frame,
+                        ),
+                    )
                     return
                 if not self._bucket.take():
                     rate = f"{self.limits.frames_per_second:g}"
-                    self.drop(POLICY, f"too many messages: at most {rate} a second")
+                    self.drop(POLICY, lazy("too many messages: at most {rate} a second", rate=rate))
                     return
                 yield text
         finally:  # also when the server shuts down: nothing left waiting
@@ -311,9 +340,11 @@ class Connection:
         if self.gone:
             return
         code, reason = self.closing or (1000, "")
+        if isinstance(reason, Text):
+            reason = reason.render(self.lang)
         with contextlib.suppress(Exception):
             async with asyncio.timeout(CLOSE_TIMEOUT):
-                await self.websocket.close(code, reason)
+                await self.websocket.close(code, close_reason(reason))
         self.gone = True
 
 
@@ -335,16 +366,17 @@ class Admissions:
 
     def enter(self, game_id: str, address: str, spectator: bool) -> tuple[int, str] | None:
         """Count a socket in; returns the close code and the reason it is refused
-        instead (None: let in)."""
+        instead, in the socket's language (None: let in)."""
         if self.addresses[address] >= self.limits.sockets_per_address:
-            return POLICY, (
-                f"too many live connections from one address (at most "
-                f"{self.limits.sockets_per_address}): close some and try again"
+            return POLICY, _(
+                "too many live connections from one address (at most {count}): "
+                "close some and try again",
+                count=self.limits.sockets_per_address,
             )
         if spectator and self.spectators[game_id] >= self.limits.spectators_per_game:
-            return TRY_LATER, (
-                f"this game has as many spectators as it takes "
-                f"({self.limits.spectators_per_game}): try again later"
+            return TRY_LATER, _(
+                "this game has as many spectators as it takes ({count}): try again later",
+                count=self.limits.spectators_per_game,
             )
         self.addresses[address] += 1
         if spectator:

@@ -22,6 +22,7 @@ from typing import Any
 
 from mathable.engine.actions import Abort, Leave, action_kind
 from mathable.engine.protocol import Game
+from mathable.i18n import Text
 from mathable.online.clocks import Clocks, TimeControl, Turn, clocks_at, parse_time_control
 
 from .workers import apply_event, ending_event
@@ -34,7 +35,9 @@ class Ending:
 
     kind: str
     seat: int
-    reason: str
+    reason: str | Text
+    """Why the game ended, as the engine says it (a lazy text: shown in the reader's
+    language)."""
     winners: tuple[int, ...]
 
 

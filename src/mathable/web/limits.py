@@ -32,6 +32,8 @@ from starlette.datastructures import Headers, MutableHeaders
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from mathable.i18n import Text, _, lazy, lazy_context, lazy_plural, ngettext
+
 RATES = {
     "create": ("MATHABLE_RATE_CREATE", "30/minute"),
     "import": ("MATHABLE_RATE_IMPORT", "10/minute"),
@@ -43,15 +45,19 @@ RATES = {
 }
 """Each kind of request limited per client address: its variable and default."""
 
-WHAT = {
-    "create": "new games",
-    "import": "uploaded records",
-    "action": "actions",
-    "analysis": "analyses and hints",
-    "login": "log-ins and new accounts",
-    "seek": "new seeks",
-    "chat": "chat messages and reports",
+WHAT: dict[str, Text] = {
+    # TRANSLATORS: what a client asked for too often: "too many new games from your address"
+    "create": lazy("new games"),
+    "import": lazy("uploaded records"),
+    "action": lazy("actions"),
+    "analysis": lazy("analyses and hints"),
+    "login": lazy("log-ins and new accounts"),
+    "seek": lazy("new seeks"),
+    "chat": lazy("chat messages and reports"),
 }
+
+YOUR_ADDRESS = lazy("your address")
+"""Whose requests a rate limit counts, by default (:meth:`RateLimiter.hit`)."""
 
 OFF = frozenset({"", "0", "off", "none", "unlimited"})
 
@@ -125,23 +131,58 @@ class RateLimiter:
         self.rates = limits.rates
         self.strategy = MovingWindowRateLimiter(MemoryStorage())
 
-    def hit(self, kind: str, address: str, source: str = "your address") -> None:
+    def hit(self, kind: str, address: str, source: str | Text = YOUR_ADDRESS) -> None:
         """Count one request from ``address`` (any key: a player's too, ``source``
-        naming it in the refusal); raises :class:`RateLimited` past a limit."""
+        naming it in the refusal); raises :class:`RateLimited` past a limit, its
+        message in the request's language."""
         for item in self.rates.get(kind, ()):
             if not self.strategy.hit(item, kind, address):
                 stats = self.strategy.get_window_stats(item, kind, address)
                 seconds = max(1, math.ceil(stats.reset_time - time.time()))
                 raise RateLimited(
-                    f"too many {WHAT[kind]} from {source} (at most "
-                    f"{item.amount} per {_per(item)}): try again in {seconds} s",
+                    # TRANSLATORS: "too many actions from your address (at most 600 per
+                    # minute): try again in 12 s"; s is seconds
+                    _(
+                        "too many {what} from {source} (at most {amount} per {per}): "
+                        "try again in {seconds} s",
+                        what=WHAT[kind],
+                        source=source,
+                        amount=item.amount,
+                        per=_per(item),
+                        seconds=seconds,
+                    ),
                     seconds,
                 )
 
 
-def _per(item: RateLimitItem) -> str:
+UNITS: dict[str, Text] = {
+    # TRANSLATORS: a rate limit's window: "at most 30 per minute"
+    "second": lazy_context("rate limit", "second"),
+    "minute": lazy_context("rate limit", "minute"),
+    "hour": lazy_context("rate limit", "hour"),
+    "day": lazy_context("rate limit", "day"),
+    "month": lazy_context("rate limit", "month"),
+    "year": lazy_context("rate limit", "year"),
+}
+"""The window of a rate limit of one unit: "per minute"."""
+
+COUNTED_UNITS: dict[str, Callable[[int], Text]] = {
+    # TRANSLATORS: a rate limit's window: "at most 5 per 10 seconds"
+    "second": lambda n: lazy_plural("{count} second", "{count} seconds", n),
+    "minute": lambda n: lazy_plural("{count} minute", "{count} minutes", n),
+    "hour": lambda n: lazy_plural("{count} hour", "{count} hours", n),
+    "day": lambda n: lazy_plural("{count} day", "{count} days", n),
+    "month": lambda n: lazy_plural("{count} month", "{count} months", n),
+    "year": lambda n: lazy_plural("{count} year", "{count} years", n),
+}
+"""The window of a rate limit of several units: "per 10 seconds"."""
+
+
+def _per(item: RateLimitItem) -> str | Text:
     unit = item.GRANULARITY.name
-    return unit if item.multiples == 1 else f"{item.multiples} {unit}s"
+    if unit not in UNITS:
+        return unit if item.multiples == 1 else f"{item.multiples} {unit}s"
+    return UNITS[unit] if item.multiples == 1 else COUNTED_UNITS[unit](item.multiples)
 
 
 def rate_limited(kind: str) -> Callable[[Request], Awaitable[None]]:
@@ -162,7 +203,14 @@ class BodyTooLarge(HTTPException):
     of a body passes it on unchanged to the app's handler."""
 
     def __init__(self, limit: int) -> None:
-        super().__init__(413, f"the request body is larger than {limit} bytes: refused")
+        super().__init__(
+            413,
+            ngettext(
+                "the request body is larger than {count} byte: refused",
+                "the request body is larger than {count} bytes: refused",
+                limit,
+            ),
+        )
         self.limit = limit
 
 

@@ -37,6 +37,7 @@ from sqlalchemy import Connection, insert, select, update
 from mathable.ai import BOTS, bot_player_id
 from mathable.games import registry
 from mathable.games.registry import GAMES
+from mathable.i18n import _, ngettext
 from mathable.online.clocks import TimeControlError, parse_time_control
 from mathable.online.fairplay import rated_refusal
 
@@ -48,7 +49,7 @@ from .limits import rate_limited
 from .players import Player
 from .routes import REFUSALS
 from .schemas import NewGame, Seat
-from .service import GameService, ServiceError
+from .service import GameService, ServiceError, at_field, unknown_house_rule
 from .store import EventStore
 
 OPEN, STARTED, CANCELLED = "open", "started", "cancelled"
@@ -145,30 +146,38 @@ def checked_spec(body: SeekIn) -> dict[str, Any]:
     try:
         kind = registry.game_type(body.variant)
     except ValueError as exc:
-        raise ServiceError(400, f"variant: {exc}") from None
+        raise ServiceError(400, at_field("variant", exc)) from None
     if not kind.min_players <= body.seats <= kind.max_players:
         raise ServiceError(
-            422, f"seats: {kind.title} is played by {kind.min_players} to {kind.max_players}"
+            422,
+            _(
+                "seats: {game} is played by {low} to {high}",
+                game=kind.title,
+                low=kind.min_players,
+                high=kind.max_players,
+            ),
         )
     for number, level in enumerate(body.computers, start=1):
         if level not in BOTS:
             raise ServiceError(
-                422, f"computers.{number - 1}: unknown level {level!r} ({', '.join(BOTS)})"
+                422,
+                _(
+                    "computers.{index}: unknown level {level} ({levels})",
+                    index=number - 1,
+                    level=repr(level),
+                    levels=", ".join(BOTS),
+                ),
             )
     if body.seats - len(body.computers) < 2:
         raise ServiceError(
-            422, "computers: a seek is for two people at least (play the computer from home)"
+            422, _("computers: a seek is for two people at least (play the computer from home)")
         )
     for rule in body.house_rules:
         if rule not in kind.house_rules:
-            raise ServiceError(
-                422,
-                f"house_rules.{rule}: {kind.title} offers "
-                f"{', '.join(kind.house_rules) or 'no house rules'}",
-            )
+            raise ServiceError(422, unknown_house_rule(rule, kind))
     refused = rated_refusal(body.house_rules) if body.rated else None
     if refused is not None:
-        raise ServiceError(422, f"{refused[0]}: {refused[1]}")
+        raise ServiceError(422, at_field(*refused))
     clock = None
     if body.clock is not None:
         try:
@@ -233,7 +242,7 @@ class SeekStore:
         with self.store.reading() as connection:
             row = self._row(connection, seek_id)
         if row is None:
-            raise ServiceError(404, "no such seek")
+            raise ServiceError(404, _("no such seek"))
         return self.shown(row, viewer)
 
     def listed(self, limit: int = LISTED) -> list[dict[str, Any]]:
@@ -281,7 +290,7 @@ class SeekStore:
         """A new open seek by ``player``, who holds its first seat."""
         if rated and not player.account:
             raise ServiceError(
-                403, "rated: rated games are for players with an account: make one or log in"
+                403, _("rated: rated games are for players with an account: make one or log in")
             )
         self.expire()
         seek_id = secrets.token_urlsafe(8)
@@ -291,7 +300,13 @@ class SeekStore:
             ).all()
             if len(held) >= MAX_OPEN:
                 raise ServiceError(
-                    409, f"you have {len(held)} open seeks: at most {MAX_OPEN} (cancel one)"
+                    409,
+                    ngettext(
+                        "you have {count} open seek: at most {most} (cancel one)",
+                        "you have {count} open seeks: at most {most} (cancel one)",
+                        len(held),
+                        most=MAX_OPEN,
+                    ),
                 )
             connection.execute(
                 insert(seeks).values(
@@ -313,22 +328,22 @@ class SeekStore:
         the caller starts its game, :meth:`started`). Refusals: 404, 403 (a rated seek
         and a guest), 409 (in it already, full, started, cancelled)."""
         self.expire()
-        for _ in range(RETRIES):
+        for _attempt in range(RETRIES):
             row = self._current(seek_id)
             if row is None:
-                raise ServiceError(404, "no such seek")
+                raise ServiceError(404, _("no such seek"))
             if row.status != OPEN:
-                raise ServiceError(409, f"this seek has been {row.status} already")
+                raise ServiceError(409, _seek_done(row.status))
             joined = json.loads(row.joined)
             spec = json.loads(row.spec)
             if any(entry["id"] == player.id for entry in joined):
-                raise ServiceError(409, "you have a seat in this seek already")
+                raise ServiceError(409, _("you have a seat in this seek already"))
             people = spec["seats"] - len(spec["computers"])
             if len(joined) >= people:
-                raise ServiceError(409, "this seek is full: its game is starting")
+                raise ServiceError(409, _("this seek is full: its game is starting"))
             if row.rated and not player.account:
                 raise ServiceError(
-                    403, "this seek is rated: rated games are for players with an account"
+                    403, _("this seek is rated: rated games are for players with an account")
                 )
             after = [*joined, {"id": player.id, "name": player.name}]
             with self.store.writing() as connection:
@@ -344,7 +359,7 @@ class SeekStore:
                 if changed == 1:
                     row = self._row(connection, seek_id)
                     return self.shown(row, player.id), len(after) == people
-        raise ServiceError(409, "this seek changed too often at the same moment: try again")
+        raise ServiceError(409, _("this seek changed too often at the same moment: try again"))
 
     def started(self, seek_id: str, game_id: str) -> None:
         """The seek's game is made: its id. No token is kept: each joined player's seat is
@@ -368,16 +383,16 @@ class SeekStore:
         with self.store.writing() as connection:
             row = self._row(connection, seek_id)
             if row is None:
-                raise ServiceError(404, "no such seek")
+                raise ServiceError(404, _("no such seek"))
             if row.owner != player.id:
-                raise ServiceError(403, "only the seek's owner may cancel it")
+                raise ServiceError(403, _("only the seek's owner may cancel it"))
             changed = connection.execute(
                 update(seeks)
                 .where(seeks.c.id == seek_id, seeks.c.status == OPEN)
                 .values(status=CANCELLED)
             ).rowcount
             if changed != 1:
-                raise ServiceError(409, f"this seek has been {row.status} already")
+                raise ServiceError(409, _seek_done(row.status))
             row = self._row(connection, seek_id)
         return self.shown(row, player.id)
 
@@ -405,6 +420,15 @@ class SeekStore:
             ):
                 found.append(row.id)
         return found
+
+
+def _seek_done(status: str) -> str:
+    """The refusal of a seek no longer open (started or cancelled)."""
+    if status == STARTED:
+        return _("this seek has been started already")
+    if status == CANCELLED:
+        return _("this seek has been cancelled already")
+    return _("this seek has been {status} already", status=status)
 
 
 # -- starting a game ---------------------------------------------------------------------

@@ -27,6 +27,7 @@ from sqlalchemy.exc import IntegrityError
 
 from mathable.ai import BOTS, bot_player_id
 from mathable.engine.validation import FieldError, player_name, shown
+from mathable.i18n import _, lazy
 
 from .db import is_unique_violation, players, settings
 from .service import ServiceError
@@ -37,7 +38,7 @@ BOT = "bot"
 MIN_PASSWORD = 8
 MAX_PASSWORD = 200
 """A password's bounds, in characters (the upper one: argon2's work stays bounded)."""
-WRONG_LOGIN = "wrong name or password"
+WRONG_LOGIN = lazy("wrong name or password")
 """The one answer to a failed log-in, whichever of the two was wrong."""
 SECRET_KEY = "secret_key"
 """The shared setting that signs the session cookies."""
@@ -102,7 +103,8 @@ class PlayerStore:
     def new_guest(self) -> Player:
         """A new anonymous player, "Guest" and four digits."""
         player_id = secrets.token_urlsafe(12)
-        name = f"Guest {1000 + secrets.randbelow(9000)}"
+        # TRANSLATORS: the name a visitor is given on a first visit (kept as their name)
+        name = _("Guest {number}", number=1000 + secrets.randbelow(9000))
         now = time.time()
         with self.store.writing() as connection:
             connection.execute(
@@ -119,14 +121,14 @@ class PlayerStore:
             with self.store.writing() as connection:
                 row = self._row(connection, player_id)
                 if row is None or row.kind != PERSON:
-                    raise ServiceError(404, "no such player")
+                    raise ServiceError(404, _("no such player"))
                 key: str | None = name_key(name)
                 if row.password_hash is None:  # a guest: no key of its own
                     taken = connection.execute(
                         select(players.c.id).where(players.c.name_key == key)
                     ).first()
                     if taken is not None:
-                        raise ServiceError(409, f"the name {shown(name)} is taken: choose another")
+                        raise ServiceError(409, name_taken(name))
                     key = None
                 connection.execute(
                     update(players).where(players.c.id == player_id).values(name=name, name_key=key)
@@ -146,9 +148,11 @@ class PlayerStore:
             with self.store.writing() as connection:
                 row = self._row(connection, player_id)
                 if row is None or row.kind != PERSON:
-                    raise ServiceError(404, "no such player")
+                    raise ServiceError(404, _("no such player"))
                 if row.password_hash is not None:
-                    raise ServiceError(409, "you have an account already: log out to make another")
+                    raise ServiceError(
+                        409, _("you have an account already: log out to make another")
+                    )
                 connection.execute(
                     update(players)
                     .where(players.c.id == player_id)
@@ -173,9 +177,9 @@ class PlayerStore:
         try:
             self.hasher.verify(digest, password)
         except (VerificationError, InvalidHashError):
-            raise ServiceError(401, WRONG_LOGIN) from None
+            raise ServiceError(401, str(WRONG_LOGIN)) from None
         if row is None:  # pragma: no cover - the decoy's password is never guessed
-            raise ServiceError(401, WRONG_LOGIN)
+            raise ServiceError(401, str(WRONG_LOGIN))
         if self.hasher.check_needs_rehash(digest):  # the hasher's parameters were raised
             with self.store.writing() as connection:
                 connection.execute(
@@ -227,16 +231,25 @@ class PlayerStore:
         if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
             raise ServiceError(
                 400,
-                f"field 'password': {MIN_PASSWORD} to {MAX_PASSWORD} characters, "
-                f"not {len(password)}",
+                _(
+                    "field 'password': {low} to {high} characters, not {length}",
+                    low=MIN_PASSWORD,
+                    high=MAX_PASSWORD,
+                    length=len(password),
+                ),
             )
         return password
 
     @staticmethod
     def _taken(exc: IntegrityError, name: str) -> Exception:
         if is_unique_violation(exc):
-            return ServiceError(409, f"the name {shown(name)} is taken: choose another")
+            return ServiceError(409, name_taken(name))
         return exc
+
+
+def name_taken(name: str) -> str:
+    """The refusal of an account's name already taken (whatever its case)."""
+    return _("the name {name} is taken: choose another", name=shown(name))
 
 
 def secret_key(store: EventStore) -> str:

@@ -13,6 +13,7 @@ from fastapi import APIRouter, Body, Depends, Query, Request, WebSocket
 from fastapi.responses import HTMLResponse, Response
 
 from mathable.games.registry import GAMES
+from mathable.i18n import _
 
 from .connections import POLICY, Admissions, Connection, Encoded, refuse
 from .deps import PlayerDep, SeatDep, ServiceDep
@@ -414,9 +415,9 @@ async def updates(
                 if not isinstance(message, dict):
                     raise ValueError("not an object")
             except ValueError:
-                connection.send(
-                    {"type": "error", "status": 400, "error": 'send JSON like {"action": "I8=12"}'}
-                )
+                # TRANSLATORS: {"action": "I8=12"} is JSON, sent as it is
+                example = _('send JSON like {"action": "I8=12"}')
+                connection.send({"type": "error", "status": 400, "error": example})
                 continue
             if message.get("type") == "sync":  # the client lost track: the whole view
                 connection.resync()

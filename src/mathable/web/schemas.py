@@ -203,7 +203,8 @@ class VariantOut(BaseModel):
 
 
 class BotOut(BaseModel):
-    name: str
+    name: str = Field(description="the level, as the API takes it (greedy)")
+    title: str = Field(description="the level's name in the reader's language")
     description: str
 
 

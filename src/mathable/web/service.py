@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mathable import i18n
-from mathable.ai import BOTS, bot_player_id, in_time, seat_levels
+from mathable.ai import BOTS, bot_player_id, in_time, level_name, seat_levels
 from mathable.ai.analysis import REPORT_VERSION
 from mathable.engine import records
 from mathable.engine.actions import Abort, Action, Challenge, Exchange, Leave, action_kind
@@ -37,6 +37,7 @@ from mathable.games import registry
 from mathable.games.board.transcript import format_transcript, score_transcript
 from mathable.games.board.variants import get_variant
 from mathable.games.registry import GAMES, new_game
+from mathable.i18n import _, lazy
 from mathable.online.clocks import TimeControlError, parse_time_control
 from mathable.online.fairplay import rated_refusal
 
@@ -65,13 +66,24 @@ log = logging.getLogger(__name__)
 
 
 class ServiceError(Exception):
-    """A refusal with its HTTP status and a message for people."""
+    """A refusal with its HTTP status and a message for people: a string already in the
+    reader's language (``_()``, made within their request), or a lazy :class:`~mathable.
+    i18n.Text` (made where the reader is not known: shown in the language of whoever reads
+    :attr:`message`)."""
 
-    def __init__(self, status: int, message: str, **extra: Any) -> None:
+    def __init__(self, status: int, message: str | i18n.Text, **extra: Any) -> None:
         super().__init__(message)
         self.status = status
-        self.message = message
+        self.text = message
         self.extra = extra
+
+    @property
+    def message(self) -> str:
+        """The message in the current language (the request's or the socket's)."""
+        return str(self.text)
+
+    def __str__(self) -> str:
+        return self.message
 
 
 def _hash(token: str) -> str:
@@ -141,7 +153,7 @@ class LiveGame:
         for seat, info in enumerate(self.seats):
             if info.get("token_hash") and secrets.compare_digest(info["token_hash"], digest):
                 return seat
-        raise ServiceError(403, "this link's token does not open any seat of this game")
+        raise ServiceError(403, lazy("this link's token does not open any seat of this game"))
 
     def seat_of_player(self, player: str | None) -> int | None:
         """The seat bound to ``player`` (None: none, or no player)."""
@@ -172,15 +184,40 @@ def view_data(game: Game, view: View) -> dict[str, Any]:
     data = view.to_dict(name)
     data["recent"] = [name(c) for c in view.recent_targets]
     data["last_turns"] = [[name(c) for c in cells] for cells in view.last_turn_targets]
-    data["target_notes"] = list(view.target_notes)
-    data["notice"] = view.notice
+    data["target_notes"] = [str(note) for note in view.target_notes]
+    data["notice"] = str(view.notice)
     return data
 
 
-HINTS_OFF = (
+HINTS_OFF = lazy(
     "hints are off in this game: the computer's help is a house rule (hints) that every "
     "seat can see, chosen when the game is created (O2)"
 )
+"""The refusal of a hint in a game without the house rule (a text: ``str()`` it)."""
+
+
+def no_game(game_id: str) -> i18n.Text:
+    """The refusal of an unknown game (lazy: it may be made outside any request)."""
+    return lazy("there is no game {game}", game=repr(game_id))
+
+
+def at_field(field: str, problem: object) -> str:
+    """A refusal naming the field of the request at fault (``house_rules.hints: …``)."""
+    # TRANSLATORS: a field of a request (house_rules.hints, clock.minutes), then what is wrong
+    return _("{field}: {problem}", field=field, problem=problem)
+
+
+def unknown_house_rule(rule: str, kind: GameType) -> str:
+    """The refusal of a house rule the game does not offer."""
+    if kind.house_rules:
+        return _(
+            "house_rules.{rule}: {game} offers {rules}",
+            rule=rule,
+            game=kind.title,
+            rules=", ".join(kind.house_rules),
+        )
+    return _("house_rules.{rule}: {game} offers no house rules", rule=rule, game=kind.title)
+
 
 WRITTEN_OUT = frozenset({"place", "extra", "exchange"})
 """Action keywords that are not an action by themselves (they take cells or values)."""
@@ -306,7 +343,7 @@ class GameService:
             entry: dict[str, Any] = {
                 "name": name,
                 "title": kind.title,
-                "summary": kind.summary,
+                "summary": str(kind.summary),
                 "min_players": kind.min_players,
                 "max_players": kind.max_players,
                 "rack_size": kind.rack_size,
@@ -320,7 +357,10 @@ class GameService:
     @staticmethod
     def bots() -> list[dict[str, str]]:
         """The computer players, weakest first."""
-        return [{"name": n, "description": d} for n, (_, d) in BOTS.items()]
+        return [
+            {"name": n, "title": level_name(n), "description": str(d)}
+            for n, (_bot, d) in BOTS.items()
+        ]
 
     # -- creating and loading -----------------------------------------------------------
 
@@ -340,20 +380,34 @@ class GameService:
             raise ServiceError(400, str(exc)) from None
         if not kind.min_players <= len(spec.players) <= kind.max_players:
             raise ServiceError(
-                400, f"players: a list of {kind.min_players} to {kind.max_players} seats"
+                400,
+                _(
+                    "players: a list of {low} to {high} seats",
+                    low=kind.min_players,
+                    high=kind.max_players,
+                ),
             )
         for number, player in enumerate(spec.players, start=1):
             if player.bot is not None and player.bot not in BOTS:
                 raise ServiceError(
-                    400, f"seat {number}: unknown bot {player.bot!r} ({', '.join(BOTS)})"
+                    400,
+                    _(
+                        "seat {number}: unknown bot {bot} ({levels})",
+                        number=number,
+                        bot=repr(player.bot),
+                        levels=", ".join(BOTS),
+                    ),
                 )
         people = [i for i, p in enumerate(spec.players) if p.bot is None]
         online = len(people) > 1 and spec.mode != "screen"
         if online and spec.seed is not None:
             raise ServiceError(
                 422,
-                "seed: an online game is dealt by the server and its seed stays secret until "
-                "the end (O1); a chosen seed is for games at one screen or against the computer",
+                _(
+                    "seed: an online game is dealt by the server and its seed stays secret "
+                    "until the end (O1); a chosen seed is for games at one screen or against "
+                    "the computer"
+                ),
             )
         clock = None
         if spec.clock is not None:
@@ -365,20 +419,17 @@ class GameService:
         if spec.seat is not None:
             if spec.seat not in people:
                 raise ServiceError(
-                    422, f"seat: the creator's seat must be a person's seat ({people})"
+                    422,
+                    _("seat: the creator's seat must be a person's seat ({seats})", seats=people),
                 )
             mine = spec.seat
         chosen = dict(spec.house_rules)
         for rule in chosen:
             if rule not in kind.house_rules:
-                raise ServiceError(
-                    422,
-                    f"house_rules.{rule}: {kind.title} offers "
-                    f"{', '.join(kind.house_rules) or 'no house rules'}",
-                )
+                raise ServiceError(422, unknown_house_rule(rule, kind))
         refused = rated_refusal(chosen) if spec.rated else None
         if refused is not None:
-            raise ServiceError(422, f"{refused[0]}: {refused[1]}")
+            raise ServiceError(422, at_field(*refused))
         if "hints" in kind.house_rules:
             chosen.setdefault("hints", not online and not spec.rated)  # O2: off online
         bindings: dict[int, str] = {}
@@ -387,7 +438,7 @@ class GameService:
         own = secrets.token_urlsafe(18)  # the creator's token: online, invitations derive from it
         for number, player in enumerate(spec.players, start=1):
             seat = number - 1
-            name = (player.name or f"Player {number}")[:40]
+            name = (player.name or _("Player {number}", number=number))[:40]
             token = invite = None
             if player.bot is None and (not online or seat == mine):
                 token = own if seat == mine else secrets.token_urlsafe(18)
@@ -457,7 +508,7 @@ class GameService:
         live = self.get(game_id)
         digest = _hash(invite)
         async with live.lock:
-            live, _ = await self._catch_up(self.get(game_id), seats=True)
+            live, _changed = await self._catch_up(self.get(game_id), seats=True)
             seat = next(
                 (
                     i
@@ -467,20 +518,26 @@ class GameService:
                 None,
             )
             if seat is None:
-                raise ServiceError(403, "this invitation does not open any seat of this game")
+                raise ServiceError(403, _("this invitation does not open any seat of this game"))
             info = live.seats[seat]
             if info.get("token_hash"):
                 raise ServiceError(
                     409,
-                    f"this invitation to {info['name']}'s seat has been used already: "
-                    "ask the game's creator",
+                    _(
+                        "this invitation to {name}'s seat has been used already: "
+                        "ask the game's creator",
+                        name=info["name"],
+                    ),
                 )
             held = live.seat_of_player(player)
             if held is not None:
                 raise ServiceError(
                     409,
-                    f"you already sit at this game as {live.seats[held]['name']}: "
-                    "one player takes one seat (pass this invitation to the person it is for)",
+                    _(
+                        "you already sit at this game as {name}: one player takes one seat "
+                        "(pass this invitation to the person it is for)",
+                        name=live.seats[held]["name"],
+                    ),
                     seat=held,
                 )
             token = secrets.token_urlsafe(18)
@@ -492,7 +549,7 @@ class GameService:
                 bind = {seat: player}
             if not self.store.update_seats(game_id, live.seats, after, bind):
                 self.reload(live)
-                raise ServiceError(409, "this invitation was claimed at the same moment")
+                raise ServiceError(409, _("this invitation was claimed at the same moment"))
             live.seats = after
         await self._broadcast(live)  # views built outside the lock
         return {"id": game_id, "seat": seat, "name": info["name"], "token": token}
@@ -503,7 +560,7 @@ class GameService:
         seat ``claimed`` or with its ``invite``, and the creator's own seat with its
         token. Only the creator's token gives them: an invitation is derived from it
         (:func:`_invitation`) and the store keeps its hash only."""
-        refusal = "only the game's creator holds its invitations: ask them for yours"
+        refusal = _("only the game's creator holds its invitations: ask them for yours")
         seated = await self.seated_async(game_id, token)
         if seated.seat is None:
             raise ServiceError(403, refusal)
@@ -512,7 +569,7 @@ class GameService:
         seats = stored if stored is not None else live.seats
         answer: list[dict[str, Any]] = []
         if not any(info.get("invite_hash") for info in seats):
-            raise ServiceError(404, "this game has no invitations: it is played at one screen")
+            raise ServiceError(404, _("this game has no invitations: it is played at one screen"))
         if seats[seated.seat].get("invite_hash"):  # a seat joined by its invitation
             raise ServiceError(403, refusal)
         for seat, info in enumerate(seats):
@@ -556,20 +613,29 @@ class GameService:
             game = registry.from_record(data)
             bots = records.bots_of(data) or seat_levels(game.players)
         except MathableError as exc:
-            raise ServiceError(400, f"this record cannot be read: {exc}") from None
+            raise ServiceError(
+                400, _("this record cannot be read: {problem}", problem=exc)
+            ) from None
         for seat, level in bots.items():
             if level not in BOTS:
                 raise ServiceError(
                     400,
-                    f"this record cannot be read: seat {seat + 1} was played by the computer "
-                    f"level {level!r}, which this server has not ({', '.join(BOTS)})",
+                    _(
+                        "this record cannot be read: seat {number} was played by the computer "
+                        "level {level}, which this server has not ({levels})",
+                        number=seat + 1,
+                        level=repr(level),
+                        levels=", ".join(BOTS),
+                    ),
                 )
         if mode == "online" and not game.is_over:
             raise ServiceError(
                 422,
-                "mode: a record fixes the deal, so its uploader knows every rack and the bag; "
-                "a game from a record is played at one screen (O1). For an online game, "
-                "create a new one: the server deals it",
+                _(
+                    "mode: a record fixes the deal, so its uploader knows every rack and the "
+                    "bag; a game from a record is played at one screen (O1). For an online "
+                    "game, create a new one: the server deals it"
+                ),
             )
         canonical = json.dumps(records.to_record(game, bots), sort_keys=True, separators=(",", ":"))
         fingerprint = None if again else _hash(canonical)
@@ -605,7 +671,7 @@ class GameService:
         except ConflictError:  # the same record, uploaded at the same moment
             known = await asyncio.to_thread(self.store.made_from, fingerprint or "")
             if known is None:
-                raise ServiceError(409, "this record was being uploaded: try again") from None
+                raise ServiceError(409, _("this record was being uploaded: try again")) from None
             return self._made_before(known)
         live = await asyncio.to_thread(self.get, game_id)
         await self._run_bots(live)  # the computer seats play on
@@ -660,11 +726,11 @@ class GameService:
         deals it and its seed stays secret until its end (O1)."""
         live, seat = seated.live, seated.seat
         if seat is None:
-            raise ServiceError(403, "a rematch is for the game's players: open your seat's link")
+            raise ServiceError(403, _("a rematch is for the game's players: open your seat's link"))
         if not live.over:  # resigned, aborted or out of time too
-            raise ServiceError(409, "a rematch is offered once the game is over")
+            raise ServiceError(409, _("a rematch is offered once the game is over"))
         async with live.lock:
-            live, _ = await self._catch_up(self.get(live.id), seats=True)
+            live, _changed = await self._catch_up(self.get(live.id), seats=True)
             made = self._rematch_of(live)
             if made is None:
                 game = live.game
@@ -686,7 +752,7 @@ class GameService:
                     self.store.update_seats, live.id, live.seats, after
                 ):  # another's rematch came first, in another process (this one stays unplayed)
                     self.reload(live)
-                    raise ServiceError(409, "a rematch was asked for at the same moment")
+                    raise ServiceError(409, _("a rematch was asked for at the same moment"))
                 live.seats = after
                 for entry in created["seats"]:
                     entry["invite"] = None  # each player claims their seat from here
@@ -705,7 +771,7 @@ class GameService:
         live = await asyncio.to_thread(self.get, game_id)
         token = None
         async with live.lock:
-            live, _ = await self._catch_up(self.get(game_id), seats=True)
+            live, _changed = await self._catch_up(self.get(game_id), seats=True)
             info = live.seats[seat]
             if not info.get("bot") and not info.get("token_hash"):
                 token = secrets.token_urlsafe(18)
@@ -719,7 +785,7 @@ class GameService:
                     self.store.update_seats, game_id, live.seats, after, bind
                 ):
                     self.reload(live)
-                    raise ServiceError(409, "this seat was claimed at the same moment")
+                    raise ServiceError(409, _("this seat was claimed at the same moment"))
                 live.seats = after
         if token is not None:
             await self._broadcast(live)
@@ -767,7 +833,7 @@ class GameService:
         if live is None:
             stored = self.store.load(game_id)
             if stored is None:
-                raise ServiceError(404, f"there is no game {game_id!r}")
+                raise ServiceError(404, no_game(game_id))
             live = self._remember(self._live_from(stored))
             if live.over:  # its result too (a crash between its last event and it)
                 at = stored.times[-1] if stored.times else stored.created
@@ -808,7 +874,7 @@ class GameService:
             pass
         stored = self.store.seats(game_id)  # a seat claimed through another process?
         if stored is None:
-            raise ServiceError(404, f"there is no game {game_id!r}")
+            raise ServiceError(404, no_game(game_id))
         if stored != live.seats:  # (unless the change feed has just brought it)
             live.seats = stored
         return Seated(live, live.seat_of(token, player))
@@ -845,15 +911,19 @@ class GameService:
         if seat is None:
             raise ServiceError(
                 403,
-                "spectators cannot play: this browser holds no seat of this game (follow "
-                "your invitation, or open your seat's link)",
+                _(
+                    "spectators cannot play: this browser holds no seat of this game (follow "
+                    "your invitation, or open your seat's link)"
+                ),
             )
         if not isinstance(text, str) or not text.strip() or len(text) > 100:
-            raise ServiceError(400, "action: a text such as I8=12, end, pass or exchange 3,5")
+            # TRANSLATORS: I8=12, end, pass and exchange 3,5 are typed as they are
+            example = _("action: a text such as I8=12, end, pass or exchange 3,5")
+            raise ServiceError(400, example)
         if expected_seq is not None and (
             not isinstance(expected_seq, int) or isinstance(expected_seq, bool)
         ):
-            raise ServiceError(400, "seq: the number of actions you have seen")
+            raise ServiceError(400, _("seq: the number of actions you have seen"))
         live = self.get(game_id)
         async with live.lock:
             # The store is read for other processes' actions only when the memory copy
@@ -886,7 +956,7 @@ class GameService:
                         read = True
                         continue
                     raise ServiceError(
-                        409, "another action came first: look again", seq=live.events
+                        409, _("another action came first: look again"), seq=live.events
                     ) from None
                 except Exception:  # the database failed: memory goes back to what it holds
                     log.exception("storing an action of game %s", game_id)
@@ -896,7 +966,7 @@ class GameService:
                         with self._memory:
                             self.live.pop(game_id, None)
                     raise ServiceError(
-                        503, "the game could not be saved: try again in a moment", seq=seq
+                        503, _("the game could not be saved: try again in a moment"), seq=seq
                     ) from None
                 break
         await self._broadcast(live)  # views built outside the lock
@@ -913,12 +983,16 @@ class GameService:
         if expected_seq is not None and expected_seq != live.events:
             raise ServiceError(
                 409,
-                f"the game has moved on (action {live.events}, you saw {expected_seq}): look again",
+                _(
+                    "the game has moved on (action {actions}, you saw {seen}): look again",
+                    actions=live.events,
+                    seen=expected_seq,
+                ),
                 seq=live.events,
             )
         if text.strip().lower() == UNDO:
             steps = self.undo_steps(live, seat, refuse=True)
-            for _ in range(steps):
+            for _step in range(steps):
                 game.undo()
             return (UNDO if steps == 1 else f"{UNDO} {steps}"), live.events
         try:
@@ -927,16 +1001,22 @@ class GameService:
             raise ServiceError(400, str(exc)) from None
         if live.over:
             why = game.end_reason
-            raise ServiceError(409, f"the game is over: {why}" if why else "the game is over")
+            raise ServiceError(
+                409, _("the game is over: {reason}", reason=why) if why else _("the game is over")
+            )
         if isinstance(action, Leave | Abort):  # only through resign, abort, claim, flags
-            raise ServiceError(400, f"{action_kind(action)}: not an action to play here")
+            raise ServiceError(
+                400, _("{action}: not an action to play here", action=action_kind(action))
+            )
         if game.left[seat]:
-            raise ServiceError(409, "you have left the game: play goes on without you")
+            raise ServiceError(409, _("you have left the game: play goes on without you"))
         if action_kind(action) == "challenge":
             action = self._challenge(game, seat)
         elif seat != game.to_move:
             raise ServiceError(
-                409, f"it is {game.players[game.to_move]}'s turn, not yours", seq=live.events
+                409,
+                _("it is {name}'s turn, not yours", name=game.players[game.to_move]),
+                seq=live.events,
             )
         try:
             game.apply(action)
@@ -957,15 +1037,15 @@ class GameService:
         online, so nobody ever takes back what another person did; never once the game is
         over. The view's ``undo`` says whether the seat may."""
         game = live.game
-        why = ""
+        why: i18n.Text
         if seat is None:
-            why = "spectators cannot undo"
+            why = lazy("spectators cannot undo")
         elif not game.house_rules.allow_undo:
-            why = "undo is off in this game: taking back is a house rule (allow undo, V-B)"
+            why = lazy("undo is off in this game: taking back is a house rule (allow undo, V-B)")
         elif live.over:
-            why = "the game is over"
+            why = lazy("the game is over")
         elif game.left[seat]:
-            why = "you have left the game"
+            why = lazy("you have left the game")
         else:
             for steps, actor in enumerate(reversed(self._actors(live)), start=1):
                 if isinstance(game.log[-steps], Leave | Abort):
@@ -974,7 +1054,7 @@ class GameService:
                     return steps
                 if actor not in live.bots:
                     break
-            why = (
+            why = lazy(
                 "nothing of yours to take back: you may undo your own last action (and the "
                 "computer's replies) while nobody else has played since (V-B)"
             )
@@ -1009,11 +1089,13 @@ class GameService:
         view = game.view(seat)
         if "challenge" not in view.available:
             if not game.house_rules.table_referee:
-                reason = "there are no challenges without the table-referee house rule (C12)"
+                reason = _("there are no challenges without the table-referee house rule (C12)")
             elif view.summaries and view.summaries[-1].seat == seat:
-                reason = "you made that turn: only your opponents may challenge it (C12)"
+                reason = _("you made that turn: only your opponents may challenge it (C12)")
             else:
-                reason = "nothing to challenge: a challenge comes before the next player acts (C12)"
+                reason = _(
+                    "nothing to challenge: a challenge comes before the next player acts (C12)"
+                )
             raise ServiceError(409, reason, seq=len(game.log))
         return Challenge(by=seat)
 
@@ -1243,7 +1325,9 @@ class GameService:
         await self._broadcast(live)
         self._wake_bots(live)  # three or four players: play goes on, maybe a computer's
         if refuse and live.game.is_over:
-            raise ServiceError(409, f"time is up: {live.game.end_reason}", seq=live.events)
+            raise ServiceError(
+                409, _("time is up: {reason}", reason=live.game.end_reason), seq=live.events
+            )
         return live
 
     def _wake_clock(self, live: LiveGame) -> None:
@@ -1267,7 +1351,7 @@ class GameService:
         if live.timing is None or live.timing.flag_due(self.now()) is None:
             return
         async with live.lock:
-            live, _ = await self._catch_up(self.get(game_id))
+            live, _changed = await self._catch_up(self.get(game_id))
             await self._flag_if_due(live)
 
     async def end(self, seated: Seated, kind: str) -> Encoded:
@@ -1277,19 +1361,24 @@ class GameService:
         three or four the seat leaves, its score frozen, and play goes on."""
         seat = seated.seat
         if seat is None:
-            raise ServiceError(403, f"spectators cannot {kind}: open your seat's private link")
+            raise ServiceError(
+                403,
+                _("spectators cannot abort: open your seat's private link")
+                if kind == "abort"
+                else _("spectators cannot resign: open your seat's private link"),
+            )
         live = self.get(seated.live.id)
         async with live.lock:
-            live, _ = await self._catch_up(self.get(live.id))
+            live, _changed = await self._catch_up(self.get(live.id))
             live = await self._flag_if_due(live, refuse=True)
             if live.over:
-                raise ServiceError(409, "the game is over", seq=live.events)
+                raise ServiceError(409, _("the game is over"), seq=live.events)
             if live.game.left[seat]:
-                raise ServiceError(409, "you have left the game already", seq=live.events)
+                raise ServiceError(409, _("you have left the game already"), seq=live.events)
             if kind == "abort" and not live.game.can_abort(seat):
                 raise ServiceError(
                     409,
-                    "abort: only before each player has moved; you may resign instead",
+                    _("abort: only before each player has moved; you may resign instead"),
                     seq=live.events,
                 )
             live = await self._store_ending(live, f"{kind} {seat}", seat)
@@ -1317,38 +1406,50 @@ class GameService:
         on). Refused (409) with the reason otherwise."""
         seat = seated.seat
         if seat is None:
-            raise ServiceError(403, "spectators cannot claim: open your seat's private link")
+            raise ServiceError(403, _("spectators cannot claim: open your seat's private link"))
         live = self.get(seated.live.id)
         if live.mode != "online":
-            raise ServiceError(409, "claims are for online games: here everyone is at one screen")
+            raise ServiceError(
+                409, _("claims are for online games: here everyone is at one screen")
+            )
         async with live.lock:
-            live, _ = await self._catch_up(self.get(live.id))
+            live, _changed = await self._catch_up(self.get(live.id))
             live = await self._flag_if_due(live, refuse=True)
             if live.over:
-                raise ServiceError(409, "the game is over", seq=live.events)
+                raise ServiceError(409, _("the game is over"), seq=live.events)
             if not self._claims(live):
                 raise ServiceError(
-                    409, "no claims in a correspondence game: the clock decides", seq=live.events
+                    409,
+                    _("no claims in a correspondence game: the clock decides"),
+                    seq=live.events,
                 )
             if live.game.left[seat]:
-                raise ServiceError(409, "you have left the game already", seq=live.events)
+                raise ServiceError(409, _("you have left the game already"), seq=live.events)
             away = live.game.to_move
             name = live.game.players[away]
             if away == seat:
-                raise ServiceError(409, "it is your turn: there is nobody to claim against")
+                raise ServiceError(409, _("it is your turn: there is nobody to claim against"))
             if away in live.bots:
-                raise ServiceError(409, f"{name} is a computer player: it never leaves")
+                raise ServiceError(
+                    409, _("{name} is a computer player: it never leaves", name=name)
+                )
             rows = await self.presence.fresh(live.id)
             now = self.now()
             here = merged(rows, away, now)
             if here.connected:
-                raise ServiceError(409, f"{name} is connected", seq=live.events)
+                raise ServiceError(409, _("{name} is connected", name=name), seq=live.events)
             since = live.created if here.since is None else here.since
             gone = max(0.0, now - since)
             if gone <= self.claim_after:
                 raise ServiceError(
                     409,
-                    f"{name} has been away {int(gone)} s; claim after {self.claim_after:g} s",
+                    # TRANSLATORS: s is seconds
+                    _(
+                        "{name} has been away {seconds} s; claim after {after} s",
+                        name=name,
+                        seconds=int(gone),
+                        after=f"{self.claim_after:g}",
+                    ),
                     seq=live.events,
                     after=round((since + self.claim_after) * 1000),
                 )
@@ -1477,9 +1578,9 @@ class GameService:
         """The best turns for the seat to move, searched from that seat's view only."""
         game, seat = seated.live.game, seated.seat
         if not game.house_rules.hints:
-            raise ServiceError(403, HINTS_OFF)
+            raise ServiceError(403, str(HINTS_OFF))
         if seat is None or seat != game.to_move or seated.live.over:
-            raise ServiceError(409, "a hint is for the player to move, with their own link")
+            raise ServiceError(409, _("a hint is for the player to move, with their own link"))
         name = game.cell_names.name
         found = await self.workers.run(hint_turns, game.view(seat))
         return {
@@ -1592,15 +1693,19 @@ class GameService:
             if seat is None:
                 raise ServiceError(
                     409,
-                    "the game is still being played: its record opens to all at the end "
-                    "(at one screen, a player saves it with their own link)",
+                    _(
+                        "the game is still being played: its record opens to all at the end "
+                        "(at one screen, a player saves it with their own link)"
+                    ),
                 )
             if live.mode == "online":
                 raise ServiceError(
                     409,
-                    "the game is still being played online: its record holds the deal (the "
-                    "seed: every rack and the bag), secret until the end (O1); it is saved "
-                    "once the game is over",
+                    _(
+                        "the game is still being played online: its record holds the deal "
+                        "(the seed: every rack and the bag), secret until the end (O1); it is "
+                        "saved once the game is over"
+                    ),
                 )
         return records.dumps(live.game, live.bots)
 
@@ -1609,7 +1714,7 @@ class GameService:
         live = self.get(game_id)
         if not live.game.is_over:
             raise ServiceError(
-                409, "the game is still being played: its record and replay open at the end"
+                409, _("the game is still being played: its record and replay open at the end")
             )
         return live.game
 
@@ -1619,7 +1724,12 @@ class GameService:
         kind = game.game_type
         if not kind.score_sheets:
             raise ServiceError(
-                400, f"score sheets are for {', '.join(sheet_games())}: {kind.title} has none"
+                400,
+                _(
+                    "score sheets are for {games}: {game} has none",
+                    games=", ".join(sheet_games()),
+                    game=kind.title,
+                ),
             )
         return format_transcript(game)
 
@@ -1635,7 +1745,7 @@ class GameService:
         public = past.view(None)
         last = game.log[step - 1] if step else None
         face_up = [list(rack) for rack in public.open_racks]
-        shown: list[list[int] | None] = [*face_up] if face_up else [None for _ in game.players]
+        shown: list[list[int] | None] = [*face_up] if face_up else [None for _seat in game.players]
         racks = [
             list(past.rack(i)) if game.is_over or i == seat else shown[i]
             for i in range(len(game.players))
@@ -1646,7 +1756,7 @@ class GameService:
             action = game.format_action(last) if last is not None else None
         steps = turn_steps(game)
         turns = [
-            {"seat": t.seat, "notation": t.notation, "points": t.points, "note": t.note}
+            {"seat": t.seat, "notation": t.notation, "points": t.points, "note": str(t.note)}
             | {"start": steps[i], "step": steps[i + 1]}
             for i, t in enumerate(game.view(seat).summaries)
         ]
@@ -1665,8 +1775,10 @@ class GameService:
         if not seated.live.game.is_over and seated.seat is None:
             raise ServiceError(
                 409,
-                "the game is still being played: its replay opens to all at the end "
-                "(during the game to a seat, with its own link)",
+                _(
+                    "the game is still being played: its replay opens to all at the end "
+                    "(during the game to a seat, with its own link)"
+                ),
             )
         return self.replay(seated.live.game, step, seated.seat)
 
@@ -1717,14 +1829,18 @@ class GameService:
         if not game.house_rules.hints:
             raise ServiceError(
                 409,
-                "the game is still being played: its analysis opens to all at the end "
-                "(during the game it needs the house rule hints, O2)",
+                _(
+                    "the game is still being played: its analysis opens to all at the end "
+                    "(during the game it needs the house rule hints, O2)"
+                ),
             )
         if seat is None:
             raise ServiceError(
                 409,
-                "the game is still being played: during the game a seat sees the analysis "
-                "of its own turns, with its own link; all of it opens at the end",
+                _(
+                    "the game is still being played: during the game a seat sees the "
+                    "analysis of its own turns, with its own link; all of it opens at the end"
+                ),
             )
         report = await self.analysis(game)
         seats = [summary.seat for summary in game.summaries()]
@@ -1736,7 +1852,9 @@ class GameService:
     def score_sheet(text: str, variant: str) -> dict[str, Any]:
         """A paper score sheet scored turn by turn."""
         if variant not in sheet_games():
-            raise ServiceError(400, f"score sheets are for {', '.join(sheet_games())}")
+            raise ServiceError(
+                400, _("score sheets are for {games}", games=", ".join(sheet_games()))
+            )
         try:
             return score_transcript(text, get_variant(variant)).to_dict()
         except MathableError as exc:

@@ -45,6 +45,7 @@ from sqlalchemy.exc import IntegrityError
 from mathable.ai import BOTS, bot_player_id, level_of_player
 from mathable.engine.protocol import Game
 from mathable.games.registry import GAMES
+from mathable.i18n import DEFAULT, Text, _
 from mathable.online.botratings import starting_rating
 from mathable.online.clocks import parse_time_control
 from mathable.online.ratings import (
@@ -109,11 +110,17 @@ def ending_of(
         pace,
         rated and not game.aborted and pace in RATED_PACES,
         at,
-        game.end_reason,
+        stored_text(game.end_reason),
         list(game.scores),
         list(game.ranks()),
         dict(bots),
     )
+
+
+def stored_text(text: str | Text) -> str:
+    """A text as the database keeps it: in English, the code's language, whoever's
+    action ended the game (a lazy text rendered so; a string as it is)."""
+    return text.render(DEFAULT) if isinstance(text, Text) else str(text)
 
 
 def _change(before: float, after: float) -> int:
@@ -583,7 +590,7 @@ async def profile_page(player_id: str) -> HTMLResponse:
 
 def _check_game(game: str | None) -> None:
     if game and game not in GAMES:
-        raise HTTPException(400, f"game: one of {', '.join(GAMES)}")
+        raise HTTPException(400, _("game: one of {games}", games=", ".join(GAMES)))
 
 
 @router.get("/leaderboard", summary="A pool's players by rating", response_model=LeaderboardOut)
