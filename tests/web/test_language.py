@@ -177,3 +177,22 @@ def test_a_close_reason_fits_its_frame() -> None:
     cut = close_reason(long)
     assert len(cut.encode()) <= MAX_REASON and cut.endswith("...")
     assert close_reason("too slow") == "too slow"
+
+
+def test_a_command_word_is_typed_in_the_players_language(client: TestClient) -> None:
+    """A French player who types ``passer`` passes (the notation box); the word in
+    English still works, and an unknown word is refused, nothing changed."""
+    from mathable import i18n
+
+    made = new_game(client)
+    mover, _other, view = seats(client, made)
+    url = f"/api/games/{made['id']}/actions?lang=fr"
+    refused = client.post(url, json={"action": "passerelle", "token": mover})
+    assert refused.status_code == 400 and refused.json()["error"]
+    with i18n.language("fr"):
+        word = i18n.command_name("pass")
+    assert word != "pass"
+    passed = client.post(url, json={"action": word.upper(), "token": mover})
+    assert passed.status_code == 200, passed.text
+    assert passed.json()["seq"] == view["seq"] + 1
+    assert passed.json()["to_move"] != view["to_move"]

@@ -924,6 +924,7 @@ class GameService:
             not isinstance(expected_seq, int) or isinstance(expected_seq, bool)
         ):
             raise ServiceError(400, _("seq: the number of actions you have seen"))
+        text = i18n.typed_command(text)  # "passer" typed by a French player is "pass"
         live = self.get(game_id)
         async with live.lock:
             # The store is read for other processes' actions only when the memory copy
