@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import gettext
 import io
+import json
 import os
 import re
 import unicodedata
@@ -210,6 +211,56 @@ class Text:
 
     def __radd__(self, other: object) -> str:
         return str(other) + str(self)
+
+
+def stored(text: object) -> str:
+    """A text as a database keeps it, to be shown later in each reader's language: a
+    :class:`Text` as JSON (its message and values, nested texts too), a string as it is."""
+    if not isinstance(text, Text):
+        return str(text)
+    return json.dumps(_as_data(text), ensure_ascii=False, separators=(",", ":"))
+
+
+def from_stored(kept: str) -> str:
+    """A stored text (:func:`stored`) in the current language; text stored before texts
+    were kept so (plain English) as it is."""
+    if kept.startswith('{"text":'):
+        try:
+            return str(_from_data(json.loads(kept)))
+        except (ValueError, KeyError, TypeError):
+            return kept
+    return kept
+
+
+def _as_data(value: object) -> object:
+    if isinstance(value, Text):
+        return {
+            "text": value.message,
+            "plural": value.plural,
+            "count": value.count,
+            "context": value.context,
+            "values": {k: _as_data(v) for k, v in value.values.items()},
+        }
+    if isinstance(value, (list, tuple)):
+        return [_as_data(v) for v in value]
+    return value if isinstance(value, (int, float, bool)) or value is None else str(value)
+
+
+def _from_data(data: Any) -> Any:
+    if isinstance(data, dict) and "text" in data:
+        values = {str(k): _from_data(v) for k, v in dict(data.get("values") or {}).items()}
+        plural = data.get("plural")
+        context = data.get("context")
+        return Text(
+            str(data["text"]),
+            values,
+            plural=None if plural is None else str(plural),
+            count=int(data.get("count", 1)),
+            context=None if context is None else str(context),
+        )
+    if isinstance(data, list):
+        return [_from_data(v) for v in data]
+    return data
 
 
 def _rebuild(

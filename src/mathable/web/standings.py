@@ -42,10 +42,11 @@ from sqlalchemy import Connection, and_, exists, insert, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
+from mathable import i18n
 from mathable.ai import BOTS, bot_player_id, level_of_player
 from mathable.engine.protocol import Game
 from mathable.games.registry import GAMES
-from mathable.i18n import DEFAULT, Text, _
+from mathable.i18n import _
 from mathable.online.botratings import starting_rating
 from mathable.online.clocks import parse_time_control
 from mathable.online.ratings import (
@@ -110,17 +111,11 @@ def ending_of(
         pace,
         rated and not game.aborted and pace in RATED_PACES,
         at,
-        stored_text(game.end_reason),
+        i18n.stored(game.end_text),
         list(game.scores),
         list(game.ranks()),
         dict(bots),
     )
-
-
-def stored_text(text: str | Text) -> str:
-    """A text as the database keeps it: in English, the code's language, whoever's
-    action ended the game (a lazy text rendered so; a string as it is)."""
-    return text.render(DEFAULT) if isinstance(text, Text) else str(text)
 
 
 def _change(before: float, after: float) -> int:
@@ -464,7 +459,7 @@ class Standings:
                     "pace": row.pace,
                     "rated": bool(row.rated),
                     "finished": row.finished,
-                    "reason": row.reason,
+                    "reason": i18n.from_stored(row.reason),  # the reader's language
                     "seat": row.seat,
                     "players": [
                         {
