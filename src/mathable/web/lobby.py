@@ -50,6 +50,7 @@ from .players import Player
 from .routes import REFUSALS
 from .schemas import NewGame, Seat
 from .service import GameService, ServiceError, at_field, unknown_house_rule
+from .standings import shown_name
 from .store import EventStore
 
 OPEN, STARTED, CANCELLED = "open", "started", "cancelled"
@@ -439,7 +440,10 @@ async def start_game(service: GameService, seek: dict[str, Any]) -> str:
     first), then the computer seats, each seat bound to its player (the owner's on
     creation, the others' by their invitations, claimed here); the game's id."""
     players = [Seat(name=p["name"]) for p in seek["players"]]
-    players += [Seat(name=f"Computer ({level})", bot=level) for level in seek["computers"]]
+    players += [
+        Seat(name=shown_name(bot_player_id(level), "", "bot"), bot=level)
+        for level in seek["computers"]
+    ]
     fields: dict[str, Any] = {
         "variant": seek["variant"],
         "players": players,

@@ -31,6 +31,7 @@ from mathable.i18n import _, lazy
 
 from .db import is_unique_violation, players, settings
 from .service import ServiceError
+from .standings import shown_name
 from .store import EventStore
 
 PERSON = "person"
@@ -56,11 +57,13 @@ class Player:
 
     def me(self) -> dict[str, Any]:
         """What ``GET /api/me`` answers: the player behind the cookie."""
-        return {"id": self.id, "name": self.name, "kind": self.kind, "account": self.account}
+        name = shown_name(self.id, self.name, self.kind)
+        return {"id": self.id, "name": name, "kind": self.kind, "account": self.account}
 
     def profile(self) -> dict[str, Any]:
         """What anyone may see: ``GET /api/players/{id}``."""
-        return {"id": self.id, "name": self.name, "kind": self.kind, "created": self.created}
+        name = shown_name(self.id, self.name, self.kind)
+        return {"id": self.id, "name": name, "kind": self.kind, "created": self.created}
 
 
 def name_key(name: str) -> str:

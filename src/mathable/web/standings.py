@@ -43,7 +43,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
 from mathable import i18n
-from mathable.ai import BOTS, bot_player_id, level_of_player
+from mathable.ai import BOTS, bot_player_id, level_name, level_of_player
 from mathable.engine.protocol import Game
 from mathable.games.registry import GAMES
 from mathable.i18n import _
@@ -116,6 +116,16 @@ def ending_of(
         list(game.ranks()),
         dict(bots),
     )
+
+
+def shown_name(player_id: str, name: str, kind: str) -> str:
+    """A player's name as shown: a computer level's in the reader's language ("Computer
+    (strong)" is "Ordinateur (fort)" to a French reader), a person's as they chose it."""
+    level = level_of_player(player_id) if kind == BOT else None
+    if level is None:
+        return name
+    # TRANSLATORS: the name of a computer player: its level (gentle, greedy, strong…)
+    return _("Computer ({level})", level=level_name(level))
 
 
 def _change(before: float, after: float) -> int:
@@ -368,7 +378,7 @@ class Standings:
         def entry(row: Any) -> dict[str, Any]:
             return {
                 "id": row.player_id,
-                "name": row.name,
+                "name": shown_name(row.player_id, row.name, row.kind),
                 "bot": row.kind == BOT,
                 **_rating_json(row),
             }
