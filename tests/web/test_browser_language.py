@@ -85,6 +85,7 @@ def test_every_page_a_player_meets_is_translated(
         "game": f"/g/{made['id']}?t={made['seats'][0]['token']}",
         "game over": f"/g/{over['id']}",
         "replay": f"/g/{over['id']}?replay",
+        "a computer player's profile": "/players/bot-strong",
     }
     for name, path in pages.items():
         page.goto(server.url + path)
@@ -92,6 +93,11 @@ def test_every_page_a_player_meets_is_translated(
         assert page.evaluate("document.documentElement.lang") == i18n.PSEUDO
         left = english_left(everything_shown(page))
         assert left == [], f"{name}: {left}"
+    page.goto(server.url + pages["game over"])
+    page.click("#analysis")  # the analysis: accuracy, losses, best turns
+    page.wait_for_selector("#modal-box table")
+    left = english_left(everything_shown(page))
+    assert left == [], f"analysis: {left}"
     page.goto(server.url + pages["game"])
     page.wait_for_selector("#board")
     play_one_turn(page)  # the moves list, the turn's result, the bot's answer
@@ -122,15 +128,22 @@ def test_the_game_page_in_the_browsers_language(
     page.wait_for_selector("#board")
     assert page.evaluate("document.documentElement.lang") == lang
     with i18n.language(lang):
-        words = [i18n._("Pass"), i18n._("Exchange")]
-    for word in words:
-        expect(page.locator("#actions")).to_contain_text(word)
+        words = {"#pass": i18n.pgettext("action", "Pass"), "#end": i18n._("End turn")}
+    page.wait_for_selector("#pass")
+    expect(page.locator("#pass")).to_contain_text(words["#pass"])
     if lang != "en":
-        assert words != ["Pass", "Exchange"]
-        view = httpx.get(f"{server.url}/api/games/{made['id']}", headers={"Accept-Language": lang})
-        english = httpx.get(f"{server.url}/api/games/{made['id']}?lang=en").json()["status"]
-        assert view.json()["status"] != english  # the server's texts too
-        expect(page.locator("body")).to_contain_text(view.json()["status"])
+        assert words["#pass"] != "Pass"
+        shown = page.locator("body").inner_text()
+        assert not re.search(r"\b(Pass|End turn|Exchange)\b", shown)  # none left in English
+    token = made["seats"][0]["token"]
+    url = f"{server.url}/api/games/{made['id']}/actions"
+    body = {"action": "A1=99", "token": token}  # refused by the rules engine (C8)
+    refused = httpx.post(url, json=body, headers={"Accept-Language": lang}).json()["error"]
+    english = httpx.post(url + "?lang=en", json=body).json()["error"]
+    assert (refused == english) == (lang == "en")  # the server's texts in the language
+    page.fill("#notation", "A1=99")
+    page.press("#notation", "Enter")
+    expect(page.locator("#message")).to_have_text(refused)
     if lang in ("fr", "de"):
         shot(page, f"game-{lang}")
     violations = [

@@ -308,6 +308,9 @@ class PublicViewOut(Open):
 class SeatInfoOut(BaseModel):
     name: str
     bot: str | None
+    bot_name: str | None = Field(
+        default=None, description="a computer seat's level in the reader's language"
+    )
     claimed: bool = Field(
         default=True, description="a person's seat: whether its invitation was taken"
     )

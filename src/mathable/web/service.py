@@ -1505,10 +1505,16 @@ class GameService:
         the action and a new socket share it (and its text)."""
         lang = i18n.current() if lang is None else lang
         game = live.game
-        seats = [
-            {"name": s["name"], "bot": s["bot"], "claimed": bool(s["bot"] or s.get("token_hash"))}
-            for s in live.seats
-        ]
+        with i18n.language(lang):
+            seats = [
+                {
+                    "name": s["name"],
+                    "bot": s["bot"],
+                    "bot_name": level_name(s["bot"]) if s["bot"] else None,
+                    "claimed": bool(s["bot"] or s.get("token_hash")),
+                }
+                for s in live.seats
+            ]
         made = live.views.get((seat, lang))
         stored = live.seats  # replaced, never changed in place: a claim or a rematch
         ticking = live.timing is not None and live.timing.control is not None and not live.over

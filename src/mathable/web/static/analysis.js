@@ -3,7 +3,7 @@
 // turn shows its position with the best alternative drawn on the board, and a graph of
 // what each turn lost.
 
-import { api, capsOf, closeModal, count, h, modal, pieces, say, state, svg } from "./core.js";
+import { api, capsOf, closeModal, count, h, modal, pieces, say, shownAction, state, svg } from "./core.js";
 import { nt, t } from "./i18n.js";
 
 const path = (id, token) => "/api/games/" + id + "/analysis" + (token ? "?token=" + encodeURIComponent(token) : "");
@@ -14,7 +14,7 @@ export async function analysis(id, token = null) {
     const data = await api(path(id, token));
     modal(h("div", { class: "modal-head" }, h("h3", { id: "modal-title" }, t("Analysis")), h("button", { id: "close", onclick: closeModal }, t("Close (Esc)"))),
       h("div", { class: "analysis", tabindex: "0", role: "region", "aria-label": t("the turns analysed") }, h("table", {}, h("tr", {}, headings(t("pts")).map(c => h("th", {}, c))),
-      data.turns.map(turn => h("tr", {}, [turn.turn, turn.player, turn.played, shown(turn.points), turn.best, shown(turn.best_points), turn.loss || ""].map(c => h("td", {}, c)))))),
+      data.turns.map(turn => h("tr", {}, [turn.turn, turn.player, shownAction(turn.played), shown(turn.points), shownAction(turn.best), shown(turn.best_points), turn.loss || ""].map(c => h("td", {}, c)))))),
       h("p", {}, accuracy(data)));
   } catch (e) { say(e.message, true); }
 }
@@ -74,7 +74,7 @@ export async function analysisPanel(panel, id, token, hooks) {
     const row = h("tr", { "data-turn": turn.turn, class: turn.loss ? "lost" : "" },
       h("td", {}, h("button", { type: "button", class: "turn-button", "aria-label": t("turn {number}, {name}: show it with its best alternative, go to it", { number: turn.turn, name: turn.player }),
         onclick: async () => { await hooks.go(turn.step); hooks.preview(turn, board => markBest(board, turn.best_placements || [])); } }, turn.turn)),
-      [turn.player, turn.played, shown(turn.points), turn.best, shown(turn.best_points), turn.loss || ""].map(x => h("td", {}, x)));
+      [turn.player, shownAction(turn.played), shown(turn.points), shownAction(turn.best), shown(turn.best_points), turn.loss || ""].map(x => h("td", {}, x)));
     row.addEventListener("mouseenter", () => enter(turn, row));
     row.addEventListener("focusin", () => enter(turn, row));
     row.addEventListener("mouseleave", () => { if (!row.contains(document.activeElement)) leave(row); });
@@ -93,7 +93,7 @@ export async function analysisPanel(panel, id, token, hooks) {
 
 // A turn in words, for the text beside the board while it is shown.
 export function describeTurn(turn, c) {
-  const words = { number: turn.turn, name: turn.player, played: turn.played, points: shown(turn.points), best: turn.best, best_points: shown(turn.best_points) };
+  const words = { number: turn.turn, name: turn.player, played: shownAction(turn.played), points: shown(turn.points), best: shownAction(turn.best), best_points: shown(turn.best_points) };
   return turn.loss
     ? t("Turn {number}, {name}, before it was played. Played: {played} ({points}). Best, drawn dotted on the board: {best} ({best_points}), {loss} lost.",
       { ...words, loss: amount(turn.loss, c) })

@@ -37,8 +37,14 @@ export const COMMANDS = {
   end: () => pt("command", "end"), pass: () => pt("command", "pass"), exchange: () => pt("command", "exchange"),
   challenge: () => pt("command", "challenge"), stop: () => pt("command", "stop"), accept: () => pt("command", "accept"),
   decline: () => pt("command", "decline"), draw: () => pt("command", "draw"), penalty: () => pt("command", "penalty"),
+  resign: () => pt("command", "resign"), abort: () => pt("command", "abort"),
 };
 export function commandName(action) { return COMMANDS[action] ? COMMANDS[action]() : action; }
+// An action in notation as the reader reads it: its keyword in their language ("passer",
+// "échanger (3)"), cells and values as they are (I8=12).
+export function shownAction(text) {
+  return String(text || "").replace(/\b[a-z]+\b/g, word => (COMMANDS[word] ? COMMANDS[word]() : word));
+}
 export const SYMBOLS = { x: "×", "/": "÷", "-": "−" };
 
 // The tab's title says when it is your turn, so a player in another tab sees it.

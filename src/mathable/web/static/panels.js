@@ -1,14 +1,14 @@
 // The side panels of a game: scores, the table's rules, the unseen pieces, the moves.
 
 import { analysis } from "./analysis.js";
-import { capsOf, count, h, hintsOn, state, unitName } from "./core.js";
+import { capsOf, count, h, hintsOn, shownAction, state, unitName } from "./core.js";
 import { nt, t } from "./i18n.js";
 
 export function scores(v) {
   const c = capsOf(v.variant);
   const open = v.open_racks || [];
   return h("table", { id: "scores" }, v.players.map((p, i) => h("tr", {},
-    h("td", {}, !v.over && v.to_move === i ? "▶" : ""), h("td", {}, p + (v.seats[i].bot ? " (" + v.seats[i].bot + ")" : ""),
+    h("td", {}, !v.over && v.to_move === i ? "▶" : ""), h("td", {}, v.seats[i].bot ? t("{name} ({level})", { name: p, level: v.seats[i].bot_name || v.seats[i].bot }) : p,
       gone(v, i) ? [" ", h("span", { class: "gone", "data-seat": i }, "(" + gone(v, i) + ")")]
         : away(v, i) ? [" ", h("span", { class: "away", "data-seat": i }, t("(disconnected)"))] : ""),
     h("td", { class: "score", title: unitName(c) }, v.scores[i]),
@@ -139,7 +139,7 @@ export function moves(v) {
   const totals = v.players.map(() => 0);
   return h("div", { class: "moves", id: "moves" }, h("b", { id: "moves-title" }, t("Moves")), h("ol", { tabindex: "0", "aria-labelledby": "moves-title" }, v.summaries.map(s => {
     totals[s.seat] += s.points;
-    return h("li", {}, h("span", { class: "move" }, t("{name}: {turn}", { name: v.players[s.seat], turn: s.notation + (s.note ? " (" + s.note + ")" : "") })),
+    return h("li", {}, h("span", { class: "move" }, t("{name}: {turn}", { name: v.players[s.seat], turn: shownAction(s.notation) + (s.note ? " (" + s.note + ")" : "") })),
       points ? [" ", h("span", { class: "pts" }, "+" + s.points), " ", h("span", { class: "totals" }, "→ " + v.players.map((p, i) => p + " " + totals[i]).join(" · "))] : "");
   })));
 }
@@ -155,5 +155,5 @@ export function describe(s, c) {
   const extras = [];
   if (c.score_unit === "points" && s.points) extras.push(s.points);
   if (s.note) extras.push(s.note);
-  return s.notation + (extras.length ? " (" + extras.join(", ") + ")" : "");
+  return shownAction(s.notation) + (extras.length ? " (" + extras.join(", ") + ")" : "");
 }

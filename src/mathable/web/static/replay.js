@@ -3,7 +3,7 @@
 // still played a seat sees only its own, O1), and the analysis panel beside the board.
 
 import { analysisPanel } from "./analysis.js";
-import { api, app, capsOf, count, h, setWhere, state } from "./core.js";
+import { api, app, capsOf, count, h, setWhere, shownAction, state } from "./core.js";
 import { t } from "./i18n.js";
 import { scores } from "./panels.js";
 import { drawSurface } from "./surface.js";
@@ -54,7 +54,7 @@ export async function replayPage(id) {
     const v = state.view;
     status.textContent = v.status;
     // TRANSLATORS: where the replay is: an action (a placement, a pass...) of all the game's
-    stepText.textContent = data.action ? t("action {step} of {total}: {action}", { step: data.step, total: data.total, action: data.action })
+    stepText.textContent = data.action ? t("action {step} of {total}: {action}", { step: data.step, total: data.total, action: shownAction(data.action) })
       : t("action {step} of {total}", { step: data.step, total: data.total });
     scoreBox.replaceChildren(scores(v));
     list.querySelectorAll("li").forEach(li => {
@@ -78,7 +78,7 @@ export async function replayPage(id) {
   const points = c.score_unit === "points";
   list.replaceChildren(...(first.turns || []).map((turn, i) => h("li", { "data-start": turn.start, "data-step": turn.step },
     h("button", { type: "button", class: "jump", onclick: () => go(turn.step) },
-      (i + 1) + ". " + v0.players[turn.seat] + ": " + turn.notation + (turn.note ? " (" + turn.note + ")" : "") + (points ? " +" + turn.points : "")))));
+      (i + 1) + ". " + v0.players[turn.seat] + ": " + shownAction(turn.notation) + (turn.note ? " (" + turn.note + ")" : "") + (points ? " +" + turn.points : "")))));
   app.replaceChildren(h("h2", {}, t("Replay")), h("div", { class: "row", id: "controls" },
     // TRANSLATORS: a button and its key (Home, End: the keyboard's keys)
     h("button", { id: "first", onclick: () => go(0) }, t("First (Home)")),
