@@ -278,3 +278,54 @@ def test_the_help_screen_lists_the_words_of_the_players_language() -> None:
     assert escaped(shown, ["save"]) == [], shown  # save: not a command word yet
     english = help_text(kind, True, (), ("resign", "abort"))
     assert "  end " in english and "⟦" not in english
+
+
+def _english_only_words(lang: str) -> set[str]:
+    """Words of the English texts that no translation into ``lang`` uses: seen in that
+    language's output, they are English left over."""
+    from babel.messages.pofile import read_po
+
+    with i18n.catalog_path(lang).open("rb") as source:
+        catalog = read_po(source, locale=lang)
+    english: set[str] = set()
+    translated: set[str] = set()
+    for message in catalog:
+        if not message.id:
+            continue
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        forms = message.string if isinstance(message.string, tuple) else (message.string,)
+        for text in ids:
+            english |= set(re.findall(r"[A-Za-z]{3,}", i18n._FIELD.sub(" ", text)))
+        for text in forms:
+            translated |= set(re.findall(r"[A-Za-z]{3,}", i18n._FIELD.sub(" ", str(text))))
+    return english - translated - {"Ann", "Bob", "bot", "gentle", *PRODUCTS}
+
+
+@pytest.mark.parametrize("lang", ["fr", "es", "de", "it", "nl"])
+def test_a_whole_game_in_each_language_has_no_english_word(
+    lang: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A child who reads only ``lang`` plays a whole game in the terminal: every line is
+    in their language (no word that only the English texts use), from the help screen to
+    the winner, and their words for hint and help are understood."""
+    game = registry.new_game("classic", ["Ann", "Bob [bot:gentle]"], seed=5)
+    with i18n.language(lang):
+        words = [i18n.command_name("help"), i18n.command_name("hint")]
+    monkeypatch.setattr("builtins.input", _typist(game, [*words, "nonsense"]))
+    out = StringIO()
+    with i18n.language(lang):
+        run_hotseat(Console(file=out, width=200, force_terminal=False), game, seed=5)
+    text = out.getvalue()
+    assert game.is_over
+    left = sorted(set(re.findall(r"[A-Za-z]{3,}", text)) & _english_only_words(lang))
+    assert left == [], left
+
+
+def test_the_terminal_game_starts_in_french_with_lang_fr() -> None:
+    with i18n.language("fr"):
+        expected = i18n._("Pass the screen to {name} and press Enter…", name="Bob")
+        word = i18n.command_name("pass")
+    command = ["--lang", "fr", "play", "--plain", "--players", "Ann,Bob", "--seed", "3"]
+    out = runner.invoke(app, command, input=f"\n{word}\n\nquit\n\n")
+    assert out.exit_code == 0, out.output
+    assert expected in out.stdout and expected != "Pass the screen to Bob and press Enter…"

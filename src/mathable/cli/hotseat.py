@@ -257,7 +257,7 @@ def help_text(
     # TRANSLATORS: a pile of Mathable Quattro named by its letter: pile A
     place = _("pile {name}", name=middle.name) if middle.kind == "pile" else middle.name
     # TRANSLATORS: the word FILE of "save [FILE]" in the help: a file name to type
-    save = f"save [{_('FILE')}]"
+    save = f"{command_name('save')} [{_('FILE')}]"
     rows: list[tuple[str, str]] = []
     for keyword, typed in examples.items():
         rows.append((panels.typed_in_language(typed), _action_help(keyword, kind, place)))
