@@ -17,6 +17,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import delete, insert, select, update
 
+from mathable import i18n
 from mathable.ai import BOTS, bot_player_id, level_of_player
 from mathable.online.botratings import starting_rating
 from mathable.online.ratings import Rating, rate_game
@@ -118,7 +119,9 @@ def test_a_rated_game_to_its_end_writes_one_result_and_rates_both(database_url: 
         True,
     )
     assert json.loads(result.ranks) == [1, 2] and json.loads(result.scores) == over["scores"]
-    assert result.reason == "Bob resigned"
+    assert i18n.from_stored(result.reason) == "Bob resigned"  # kept as a text (issue 17)
+    with i18n.language("fr"):
+        assert "Bob" in i18n.from_stored(result.reason) != "Bob resigned"
     expected = rate_game([Rating(), Rating()], [1, 2])
     assert close(rating_of(client, ann), expected[0]) and close(rating_of(client, bob), expected[1])
     shown = [round(r.rating) - 1500 for r in expected]
@@ -194,7 +197,7 @@ def test_an_abort_is_never_rated(database_url: str) -> None:
     over = end(client, game_id, "abort", seats[0]).json()
     assert over["over"] and over["end_reason"] == "aborted" and over["rating_changes"] is None
     (result,) = table(client, results)
-    assert result.reason == "aborted" and result.rated is False
+    assert i18n.from_stored(result.reason) == "aborted" and result.rated is False
     assert people_ratings(client) == [] and table(client, rating_changes) == []
 
 
