@@ -50,7 +50,8 @@ def _extensions() -> list[Any]:
     paths = ["src/" + name.replace(".", "/") + ".py" for name in LISTED]
     try:
         return list(mypycify(paths, opt_level="3"))
-    except Exception as exc:  # mypyc refusing a module means "no build"
+    except (Exception, SystemExit) as exc:  # mypyc refusing a module means "no build"
+        # (its type check exits on an error: a missing stub must not stop the install)
         _warn(f"mypyc could not compile ({exc})")
         return []
 
