@@ -10,7 +10,17 @@ from mathable.games.board.turns import Setup
 from mathable.games.quattro.game import QuattroGame, QuattroSetup
 from mathable.games.registry import from_record
 
-TURN_KEYS = {"turn", "player", "played", "points", "best", "best_points", "loss"}
+TURN_KEYS = {
+    "turn",
+    "player",
+    "played",
+    "points",
+    "best",
+    "best_points",
+    "loss",
+    "played_explanation",  # issue 18: the first placement of each explained
+    "best_explanation",
+}
 PLAYER_KEYS = {
     "player",
     "turns",
@@ -39,6 +49,9 @@ def test_quattro_analysis_counts_the_cards_that_could_have_been_played() -> None
     game = _quattro_blunder()
     assert game.to_move == 1
     report = analysis_report(game)
+    explained = report["turns"][0].pop("played_explanation")  # issue 18
+    assert explained["target"] == "B" and explained["value"] == 8 and explained["legal"]
+    assert report["turns"][0].pop("best_explanation") is None  # Quattro: the best unexplained
     assert report["turns"] == [
         {
             "turn": 1,

@@ -20,8 +20,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from mathable.engine.actions import Action, Place
+from mathable.engine.explain import Explanation
 from mathable.engine.notation import CellNames, format_action
 from mathable.engine.protocol import Game, View
+from mathable.games.board.game import explain_on_board
 from mathable.games.board.view import BoardView
 from mathable.games.quattro.view import PilesView
 
@@ -44,6 +46,10 @@ class TurnAnalysis:
     points: int
     best: str
     best_points: int
+    played_explained: Explanation | None = None
+    """The played turn's first placement explained (issue 18), if it placed."""
+    best_explained: Explanation | None = None
+    """The best turn's first placement explained (board games), if it places."""
 
     @property
     def loss(self) -> int:
@@ -79,20 +85,25 @@ def _written(actions: tuple[Action, ...], names: CellNames) -> str:
     return " ".join(format_action(a, names) for a in actions) or "pass"
 
 
-def _best(view: View, names: CellNames) -> tuple[str, int]:
-    """The best turn from the start of a turn in words, and what it achieves."""
+def _best(view: View, names: CellNames) -> tuple[str, int, Explanation | None]:
+    """The best turn from the start of a turn in words, what it achieves, and its first
+    placement explained (board games: issue 18)."""
 
-    def on_board(board_view: BoardView) -> tuple[str, int]:
+    def on_board(board_view: BoardView) -> tuple[str, int, Explanation | None]:
         variant, board = board_from_view(board_view)
         rack = board_view.rack
         strict = bool(board_view.house_rules.get("strict", False))
         plan = best_turn(variant, board, rack, started_with=len(rack), strict=strict)
         actions = tuple(Place(cell, value) for cell, value in plan.placements)
-        return _written(actions, names), plan.total
+        first = None
+        if plan.placements:
+            cell, value = plan.placements[0]
+            first = explain_on_board(variant, board, cell, value, strict)
+        return _written(actions, names), plan.total, first
 
-    def on_piles(piles_view: PilesView) -> tuple[str, int]:
+    def on_piles(piles_view: PilesView) -> tuple[str, int, Explanation | None]:
         actions = strong_plan(piles_view)
-        return _written(actions, names), sum(1 for a in actions if isinstance(a, Place))
+        return _written(actions, names), sum(1 for a in actions if isinstance(a, Place)), None
 
     return by_surface(view, on_board, on_piles)
 
@@ -110,15 +121,26 @@ def analyse_game(game: Game) -> list[TurnAnalysis]:
     """Every finished turn of ``game``, replayed from its log."""
     starts = _turn_starts(game)
     achieved = _achieved(game)
+    explained = game.explain_turns()
     out = []
     for index, turn in enumerate(game.summaries()):
         if index not in starts:
             continue
-        best, best_points = _best(starts[index], game.cell_names)
+        best, best_points, best_first = _best(starts[index], game.cell_names)
+        played_first = explained[index][0] if explained[index] else None
         if achieved[index] > best_points:  # C7: the extra token drawn did better
-            best, best_points = turn.notation, achieved[index]
+            best, best_points, best_first = turn.notation, achieved[index], played_first
         out.append(
-            TurnAnalysis(index + 1, turn.seat, turn.notation, achieved[index], best, best_points)
+            TurnAnalysis(
+                index + 1,
+                turn.seat,
+                turn.notation,
+                achieved[index],
+                best,
+                best_points,
+                played_first,
+                best_first,
+            )
         )
     return out
 
@@ -149,7 +171,7 @@ def summarise(game: Game, turns: list[TurnAnalysis]) -> list[dict[str, Any]]:
     return out
 
 
-REPORT_VERSION = 1
+REPORT_VERSION = 2
 """The version of :func:`analysis_report`'s answer: raise it when the analysis or its JSON
 changes, so the reports the web server keeps (by version) are computed again."""
 
@@ -168,8 +190,31 @@ def analysis_report(game: Game) -> dict[str, Any]:
                 "best": t.best,
                 "best_points": t.best_points,
                 "loss": t.loss,
+                "played_explanation": _explained(t.played_explained),
+                "best_explanation": _explained(t.best_explained),
             }
             for t in turns
         ],
         "players": summarise(game, turns),
     }
+
+
+def _explained(explanation: Explanation | None) -> dict[str, Any] | None:
+    """An explanation as JSON (issue 18), its ``text`` in the current language (see
+    :func:`with_texts` for a report kept and read in another)."""
+    return None if explanation is None else explanation.to_json()
+
+
+def with_texts(report: dict[str, Any]) -> dict[str, Any]:
+    """A copy of ``report`` with its explanations' texts written again in the current
+    language: a kept report (the web keeps one per finished game, shared by its readers)
+    is read in each reader's."""
+    turns = []
+    for turn in report.get("turns", ()):
+        turn = dict(turn)
+        for key in ("played_explanation", "best_explanation"):
+            data = turn.get(key)
+            if isinstance(data, dict):
+                turn[key] = {**data, "text": Explanation.from_json(data).text()}
+        turns.append(turn)
+    return {**report, "turns": turns}

@@ -1449,6 +1449,25 @@ def analyse(record: RecordArg, json_out: JsonFlag = False) -> None:
         return
     # TRANSLATORS: the title of a game's analysis, then the record's file name
     console.print(panels.analysis_view(report, _("Analysis: {file}", file=record.name)))
+    for turn in report["turns"]:  # issue 18: each turn's first placement explained
+        played, best = turn.get("played_explanation"), turn.get("best_explanation")
+        if played is None:
+            continue
+        # TRANSLATORS: a turn's number, its first placement (I8=12), then its explanation
+        line = _(
+            "turn {turn}: {placement}: {explanation}",
+            turn=turn["turn"],
+            placement=f"{played['target']}={played['value']}",
+            explanation=played["text"],
+        )
+        if best is not None and turn.get("loss"):
+            # TRANSLATORS: the best turn's first placement (I8=12), then its explanation
+            line += "; " + _(
+                "best {placement}: {explanation}",
+                placement=f"{best['target']}={best['value']}",
+                explanation=best["text"],
+            )
+        console.print(Text(line))
 
 
 @app.command(
@@ -1572,3 +1591,9 @@ def serve(
     config = uvicorn.Config(web, log_level="warning", ws_max_size=settings.sockets.max_frame)
     server = uvicorn.Server(config)
     server.run(sockets=[sock])
+
+
+from . import explain as _explain  # noqa: E402, F401  (declares explain)
+from . import learn as _learn  # noqa: E402, F401  (declares learn)
+from . import practice as _practice  # noqa: E402, F401  (declares practice)
+from . import puzzles as _puzzles  # noqa: E402, F401  (declares make-puzzles and puzzles)

@@ -29,7 +29,7 @@ from mathable import i18n
 from mathable.ai import BOTS, Bot, seat_bots
 from mathable.ai.hints import hints
 from mathable.engine import records
-from mathable.engine.actions import LEAVE_REASONS, Abort, Leave, action_kind
+from mathable.engine.actions import LEAVE_REASONS, Abort, Leave, Place, action_kind
 from mathable.engine.errors import MathableError
 from mathable.engine.protocol import Game, GameType, View, departure_text
 from mathable.i18n import Text as Message
@@ -263,6 +263,9 @@ def help_text(
         rows.append((panels.typed_in_language(typed), _action_help(keyword, kind, place)))
     if hints_on:
         rows.append((command_name("hint"), _("list your best turns")))
+    # TRANSLATORS: the help of the command "explain I8" (issue 18)
+    explain = _("explain the piece there, or what yours would make there")
+    rows.append((f"{command_name('explain')} {middle.name}", explain))
     if "resign" in leaving:
         rows.append((command_name("resign"), _("leave the game for good (asked to confirm)")))
     if "abort" in leaving:
@@ -403,6 +406,8 @@ def run_hotseat(
             _save(console, game, line[4:].strip(), levels)
         elif word == "hint":
             _hint(console, game, view)
+        elif word == "explain":
+            _explain(console, game, view, line.partition(" ")[2])
         elif word == "undo":
             try:
                 game.undo()
@@ -549,6 +554,45 @@ def _examples(game: Game) -> dict[str, str]:
         found.setdefault(action_kind(action), game.format_action(action))
     # TRANSLATORS: a reminder that a placement may take the extra token: I8=12+
     return {"extra": _("extra (…+)"), **found}
+
+
+def explain_cell(game: Game, view: View, typed: str) -> tuple[list[str], bool]:
+    """Issue 18, ``explain I8``: the explanation of the piece on that cell or pile (the
+    most recent finished turn that placed it) or, on an empty cell (or a pile whose top
+    no turn explains), what each piece the seat places from now would make there
+    (equations and points, C3-C6, Q2). Lines to show, and whether the target was refused.
+    The terminal game and the Textual app both answer with it."""
+    try:
+        cell = game.cell_names.parse(typed[:20])
+    except MathableError as exc:
+        return [str(exc)], True
+    name, here = game.cell_names.name(cell), view.surface[cell]
+    for turn in reversed(game.explain_turns()):
+        for explained in turn:
+            if explained.target == name and explained.value == here:
+                return [explained.text()], False
+    if here != -1 and game.game_type.surface == "board":
+        # TRANSLATORS: a cell's name, and its value: no turn placed it (a printed token)
+        return [_("{cell} holds {value}: no turn placed it", cell=name, value=here)], False
+    found = [game.explain(Place(cell, value)) for value in sorted(set(view.playable))]
+    legal = [e for e in found if e.legal]
+    if not legal:
+        return [_("None of your pieces goes on {cell}.", cell=name)], False
+    # TRANSLATORS: a placement in the notation (I8=12), then its explanation
+    return [
+        _("{placement}: {explanation}", placement=f"{name}={e.value}", explanation=e.text())
+        for e in legal
+    ], False
+
+
+def _explain(console: Console, game: Game, view: View, typed: str) -> None:
+    """Print :func:`explain_cell`'s answer (a refusal as refusals are shown)."""
+    lines, refused = explain_cell(game, view, typed)
+    if refused:
+        _refused(console, lines[0])
+        return
+    for line in lines:
+        console.print(Text(line))
 
 
 def _hint(console: Console, game: Game, view: View) -> None:

@@ -14,14 +14,15 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, Literal, Protocol, Self, TypeAlias
 
 from mathable.i18n import Text, _, lazy, lazy_plural
 
-from .actions import ACTION_KINDS, LEAVE_REASONS, Abort, Action, Cell, Leave
+from .actions import ACTION_KINDS, LEAVE_REASONS, Abort, Action, Cell, Leave, Place
 from .errors import IllegalMove, NotationError
+from .explain import Explanation
 from .notation import CellNames, format_action, parse_action
 from .tokens import piece_name
 
@@ -262,6 +263,8 @@ class TurnSummary:
     notes: tuple[Words, ...] = ()
     """Anything more a player should read (``bonus 50``, ``DIAGO``, ``won the round``),
     as lazy texts: :attr:`note` in the current language."""
+    explanations: tuple[Explanation, ...] = field(default=(), compare=False)
+    """Its placements explained (issue 18), as the board stood when each was made."""
 
     @property
     def note(self) -> str:
@@ -369,7 +372,13 @@ class View:
             "playable": list(self.playable),
             "available": list(self.available),
             "summaries": [
-                {"seat": s.seat, "notation": s.notation, "points": s.points, "note": s.note}
+                {
+                    "seat": s.seat,
+                    "notation": s.notation,
+                    "points": s.points,
+                    "note": s.note,
+                    "explanations": [e.text() for e in s.explanations],
+                }
                 for s in self.summaries
             ],
             "status": self.status,
@@ -498,6 +507,32 @@ class Game(ABC):
     @abstractmethod
     def summaries(self) -> tuple[TurnSummary, ...]:
         """Every finished turn, oldest first, in words."""
+
+    # -- explained placements (issue 18) ---------------------------------------------
+
+    def explain(self, action: Place) -> Explanation:
+        """Explain placing ``action.value`` on ``action.cell`` now for the seat to move:
+        the equations that make it legal and its points, or why it is refused. The value
+        need not be on the rack; the game never changes."""
+        raise NotImplementedError(f"{type(self).__name__} does not explain placements")
+
+    def explain_turns(self) -> tuple[tuple[Explanation, ...], ...]:
+        """Per finished turn (as :meth:`summaries` lists them), the explanations of its
+        placements as the board stood when each was made (empty for a pass)."""
+        return tuple(() for _ in self.summaries())
+
+    def explained_summaries(self) -> tuple[TurnSummary, ...]:
+        """:meth:`summaries` with each turn's placements explained (for views)."""
+        explained = self.explain_turns()
+        return tuple(
+            replace(summary, explanations=found) if found else summary
+            for summary, found in zip(self.summaries(), explained, strict=False)
+        )
+
+    def explain_turn(self, index: int) -> tuple[Explanation, ...]:
+        """The explanations of the placements of finished turn ``index`` (as
+        :meth:`summaries` numbers them; negative counts from the last)."""
+        return self.explain_turns()[index]
 
     # -- shared by every game ----------------------------------------------------------
 

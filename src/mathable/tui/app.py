@@ -42,6 +42,7 @@ from mathable.ai.hints import hints
 from mathable.cli.hotseat import (
     LEAVING_WORDS,
     LEFT_MARKS,
+    explain_cell,
     leave_question,
     leave_request,
     leaving_open,
@@ -543,6 +544,10 @@ class MathableApp(App[None]):
             return False
         if text.split()[:1] and text.split()[0].lower() in LEAVING_WORDS:
             self.leave_typed(text)
+            return False
+        if text.split()[:1] and text.split()[0].lower() == "explain":  # issue 18: explain I8
+            lines, refused = explain_cell(game, game.view(self.viewer()), text.partition(" ")[2])
+            self.say("\n".join(lines), error=refused)
             return False
         try:
             action = game.parse_action(text)

@@ -28,7 +28,18 @@ from starlette.middleware.gzip import GZipMiddleware
 from mathable.games.registry import GAMES
 from mathable.i18n import Text, _, lazy, ngettext
 
-from . import accounts, chat, language, lobby, routes, standings
+from . import (
+    accounts,
+    chat,
+    language,
+    learning,  # issue 18: GET /api/explain
+    lessons,  # issue 18: /learn and /api/lessons
+    lobby,
+    practice,  # issue 18: /practice and its panel
+    puzzles,
+    routes,
+    standings,
+)
 from .connections import Admissions, SocketLimits
 from .db import shown_database_url
 from .limits import Limits
@@ -270,6 +281,7 @@ def create_app(database_url: str | None = None) -> FastAPI:
         app, players, settings.secret_key or secret_key(store), secure=settings.secure_cookies
     )
     lobby.install(app, store)  # the lobby's seeks, page and routes (issue 15)
+    puzzles.install(app)  # the puzzles' page and API (issue 18)
     standings.install(app, service.standings)  # leaderboard, histories (issue 15)
     # gzip for the page's files and JSON answers (those that ask for it), inside the
     # limits and the security headers, which every answer keeps
@@ -280,5 +292,8 @@ def create_app(database_url: str | None = None) -> FastAPI:
     for router in (routes.catalog, routes.games, routes.after, routes.live):
         app.include_router(router)
     app.include_router(chat.router)  # the chat of each game (issue 15)
+    app.include_router(learning.router)  # explained placements (issue 18)
+    app.include_router(practice.router)  # practice: the page and its panel (issue 18)
+    app.include_router(lessons.router)  # the guided lessons (issue 18)
     language.install(app)  # every answer in its reader's language (issue 17): outermost
     return app

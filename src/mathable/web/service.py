@@ -28,7 +28,7 @@ from typing import Any
 
 from mathable import i18n
 from mathable.ai import BOTS, bot_player_id, in_time, level_name, seat_levels
-from mathable.ai.analysis import REPORT_VERSION
+from mathable.ai.analysis import REPORT_VERSION, with_texts
 from mathable.engine import records
 from mathable.engine.actions import Abort, Action, Challenge, Exchange, Leave, action_kind
 from mathable.engine.errors import IllegalMove, MathableError, NotationError
@@ -1831,8 +1831,8 @@ class GameService:
         only with the house rule hints (O2), for a seat and of its own turns (the others'
         would show their racks)."""
         game, seat = seated.live.game, seated.seat
-        if game.is_over:
-            return await self.finished_analysis(seated.live)
+        if game.is_over:  # kept once for every reader: its explanations in the reader's words
+            return with_texts(await self.finished_analysis(seated.live))
         if not game.house_rules.hints:
             raise ServiceError(
                 409,
@@ -1853,7 +1853,7 @@ class GameService:
         seats = [summary.seat for summary in game.summaries()]
         report["turns"] = [t for t in report["turns"] if seats[t["turn"] - 1] == seat]
         report["players"] = [report["players"][seat]]
-        return report
+        return with_texts(report)
 
     @staticmethod
     def score_sheet(text: str, variant: str) -> dict[str, Any]:

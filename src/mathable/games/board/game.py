@@ -33,12 +33,14 @@ from mathable.engine.actions import (
     Place,
 )
 from mathable.engine.errors import IllegalMove
+from mathable.engine.explain import Explanation, equation
 from mathable.engine.notation import Position, format_turn
 from mathable.engine.protocol import Game, GameType, HouseRules, TurnSummary, Words, seat_names
 from mathable.engine.rng import Rng
 from mathable.engine.tokens import as_list, pieces_text
 from mathable.engine.validation import check_new_game
 from mathable.i18n import Text, lazy, lazy_plural
+from mathable.i18n import current as current_language
 
 from .board import EMPTY, Board
 from .geometry import Grid
@@ -867,7 +869,7 @@ class BoardGame(Game):
             surface=tuple(self.board.values),
             playable=self.rack(seat) if seat is not None else (),
             available=self.available(seat),
-            summaries=self.summaries(),
+            summaries=self.explained_summaries(),
             status_text=self.status(),
             left=self.left,
             turn_placements=self.turn_placements,
@@ -969,9 +971,73 @@ class BoardGame(Game):
             written.append(TurnSummary(turn.seat, text or turn.kind, turn.points, tuple(notes)))
         return tuple(written)
 
+    def explain(self, action: Place) -> Explanation:
+        """Explain placing ``action.value`` on ``action.cell`` now (issue 18; the value
+        need not be on the rack; nothing changes)."""
+        return explain_on_board(
+            self.variant, self.board, action.cell, action.value, self.house_rules.strict
+        )
+
+    def explain_turns(self) -> tuple[tuple[Explanation, ...], ...]:
+        """Per finished turn, its placements explained as the board stood then: the
+        turns' tokens replayed on a fresh board, kept from one call to the next while
+        the state only grows (views ask after every action)."""
+        state, lang = self._state, current_language()
+        kept = self.__dict__.get("_explained")
+        if kept is None or kept[0] is not state or kept[1] != lang:
+            done: list[tuple[Explanation, ...]] = []
+            kept = (state, lang, self.variant.new_board(), done)
+            self.__dict__["_explained"] = kept
+        board, done = kept[2], kept[3]
+        strict = self.house_rules.strict
+        for turn in state.turns[len(done) :]:
+            explained = []
+            for placed in turn.placements:
+                explained.append(
+                    explain_on_board(self.variant, board, placed.cell, placed.value, strict)
+                )
+                board.place(placed.cell, placed.value)
+            done.append(tuple(explained))
+        return tuple(done)
+
     def offers_extra_token(self, cell: int) -> bool:
         """C7: whether a token placed on ``cell`` now may take the extra token."""
         return self.variant.extra_token_refusal(cell, self.bag_size) is None
+
+
+def explain_on_board(
+    variant: Variant, board: Board, cell: int, value: int, strict: bool = False
+) -> Explanation:
+    """Explain ``value`` on ``cell`` of ``board`` (issue 18): one equation per pair of
+    tokens in line next to it that makes the value (C3, C4), only the square's operation
+    on a restriction square (C5), the points as ``variant`` scores them (C6, K2); or why
+    it is refused, with the rule (C1, C3, C5, K2)."""
+    grid = board.grid
+    if not 0 <= cell < len(board.values):
+        reason = lazy("cell {cell} is off the board", cell=cell)
+        return Explanation(str(cell), value, False, (), 1, 0, str(reason), "C1")
+    name, award = grid.name(cell), board.rules.multipliers[cell]
+    if not board.is_empty(cell):
+        held = already_holds(name, board.values[cell])
+        return Explanation(name, value, False, (), award, 0, str(held), "C3")
+    if not variant.is_legal(board, cell, value, strict):
+        try:
+            variant.check_placement(board, cell, value, strict)
+        except IllegalMove as refused:
+            return Explanation(name, value, False, (), award, 0, refused.reason, refused.rule)
+    ops, values = board.rules.cell_ops[cell], board.values
+    found = []
+    for near, far in grid.pairs[cell]:
+        if values[near] == EMPTY or values[far] == EMPTY:
+            continue
+        first, second = sorted((near, far))
+        made = equation(
+            value, (grid.name(first), values[first]), (grid.name(second), values[second]), ops
+        )
+        if made is not None:
+            found.append(made)
+    points = variant.placement_points(board, cell, value)
+    return Explanation(name, value, True, tuple(found), award, points, "", "")
 
 
 class LegalPlacements:

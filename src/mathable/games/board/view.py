@@ -75,8 +75,16 @@ class BoardView(View):
         def placed(p: PlacedToken) -> dict[str, Any]:
             return {"cell": name(p.cell), "value": p.value, "points": p.points, "extra": p.extra}
 
+        common = self.common_dict()
+        written = common["summaries"]
+
+        def explained(index: int) -> list[str]:
+            """The texts of turn ``index``'s explained placements (issue 18), as the
+            summaries wrote them."""
+            return list(written[index]["explanations"]) if index < len(written) else []
+
         return {
-            **self.common_dict(),
+            **common,
             "board": {name(c): v for c, v in enumerate(self.surface) if v != EMPTY},
             "turn": {
                 "placements": [placed(p) for p in self.turn_placements],
@@ -91,8 +99,9 @@ class BoardView(View):
                     "exchanged": t.exchanged,
                     "challenged": t.challenged,
                     "placements": [placed(p) for p in t.placements],
+                    "explanations": explained(index),
                 }
-                for t in self.turns
+                for index, t in enumerate(self.turns)
             ],
             "start_draws": [list(d) for d in self.start_draws],
             "can_challenge": self.can_challenge,

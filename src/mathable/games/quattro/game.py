@@ -39,6 +39,7 @@ from mathable.engine.actions import (
 )
 from mathable.engine.arithmetic import ALL_OPS, pair_results
 from mathable.engine.errors import IllegalMove
+from mathable.engine.explain import Explanation, equation
 from mathable.engine.notation import format_action, format_turn
 from mathable.engine.protocol import (
     Game,
@@ -54,6 +55,7 @@ from mathable.engine.protocol import (
 from mathable.engine.rng import Rng
 from mathable.engine.tokens import CLASSIC_TOKENS, as_list
 from mathable.engine.validation import check_new_game
+from mathable.i18n import current as current_language
 from mathable.i18n import lazy, lazy_plural
 
 from .setup import read_deal
@@ -196,6 +198,46 @@ class _QState:
     def diago_by_all(self) -> bool:
         """Q4: every seat still in the match (L1) has used DIAGO this round."""
         return all(s in self.diago_used for s in self.in_play())
+
+    def explain(self, pile: int, value: int) -> Explanation:
+        """Explain ``value`` on ``pile`` now (issue 18): one equation per pile beside it
+        whose top card makes the value with this pile's top (Q2, Q4); Quattro scores
+        rounds, not points, so ``points`` is 0. A drawn card goes on any pile (Q3)."""
+        if not 0 <= pile < 4:
+            reason = lazy("there is no pile {pile}: piles are A, B, C and D", pile=pile)
+            return Explanation(str(pile), value, False, (), 1, 0, str(reason), "Q1")
+        name = PILES[pile]
+        if self.over:
+            return Explanation(name, value, False, (), 1, 0, str(lazy("the match is over")), "Q5")
+        if self.phase == "drawn":
+            if value == self.drawn:
+                return Explanation(name, value, True, (), 1, 0, "", "")
+            reason = lazy("put the card you drew, the {value}, on a pile", value=self.drawn)
+            return Explanation(name, value, False, (), 1, 0, str(reason), "Q3")
+        if self.phase == "after":
+            reason = lazy("the drawn card is placed: exchange one card or take a penalty card")
+            return Explanation(name, value, False, (), 1, 0, str(reason), "Q3")
+        tops = [p[-1] for p in self.piles]
+        found = []
+        for other in self.neighbours(pile):
+            first, second = sorted((pile, other))
+            made = equation(
+                value, (PILES[first], tops[first]), (PILES[second], tops[second]), ALL_OPS
+            )
+            if made is not None:
+                found.append(made)
+        if found:
+            return Explanation(name, value, True, tuple(found), 1, 0, "", "")
+        shown = ", ".join(f"{PILES[o]}={tops[o]}" for o in self.neighbours(pile))
+        reason = lazy(
+            "{value} on pile {pile} ({top}) is not a result of + - x / of {top} "
+            "and an adjacent top ({tops})",
+            value=value,
+            pile=name,
+            top=tops[pile],
+            tops=shown,
+        )
+        return Explanation(name, value, False, (), 1, 0, str(reason), "Q2")
 
     def neighbours(self, pile: int) -> tuple[int, ...]:
         near = SIDE_BY_SIDE[pile]
@@ -557,6 +599,32 @@ class QuattroGame(Game):
     def _reset(self) -> None:
         self._state = _QState(len(self.players), self.seed, self.rounds, self.setup)
 
+    def explain(self, action: Place) -> Explanation:
+        """Explain playing ``action.value`` on pile ``action.cell`` now (issue 18; the
+        card need not be in the hand; nothing changes)."""
+        return self._state.explain(action.cell, action.value)
+
+    def explain_turns(self) -> tuple[tuple[Explanation, ...], ...]:
+        """Per finished turn, its equation plays explained as the piles stood then: the
+        log replayed on a shadow match, kept from one call to the next while the log
+        only grows (views ask after every action)."""
+        state, lang = self._state, current_language()
+        kept = self.__dict__.get("_explained")
+        if kept is None or kept[0] is not state or kept[1] != lang:
+            done: list[tuple[Explanation, ...]] = []
+            pending: list[Explanation] = []
+            kept = (state, lang, self.fresh(), done, pending)
+            self.__dict__["_explained"] = kept
+        shadow, done, pending = kept[2], kept[3], kept[4]
+        for action in self._log[len(shadow._log) :]:
+            if isinstance(action, Place) and shadow._state.phase == "play":
+                pending.append(shadow.explain(action))
+            shadow.apply(action)
+            while len(done) < len(shadow._state.turns):
+                done.append(tuple(pending))
+                pending.clear()
+        return tuple(done)
+
     def fresh(self) -> QuattroGame:
         """The same game before any action."""
         return QuattroGame(
@@ -810,7 +878,7 @@ class QuattroGame(Game):
             surface=self.tops,
             playable=(drawn,) if drawn is not None else rack,
             available=self.available(seat),
-            summaries=self.summaries(),
+            summaries=self.explained_summaries(),
             status_text=joined(status),
             left=self.left,
             pile_sizes=self.pile_sizes,

@@ -84,8 +84,16 @@ class PilesView(View):
         def play(p: tuple[int, int]) -> dict[str, Any]:
             return {"pile": PILES[p[0]], "value": p[1]}
 
+        common = self.common_dict()
+        written = common["summaries"]
+
+        def explained(index: int) -> list[str]:
+            """The texts of turn ``index``'s explained placements (issue 18), as the
+            summaries wrote them."""
+            return list(written[index]["explanations"]) if index < len(written) else []
+
         return {
-            **self.common_dict(),
+            **common,
             "piles": {PILES[i]: top for i, top in enumerate(self.tops)},
             "pile_sizes": {PILES[i]: n for i, n in enumerate(self.pile_sizes)},
             "trash_size": self.trash_size,
@@ -105,7 +113,8 @@ class PilesView(View):
                     "drawn_to": play(t.drawn_to) if t.drawn_to else None,
                     "exchanged": t.exchanged,
                     "won_round": t.won_round,
+                    "explanations": explained(index),
                 }
-                for t in self.turns
+                for index, t in enumerate(self.turns)
             ],
         }

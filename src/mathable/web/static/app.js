@@ -21,6 +21,7 @@ import { profilePage } from "./profile.js";
 // their text (setWhere).
 function shellTexts() {
   const say = (id, text) => { const el = document.getElementById(id); if (el) el.textContent = text; };
+  say("learn-nav", t("Learn"));
   say("lobby-nav", t("Lobby"));
   say("leaderboard-nav", t("Leaderboard"));
   say("theme", t("Dark mode"));
@@ -51,5 +52,7 @@ languageSwitch();
 const match = location.pathname.match(/^\/g\/([\w-]+)/);
 const rules = location.pathname.match(/^\/rules\/([^/]+)$/);
 const player = location.pathname.match(/^\/players\/([^/]+)$/);
-(match ? gamePage(match[1]) : rules ? rulesPage(decodeURIComponent(rules[1])) : location.pathname === "/lobby" ? lobbyPage()
-  : location.pathname === "/leaderboard" ? leaderboardPage() : player ? profilePage(decodeURIComponent(player[1])) : home()).catch(e => { app.textContent = t("Error: {message}", { message: e.message }); });
+if (match && new URLSearchParams(location.search).has("practice")) import("./practice.js").then(m => m.practicePanel(match[1]));  // issue 18
+(match ? gamePage(match[1]) : rules ? rulesPage(decodeURIComponent(rules[1])) : location.pathname === "/learn" ? import("./learn.js").then(m => m.learnPage()) : location.pathname === "/practice" ? import("./practice.js").then(m => m.practicePage())
+  : location.pathname === "/lobby" ? lobbyPage()
+  : location.pathname === "/puzzles" ? import("./puzzles.js").then(m => m.puzzlesPage()) : location.pathname === "/leaderboard" ? leaderboardPage() : player ? profilePage(decodeURIComponent(player[1])) : home()).catch(e => { app.textContent = t("Error: {message}", { message: e.message }); });

@@ -139,7 +139,8 @@ export function moves(v) {
   const totals = v.players.map(() => 0);
   return h("div", { class: "moves", id: "moves" }, h("b", { id: "moves-title" }, t("Moves")), h("ol", { tabindex: "0", "aria-labelledby": "moves-title" }, v.summaries.map(s => {
     totals[s.seat] += s.points;
-    return h("li", {}, h("span", { class: "move" }, t("{name}: {turn}", { name: v.players[s.seat], turn: shownAction(s.notation) + (s.note ? " (" + s.note + ")" : "") })),
+    // issue 18: each placement of the turn explained, on hover
+    return h("li", { title: (s.explanations || []).join("\n") || null }, h("span", { class: "move" }, t("{name}: {turn}", { name: v.players[s.seat], turn: shownAction(s.notation) + (s.note ? " (" + s.note + ")" : "") })),
       points ? [" ", h("span", { class: "pts" }, "+" + s.points), " ", h("span", { class: "totals" }, "→ " + v.players.map((p, i) => p + " " + totals[i]).join(" · "))] : "");
   })));
 }

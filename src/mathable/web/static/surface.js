@@ -21,6 +21,7 @@ export function drawSurface(v) {
   const lastBy = lastTurns(v, current);
   const latest = new Set(v.recent || []);  // the last finished turn's (it pops in)
   const hinted = new Set(state.hinted);
+  const explained = explanations(v);  // issue 18: a last turn's piece explained on hover and focus
   const notes = v.target_notes || [];
   const coords = board ? coordinates(c) : null;
   const track = board ? "var(--cell)" : "var(--pile)";
@@ -38,17 +39,20 @@ export function drawSurface(v) {
     if (by) classes.push("last", "by-s" + (by[by.length - 1] % 4), ...(latest.has(target.name) ? ["latest"] : []));
     if (hinted.has(target.name)) classes.push("hinted");
     if (state.cursor === i) classes.push("cursor");
+    const said = by && value >= 0 ? explained.get(target.name) : undefined;
     const content = board
       ? (value >= 0 ? h("span", { class: "tok" }, value) : SYMBOLS[target.label] || target.label)
       : [h("small", {}, target.label + (notes[i] ? " · " + notes[i] : "")), value >= 0 ? h("span", { class: "top" }, value) : ""];
-    grid.append(h("button", { type: "button", class: classes.join(" "), "data-cell": target.name, "data-index": i, title: target.name,
+    const described = said ? [h("span", { class: "sr-only", id: "explain-" + i }, said)] : [];
+    grid.append(h("button", { type: "button", class: classes.join(" "), "data-cell": target.name, "data-index": i,
+      title: said ? target.name + ": " + said : target.name, "aria-describedby": said ? "explain-" + i : null,
       // TRANSLATORS: {names} is one or more possessives ("Bob's", "Ann's and Bob's")
       "aria-label": targetName(target, value, notes[i], legal.has(target.name), current.has(target.name), by ? t("{names} last turn", { names: whose(v, by) }) : ""),
       tabindex: i === focusAt ? "0" : "-1", onclick: () => { state.cursor = i; place(i); },
       ondragover: e => { if (state.dragging !== null) { e.preventDefault(); e.dataTransfer.dropEffect = "move"; } },
       ondragenter: e => { if (state.dragging !== null) over(e.currentTarget); },
       ondragleave: e => e.currentTarget.classList.remove("drop-over"),
-      ondrop: e => { e.preventDefault(); dropOn(i); } }, content));
+      ondrop: e => { e.preventDefault(); dropOn(i); } }, content, described));
   });
   return grid;
 }
@@ -88,6 +92,17 @@ export function lastTurns(v, current) {
   const seats = v.last_turns.map((_, seat) => seat).sort((a, b) => latest(a) - latest(b));
   seats.forEach(seat => v.last_turns[seat].forEach(name => put(name, seat)));
   return by;
+}
+
+// Target name -> the explanation (issue 18: its equations and points, in the reader's
+// language, from the view's turns) of the piece the latest turn placing there put on it.
+export function explanations(v) {
+  const said = new Map();
+  (v.turns || []).forEach(turn => (turn.placements || turn.plays || []).forEach((p, k) => {
+    const text = (turn.explanations || [])[k];
+    if (text) said.set(p.cell !== undefined ? p.cell : p.pile, text);
+  }));
+  return said;
 }
 
 // "Bob's", "Ann's and Bob's": the players named for a list of seats.

@@ -1,0 +1,116 @@
+"""``mathable learn``: the guided first game at the terminal (issue 18).
+
+Each step draws the board as ``mathable show`` does, says the rule the step shows, and
+reads the learner's move in the notation (``I8=12``); a wrong attempt is explained
+(:func:`mathable.learn.lessons.check`) and asked again, ``hint`` shows the move, ``quit``
+leaves. The command is declared on the group of :mod:`.app`, which imports this module at
+its end.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from rich.console import Console
+from rich.text import Text
+
+from mathable.engine.errors import MathableError
+from mathable.engine.protocol import Game
+from mathable.i18n import _, lazy, typed_command
+from mathable.learn.lessons import Lesson, check, lesson_for
+from mathable.render import panels
+
+from .app import VariantOpt, _Command, _help, app, console, fail
+from .hotseat import _ask, _refused, clean
+
+
+def _draw(console: Console, game: Game) -> None:
+    """The board, the scores and the rack of the player to move."""
+    kind = game.game_type
+    view = game.view(game.to_move)
+    console.print(panels.view_surface(kind, view))
+    console.print(
+        panels.scores_table(
+            view.players,
+            view.scores,
+            view.to_move,
+            view.rack_sizes,
+            kind.score_unit,
+            panels.holder(kind),
+        )
+    )
+    console.print(Text(panels.supply_count(kind, view.bag_size)))
+    name = view.players[view.to_move]
+    # TRANSLATORS: the pieces of the player to move follow (in a lesson: Ann's rack:)
+    if kind.piece == "card":
+        held = _("{name}'s hand:", name=name)
+    else:
+        held = _("{name}'s rack:", name=name)
+    console.print(Text(held + " "), panels.rack_text(view.rack))
+    if view.playable != view.rack:
+        # TRANSLATORS: the pieces the player must place now follow (a card just drawn)
+        console.print(Text(_("to place:") + " "), panels.rack_text(view.playable))
+
+
+def run_lesson(console: Console, lesson: Lesson) -> bool:
+    """Go through ``lesson`` step by step at the terminal; False if the learner quit."""
+    console.print(Text(str(lesson.title), style="bold"))
+    console.print(Text(str(lesson.intro)))
+    console.print(Text(_("Type the move, 'hint' to see it, 'quit' to leave.")))
+    count = len(lesson.steps)
+    for index, step in enumerate(lesson.steps):
+        game = lesson.game_before(index)
+        console.print()
+        # TRANSLATORS: a lesson's progress, then the step's title
+        console.rule(
+            Text(
+                _(
+                    "Step {number} of {count}: {title}",
+                    number=index + 1,
+                    count=count,
+                    title=step.title,
+                )
+            )
+        )
+        _draw(console, game)
+        console.print(Text(str(step.text), style="cyan"))
+        while True:
+            line = typed_command(
+                _ask(console, Text.assemble((game.players[game.to_move], "bold"), "> "))
+            )
+            word = line.strip().split()[0].lower() if line.strip() else ""
+            if word == "quit":
+                return False
+            if word == "hint":
+                # TRANSLATORS: a lesson's hint: the move to type, then why it is legal
+                console.print(Text(_("Type {move}: {why}.", move=step.move, why=step.why)))
+                continue
+            attempt = check(lesson, index, line)
+            if attempt.correct:
+                console.print(Text(clean(attempt.text), style="green"))
+                break
+            _refused(console, clean(attempt.text))
+    console.print()
+    console.print(Text(str(lesson.end), style="bold green"))
+    return True
+
+
+@app.command(
+    "learn",
+    cls=_Command,
+    help=_help(
+        lazy(
+            "A guided first game: make each move of the rulebook's example game yourself, "
+            "with each rule explained and wrong moves explained too."
+        )
+    ),
+)
+def learn(variant: VariantOpt = "classic") -> None:
+    try:
+        lesson = lesson_for(variant)
+    except MathableError as exc:
+        raise fail(str(exc)) from None
+    reconfigure = getattr(sys.stdin, "reconfigure", None)
+    if reconfigure is not None:  # a typed line that is not UTF-8 is read, not fatal
+        reconfigure(errors="replace")
+    run_lesson(console, lesson)

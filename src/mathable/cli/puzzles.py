@@ -1,0 +1,181 @@
+"""``mathable make-puzzles`` (mine the puzzle set) and ``mathable puzzles`` (solve one).
+
+The commands are declared on the group of :mod:`.app`, which imports this module at its
+end; the selection rule is :mod:`mathable.learn.puzzles`'s.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.text import Text
+
+from mathable.i18n import _, lazy, ngettext
+from mathable.learn import puzzles as mined
+
+from .app import JobsOpt, _Command, _help, _writable_folder, app, console, err, fail, show
+
+MAX_LINE = 200
+"""The longest line read from the player, in characters."""
+
+
+@app.command(
+    "make-puzzles",
+    cls=_Command,
+    help=_help(
+        lazy(
+            "Mine puzzles from the strong computer player's self-play, in classic and "
+            "Junior: positions where the best whole turn is worth at least 1.5 times and "
+            "30 points more than the best single placement; writes them as JSON, "
+            "reproducible from the seed."
+        )
+    ),
+)
+def make_puzzles(
+    games: Annotated[
+        int,
+        typer.Option(min=1, max=100_000, help=_help(lazy("Self-play games per game."))),
+    ] = mined.DEFAULT_GAMES,
+    seed: Annotated[
+        int,
+        typer.Option(min=0, max=10**9, help=_help(lazy("Game i is dealt from seed + i."))),
+    ] = mined.DEFAULT_SEED,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help=_help(lazy("The file to write (default: the shipped set)."))),
+    ] = None,
+    jobs: JobsOpt = 1,
+) -> None:
+    from rich.progress import Progress
+
+    target = out or mined.DATA
+    _writable_folder(target.parent)
+    with Progress(console=err, transient=True) as progress:
+        # TRANSLATORS: a progress bar's label while puzzles are mined from self-play
+        task = progress.add_task(_("self-play"), total=games * len(mined.GAMES))
+        found = mined.make(games, seed, jobs, lambda: progress.advance(task))
+    meta = {
+        "command": f"mathable make-puzzles --games {games} --seed {seed}",
+        "games": games,
+        "seed": seed,
+        "player": mined.PLAYER,
+    }
+    try:
+        target.write_text(mined.to_json(found, meta), encoding="utf-8")
+    except OSError as exc:
+        raise fail(
+            _("cannot write {file}: {reason}", file=str(target), reason=exc.strerror or str(exc))
+        ) from None
+    said = ngettext("{count} puzzle", "{count} puzzles", len(found))
+    for band in mined.BANDS:
+        count = sum(1 for p in found if p.band == band)
+        said += f", {mined.BAND_NAMES[band]} {count}"
+    # TRANSLATORS: how many puzzles were found (and per band), then the file written
+    console.print(Text(_("{puzzles}: wrote {file}", puzzles=said, file=str(target))))
+
+
+@app.command(
+    "puzzles",
+    cls=_Command,
+    help=_help(
+        lazy(
+            "Solve a puzzle: find a turn worth at least the target. Type one placement a "
+            "line (I8=12), then end; the engine's answer follows."
+        )
+    ),
+)
+def puzzles(
+    band: Annotated[
+        str | None,
+        typer.Option(help=_help(lazy("easy, medium or hard (any by default)."))),
+    ] = None,
+    daily: Annotated[
+        bool, typer.Option("--daily", help=_help(lazy("Today's puzzle (UTC), the same for all.")))
+    ] = False,
+    puzzle_id: Annotated[
+        str | None, typer.Option("--id", help=_help(lazy("A puzzle by its id.")))
+    ] = None,
+) -> None:
+    if band is not None and band not in mined.BANDS:
+        raise fail(
+            _(
+                "{band} is not a band; choose one of {bands}",
+                band=repr(band),
+                bands=", ".join(mined.BANDS),
+            )
+        )
+    if puzzle_id is not None:
+        chosen = mined.by_id(puzzle_id)
+        if chosen is None:
+            raise fail(_("no puzzle is called {id}", id=repr(puzzle_id)))
+    elif daily:
+        chosen = mined.daily()
+    else:
+        chosen = random.choice(mined.of_band(band))
+    play(chosen)
+
+
+def play(puzzle: mined.Puzzle) -> None:
+    """Show the puzzle, read the player's turn a placement a line until ``end`` (or the
+    end of input), judge it, then show the engine's answer."""
+    # TRANSLATORS: a puzzle's heading: its id, its band (easy, medium, hard)
+    band = str(mined.BAND_NAMES[puzzle.band])
+    console.print(Text(_("Puzzle {id} ({band})", id=puzzle.id, band=band), style="bold"))
+    show(puzzle.position)
+    target = ngettext(
+        "Find a turn worth at least {count} point.",
+        "Find a turn worth at least {count} points.",
+        puzzle.target,
+    )
+    console.print(Text(target, style="bold"))
+    console.print(Text(_("Type one placement a line (like I8=12), then end.")))
+    placed: list[str] = []
+    while len(placed) < mined.MAX_TURN:
+        line = sys.stdin.readline()
+        if not line:
+            break
+        text = line.strip()[: MAX_LINE + 1]
+        if text.lower() == "end" or not text:
+            if text or placed:
+                break
+            continue
+        if len(text) > MAX_LINE:
+            console.print(Text(_("a line has at most {most} characters", most=MAX_LINE)))
+            continue
+        tried = mined.check(puzzle, [*placed, text])
+        if not tried.legal:
+            console.print(Text(_("refused: {reason}", reason=str(tried.reason))))
+            continue
+        placed.append(text)
+        console.print(Text(ngettext("{count} point so far", "{count} points so far", tried.points)))
+    result = mined.check(puzzle, placed) if placed else None
+    if result is None:
+        console.print(Text(_("No placement.")))
+    elif result.solved:
+        console.print(
+            Text(ngettext("Solved: {count} point.", "Solved: {count} points.", result.points))
+        )
+    else:
+        console.print(
+            Text(
+                ngettext(
+                    "Not yet: {count} point, the target is {target}.",
+                    "Not yet: {count} points, the target is {target}.",
+                    result.points,
+                    target=puzzle.target,
+                )
+            )
+        )
+    # TRANSLATORS: the engine's best turn in notation, then its points
+    answer = _("The engine's answer: {turn} ({points})", turn=puzzle.answer, points=puzzle.points)
+    console.print(Text(answer))
+    obvious = _(
+        "The best single placement: {placement} ({points})",
+        placement=puzzle.obvious,
+        points=puzzle.obvious_points,
+    )
+    console.print(Text(obvious))

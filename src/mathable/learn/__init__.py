@@ -1,0 +1,1 @@
+"""Learning by playing: puzzles mined from computer games (issue 18)."""

@@ -1,0 +1,113 @@
+"""Puzzles on the web (issue 18): the page ``/puzzles`` and its API.
+
+``GET /api/puzzles?band=…`` lists shipped puzzles (bounded, no answers),
+``GET /api/puzzles/daily`` is the UTC day's puzzle (the same for everyone),
+``GET /api/puzzles/{id}`` one puzzle, and ``POST /api/puzzles/{id}/check`` judges a
+player's turn (placements in notation, played in order: rulings C3-C6, C9) and then gives
+the engine's answer. The selection rule is :mod:`mathable.learn.puzzles`'s.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, FastAPI, Path, Query
+from fastapi.responses import HTMLResponse, Response
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+from mathable.i18n import lazy
+from mathable.learn import puzzles as mined
+
+from .language import html_page
+from .routes import REFUSALS
+from .service import ServiceError
+
+LISTED = 50
+"""The most puzzles one list answers with."""
+
+router = APIRouter(prefix="/api/puzzles", tags=["puzzles"], responses=REFUSALS)
+page = APIRouter(include_in_schema=False)
+
+
+@page.get("/puzzles")
+async def puzzles_page() -> HTMLResponse:
+    return html_page()
+
+
+Placement = Annotated[str, StringConstraints(min_length=1, max_length=20)]
+
+
+class TurnIn(BaseModel):
+    """A player's turn: placements in notation, in the order played."""
+
+    model_config = ConfigDict(extra="forbid")
+    placements: list[Placement] = Field(max_length=mined.MAX_TURN)
+
+
+def shown(puzzle: mined.Puzzle) -> dict[str, Any]:
+    """A puzzle as the page needs it, without its answer: the position, the rack, the
+    target, and the board's values by target (-1 for an empty square)."""
+    _variant, board = mined.board_of(puzzle)
+    return {**puzzle.to_dict(answer=False), "surface": list(board.values)}
+
+
+def _found(puzzle_id: str) -> mined.Puzzle:
+    puzzle = mined.by_id(puzzle_id)
+    if puzzle is None:
+        raise ServiceError(404, lazy("no puzzle is called {id}", id=repr(puzzle_id[:40])))
+    return puzzle
+
+
+@router.get("", summary="Puzzles of a band (no answers)")
+async def list_puzzles(
+    response: Response,
+    band: Literal["easy", "medium", "hard"] | None = None,
+    game: Literal["classic", "junior"] | None = None,
+    limit: Annotated[int, Query(ge=1, le=LISTED)] = 20,
+    offset: Annotated[int, Query(ge=0, le=100_000)] = 0,
+) -> list[dict[str, Any]]:
+    """The shipped puzzles of ``band`` (and ``game``), in the set's order, at most
+    :data:`LISTED` at a time from ``offset``; without their answers. The header
+    ``X-Total-Count`` says how many there are in all."""
+    chosen = [p for p in mined.of_band(band) if game is None or p.game == game]
+    response.headers["X-Total-Count"] = str(len(chosen))
+    return [shown(p) for p in chosen[offset : offset + limit]]
+
+
+@router.get("/daily", summary="Today's puzzle (UTC), the same for everyone")
+async def daily_puzzle() -> dict[str, Any]:
+    """The puzzle of the UTC day, with the day (``2026-11-26``)."""
+    today = dt.datetime.now(dt.UTC).date()
+    return {**shown(mined.daily(today)), "day": today.isoformat()}
+
+
+@router.get("/{puzzle_id}", summary="A puzzle (no answer)")
+async def get_puzzle(puzzle_id: Annotated[str, Path(max_length=80)]) -> dict[str, Any]:
+    return shown(_found(puzzle_id))
+
+
+@router.post("/{puzzle_id}/check", summary="Judge a turn, then give the answer")
+async def check_turn(
+    puzzle_id: Annotated[str, Path(max_length=80)], turn: TurnIn
+) -> dict[str, Any]:
+    """Whether the turn is legal (else why not), its points, whether it reaches the
+    target; then the engine's answer and the best single placement."""
+    puzzle = _found(puzzle_id)
+    result = await asyncio.to_thread(mined.check, puzzle, turn.placements)
+    return {
+        "legal": result.legal,
+        "reason": None if result.reason is None else str(result.reason),
+        "points": result.points,
+        "solved": result.solved,
+        "target": puzzle.target,
+        "answer": {"turn": puzzle.answer, "points": puzzle.points, "bonus": puzzle.bonus},
+        "obvious": {"placement": puzzle.obvious, "points": puzzle.obvious_points},
+    }
+
+
+def install(app: FastAPI) -> None:
+    """The puzzle page and its API."""
+    app.include_router(page)
+    app.include_router(router)
