@@ -21,9 +21,10 @@ from webserver import Server
 NAMES = ("Zoé", "Ødo")
 """Players' names: shown as typed, and no word of any language."""
 
-ALLOWED = {"Mathable", "Junior", "Quattro", "DIAGO", "qps", *i18n.LANGUAGES.values()}
-"""Words that are the same in every language: the games' names, Quattro's DIAGO, and the
-languages of the switch, each named in itself."""
+ALLOWED = {"Mathable", "Junior", "Quattro", "DIAGO", "qps", "Ann", "Bob", *i18n.LANGUAGES.values()}
+"""Words that are the same in every language: the games' names, Quattro's DIAGO, the
+players of the rulebook's worked example (the guided game), and the languages of the
+switch, each named in itself."""
 
 
 def english_left(text: str) -> list[str]:
@@ -86,6 +87,9 @@ def test_every_page_a_player_meets_is_translated(
         "game over": f"/g/{over['id']}",
         "replay": f"/g/{over['id']}?replay",
         "a computer player's profile": "/players/bot-strong",
+        "the guided game": "/learn",
+        "practice": "/practice",
+        "puzzles": "/puzzles",
     }
     for name, path in pages.items():
         page.goto(server.url + path)
