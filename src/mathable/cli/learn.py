@@ -14,6 +14,7 @@ import sys
 from rich.console import Console
 from rich.text import Text
 
+from mathable import i18n
 from mathable.engine.errors import MathableError
 from mathable.engine.protocol import Game
 from mathable.i18n import _, lazy, typed_command
@@ -83,7 +84,9 @@ def run_lesson(console: Console, lesson: Lesson) -> bool:
                 return False
             if word == "hint":
                 # TRANSLATORS: a lesson's hint: the move to type, then why it is legal
-                console.print(Text(_("Type {move}: {why}.", move=step.move, why=step.why)))
+                console.print(
+                    Text(_("Type {move}: {why}.", move=i18n.shown_command(step.move), why=step.why))
+                )
                 continue
             attempt = check(lesson, index, line)
             if attempt.correct:

@@ -14,6 +14,7 @@ from typing import Annotated
 import typer
 from rich.text import Text
 
+from mathable import i18n
 from mathable.i18n import _, lazy, ngettext
 from mathable.learn import puzzles as mined
 
@@ -139,7 +140,7 @@ def play(puzzle: mined.Puzzle) -> None:
         if not line:
             break
         text = line.strip()[: MAX_LINE + 1]
-        if text.lower() == "end" or not text:
+        if not text or i18n.command_word(text) == "end":  # "fin" in French
             if text or placed:
                 break
             continue

@@ -471,6 +471,12 @@ def typed_command(line: str, lang: str | None = None) -> str:
     return f"{keyword} {rest}".rstrip() if rest else keyword
 
 
+def shown_command(text: str) -> str:
+    """An action in notation as a player of the current language types it: its keywords
+    in their words (``exchange 3,5`` → ``échanger 3,5``), cells and values as they are."""
+    return re.sub(r"\b[a-z]+\b", lambda m: command_name(m[0]), text)
+
+
 def command_name(keyword: str) -> str:
     """A command keyword in the current language (``end`` → ``fin``)."""
     for text in COMMAND_WORDS:

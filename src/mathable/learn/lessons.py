@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from mathable import i18n
 from mathable.engine.actions import Action, Exchange, Place, action_kind
 from mathable.engine.errors import IllegalMove, MathableError
 from mathable.engine.protocol import Game
@@ -162,7 +163,9 @@ def check(lesson: Lesson, index: int, typed: str) -> Attempt:
     asked = _asked(game, expected)
     typed = typed.strip()
     if not typed:
-        return Attempt(False, _("Type a move, for example {move}.", move=step.move))
+        return Attempt(
+            False, _("Type a move, for example {move}.", move=i18n.shown_command(step.move))
+        )
     if len(typed) > MAX_TYPED:
         return Attempt(
             False, _("That is too long: a move is at most {most} characters.", most=MAX_TYPED)
@@ -172,7 +175,12 @@ def check(lesson: Lesson, index: int, typed: str) -> Attempt:
     except MathableError as exc:
         # TRANSLATORS: why the typed text is not a move, then an example of one
         return Attempt(
-            False, _("{problem}. A move looks like {move}.", problem=str(exc), move=step.move)
+            False,
+            _(
+                "{problem}. A move looks like {move}.",
+                problem=str(exc),
+                move=i18n.shown_command(step.move),
+            ),
         )
     where = game.cell_names.name(tried.cell) if isinstance(tried, Place) else ""
     if _same(expected, tried, step):
@@ -221,7 +229,7 @@ def check(lesson: Lesson, index: int, typed: str) -> Attempt:
         elif tried.cell == expected.cell:
             text = _(
                 "{typed} is legal too, but this step puts {value} on {cell}: {why}.",
-                typed=typed,
+                typed=i18n.shown_command(typed),
                 value=expected.value,
                 cell=cell,
                 why=step.why,
@@ -229,19 +237,20 @@ def check(lesson: Lesson, index: int, typed: str) -> Attempt:
         else:
             text = _(
                 "{typed} is legal too, but this step asks for {move}: {why}.",
-                typed=typed,
+                typed=i18n.shown_command(typed),
                 move=asked,
                 why=step.why,
             )
         more = _explained(game, tried)
         if more:
             # TRANSLATORS: the learner's placement, then the engine's explanation of it
-            text += " " + _("{typed} would make {explanation}.", typed=typed, explanation=more)
+            shown = i18n.shown_command(typed)
+            text += " " + _("{typed} would make {explanation}.", typed=shown, explanation=more)
         return Attempt(False, text, where, step.rule)
     # TRANSLATORS: a legal action other than the step's in a lesson (a pass, an exchange)
     text = _(
         "{typed} is allowed here, but this step asks for {move}: {why}.",
-        typed=typed,
+        typed=i18n.shown_command(typed),
         move=asked,
         why=step.why,
     )

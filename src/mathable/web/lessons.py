@@ -14,6 +14,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, Field
 
+from mathable import i18n
 from mathable.engine.errors import MathableError
 from mathable.engine.protocol import Game
 from mathable.learn.lessons import LESSONS, MAX_TYPED, Lesson, check, lesson_for
@@ -105,7 +106,7 @@ async def lesson_steps(name: str) -> dict[str, Any]:
 
 
 def _checked(lesson: Lesson, index: int, move: str) -> dict[str, Any]:
-    attempt = check(lesson, index, move)
+    attempt = check(lesson, index, i18n.typed_command(move))  # "piocher" is "draw"
     data = attempt.to_dict()
     data["after"] = None if attempt.game is None else _position(attempt.game)
     return data

@@ -3,7 +3,7 @@
 // a square (or types the move); the server checks it with the engine and explains a wrong
 // attempt, which is said in the live region. The page never judges a move itself.
 
-import { SYMBOLS, announce, api, app, h, setWhere } from "./core.js";
+import { SYMBOLS, announce, api, app, h, setWhere, shownAction } from "./core.js";
 import { t } from "./i18n.js";
 
 const at = { lesson: null, lessons: [], step: 0, picked: null, after: new Map() };
@@ -57,10 +57,10 @@ function draw(message = "", good = false, where = "") {
       onclick: () => { at.picked = at.picked === value ? null : value; draw(); } }, value)));
   const typed = h("input", { id: "learn-move", type: "text", maxlength: "64", autocomplete: "off", spellcheck: "false", "aria-label": t("your move") });
   const form = h("form", { id: "learn-form", onsubmit: e => { e.preventDefault(); attempt(typed.value); } },
-    h("label", { for: "learn-move" }, t("Type the move ({example}):", { example: L.steps[0].move })), " ", typed, " ", h("button", { type: "submit" }, t("Try")));
+    h("label", { for: "learn-move" }, t("Type the move ({example}):", { example: shownAction(L.steps[0].move) })), " ", typed, " ", h("button", { type: "submit" }, t("Try")));
   const nav = h("div", { class: "row" },
     h("button", { type: "button", id: "learn-back", disabled: index === 0, onclick: () => go(index - 1) }, t("← back")),
-    " ", h("button", { type: "button", id: "learn-hint", onclick: () => draw(t("Type {move}: {why}.", { move: s.move, why: s.why }), false) }, t("Hint")),
+    " ", h("button", { type: "button", id: "learn-hint", onclick: () => draw(t("Type {move}: {why}.", { move: shownAction(s.move), why: s.why }), false) }, t("Hint")),
     " ", h("button", { type: "button", id: "learn-next", disabled: index + 1 >= L.steps.length, onclick: () => go(index + 1) }, t("next →")));
   app.replaceChildren(h("article", { class: "learn-page", id: "learn-page" },
     h("h2", {}, L.title),
