@@ -36,6 +36,7 @@ from . import (
     lessons,  # issue 18: /learn and /api/lessons
     lobby,
     practice,  # issue 18: /practice and its panel
+    printing,  # issue 18: printable puzzle sets and games
     puzzles,
     routes,
     standings,
@@ -281,6 +282,7 @@ def create_app(database_url: str | None = None) -> FastAPI:
         app, players, settings.secret_key or secret_key(store), secure=settings.secure_cookies
     )
     lobby.install(app, store)  # the lobby's seeks, page and routes (issue 15)
+    app.include_router(printing.router)  # issue 18: before /api/puzzles/{id} catches print
     puzzles.install(app)  # the puzzles' page and API (issue 18)
     standings.install(app, service.standings)  # leaderboard, histories (issue 15)
     # gzip for the page's files and JSON answers (those that ask for it), inside the

@@ -57,6 +57,7 @@ export function summary(v) {
     v.seed !== undefined && v.seed !== null ? h("p", { id: "seed-shown" }, t("The deal's seed: {seed}", { seed: v.seed })) : "",
     h("div", { class: "row" },
       h("a", { href: "/g/" + v.id + "?replay", id: "replay-link" }, t("Replay and analysis")), " · ",
+      h("a", { href: "/g/" + v.id + "/print", id: "print-link" }, t("Printable game")), " · ",  // issue 18
       h("a", { href: "/api/games/" + v.id + "/record", download: "mathable-" + v.id + ".json" }, t("Download the record")),
       c.score_sheets ? [" · ", h("a", { href: "/api/games/" + v.id + "/transcript", download: "mathable-" + v.id + ".txt", id: "transcript-link" }, t("the score sheet"))] : "",
       h("button", { id: "analysis", onclick: () => analysis(v.id) }, t("Analysis")), rematchOffer(v)));

@@ -83,6 +83,7 @@ function draw() {
       h("div", { id: "puzzle-result", role: "status", "aria-live": "polite" }, resultParts()),
       h("div", { class: "row" },
         h("a", { href: "/puzzles", id: "daily-link" }, t("Daily puzzle")),
+        h("a", { href: "/puzzles/print?band=" + encodeURIComponent(p.band) + "&game=" + encodeURIComponent(p.game), id: "print-set-link" }, t("Printable set")),  // issue 18
         h("label", { for: "puzzle-band" }, t("Another puzzle:")), choice)));
 }
 
