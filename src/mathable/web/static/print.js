@@ -5,13 +5,10 @@
 // square's mark (×, ÷, a number…) in small type. The print style hides the site's header
 // and keeps each puzzle whole on its page.
 
-import { SYMBOLS, api, app, capsOf, h, listed, setWhere, state } from "./core.js";
+import { SYMBOLS, api, app, capsOf, h, setWhere, state } from "./core.js";
 import { nt, pt, t } from "./i18n.js";
 import { coordinates, targetName } from "./surface.js";
 
-const BANDS = ["easy", "medium", "hard"];
-const GAMES = ["classic", "junior"];
-const PRINTED = 24;
 
 // Print media (print.css, a file: the page's CSP forbids inline styles): no header or
 // switches, black on white, a puzzle never cut by a page break, the answers on their own page.
@@ -75,8 +72,6 @@ export async function puzzleSetPage() {
     app.replaceChildren(h("section", { class: "print-page" },
       h("h2", {}, t("Printable puzzles")),
       h("p", { id: "print-error", role: "alert" }, t("These puzzles cannot be printed: {reason}", { reason: e.message })),
-      h("p", {}, t("Choose a band ({bands}), a game ({games}) and at most {count} puzzles.",
-        { bands: listed(BANDS.map(bandName), "disjunction"), games: listed(GAMES.map(titleOf), "disjunction"), count: PRINTED })),
       printBar("/puzzles", t("Back to the puzzles"))));
     return;
   }
