@@ -603,11 +603,7 @@ def _position(text: str) -> tuple[Position, Variant]:
                 text=repr(text),
             )
         )
-    grids: dict[str, CellNames] = {
-        name: get_variant(name).layout.grid
-        for name, kind in GAMES.items()
-        if kind.surface == "board"
-    }
+    grids = registry.position_grids()
     try:
         position = Position.parse(text, grids)
     except MathableError as exc:

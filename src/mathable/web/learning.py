@@ -15,10 +15,10 @@ from fastapi import APIRouter, Query
 
 from mathable.engine.errors import MathableError
 from mathable.engine.explain import Explanation
-from mathable.engine.notation import CellNames, Position, parse_placement
+from mathable.engine.notation import Position, parse_placement
+from mathable.games import registry
 from mathable.games.board.game import explain_on_board
 from mathable.games.board.variants import get_variant
-from mathable.games.registry import GAMES
 from mathable.i18n import lazy
 
 from .routes import REFUSALS
@@ -35,11 +35,7 @@ router = APIRouter(prefix="/api", tags=["learning"], responses=REFUSALS)
 def explain_position(text: str, placement: str) -> Explanation:
     """Explain ``placement`` in the one-line position ``text`` of a board game; raises
     :class:`ServiceError` (422) with the reason when either cannot be read."""
-    grids: dict[str, CellNames] = {
-        name: get_variant(name).layout.grid
-        for name, kind in GAMES.items()
-        if kind.surface == "board"
-    }
+    grids = registry.position_grids()
     try:
         position = Position.parse(text, grids)
     except MathableError as exc:
