@@ -30,10 +30,17 @@ class Op(enum.IntFlag):
         """``+``, ``-``, ``x`` or ``/`` for a single operation."""
         return _SYMBOLS[self]
 
+    @property
+    def sign(self) -> str:
+        """``+``, ``−``, ``×`` or ``÷``: a single operation as printed for people (the
+        board's squares, explanations, refusals), where notation is typed with ``symbol``."""
+        return _SIGNS[self]
+
 
 ALL_OPS = Op.ADD | Op.SUB | Op.MUL | Op.DIV
 NO_OPS = Op(0)
 _SYMBOLS = {Op.ADD: "+", Op.SUB: "-", Op.MUL: "x", Op.DIV: "/"}
+_SIGNS = {Op.ADD: "+", Op.SUB: "−", Op.MUL: "×", Op.DIV: "÷"}
 SYMBOL_OPS = {"+": Op.ADD, "-": Op.SUB, "x": Op.MUL, "/": Op.DIV, "*": Op.MUL, "÷": Op.DIV}
 
 

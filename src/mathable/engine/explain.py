@@ -22,7 +22,7 @@ from mathable.i18n import _, ngettext
 
 from .arithmetic import Op, pair_results
 
-SYMBOLS: dict[Op, str] = {Op.ADD: "+", Op.SUB: "−", Op.MUL: "×", Op.DIV: "÷"}
+SYMBOLS: dict[Op, str] = {op: op.sign for op in (Op.ADD, Op.SUB, Op.MUL, Op.DIV)}
 """The display symbols of the operations (notation: never translated)."""
 
 

@@ -245,7 +245,7 @@ def explain_refusal(board: Board, cell: Cell, value: int) -> Text:
     square = board.rules.layout.squares[cell]
     if square.restriction is not None:
         allowed = board.rules.cell_ops[cell]
-        symbol = square.restriction.symbol
+        symbol = square.restriction.sign  # as the board shows it (−, ×, ÷)
         if not allowed:
             return lazy(
                 "{value} on {cell}: this variant has no {op} equations",
