@@ -31,6 +31,7 @@ from mathable.i18n import Text, _, lazy, ngettext
 from . import (
     accounts,
     chat,
+    classes,  # issue 18: the class view for teachers
     language,
     learning,  # issue 18: GET /api/explain
     lessons,  # issue 18: /learn and /api/lessons
@@ -297,5 +298,6 @@ def create_app(database_url: str | None = None) -> FastAPI:
     app.include_router(learning.router)  # explained placements (issue 18)
     app.include_router(practice.router)  # practice: the page and its panel (issue 18)
     app.include_router(lessons.router)  # the guided lessons (issue 18)
+    app.include_router(classes.router)  # the class view for teachers (issue 18)
     language.install(app)  # every answer in its reader's language (issue 17): outermost
     return app

@@ -43,7 +43,7 @@ from sqlalchemy.pool import ConnectionPoolEntry, StaticPool
 from mathable.engine.errors import MathableError
 
 MIGRATIONS = Path(__file__).with_name("migrations")
-HEAD = "0008"
+HEAD = "0009"
 """The newest migration: a database at this revision needs no Alembic run."""
 
 EXAMPLES = "sqlite:///mathable.db or postgresql://user:password@host:5432/database"
@@ -250,6 +250,48 @@ presence = Table(
 socket of the seat (:mod:`.presence`): ``connected`` while one is open there, ``since``
 the instant that last changed, ``seen`` its last heartbeat (a process that stops beating
 is gone: its sockets with it)."""
+
+
+puzzle_ratings = Table(
+    "puzzle_ratings",
+    metadata,
+    Column("puzzle_id", Text, primary_key=True),
+    Column("rating", Float, nullable=False),
+    Column("deviation", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("attempts", Integer, nullable=False),
+    Column("updated", Float, nullable=False),
+)
+"""A shipped puzzle's Glicko-2 rating (issue 18), made at its band's start on its first
+rated attempt (:mod:`.puzzleratings`)."""
+
+puzzle_solvers = Table(
+    "puzzle_solvers",
+    metadata,
+    Column("player_id", Text, ForeignKey("players.id"), primary_key=True),
+    Column("rating", Float, nullable=False),
+    Column("deviation", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("attempts", Integer, nullable=False),
+    Column("solved", Integer, nullable=False),
+    Column("updated", Float, nullable=False),
+)
+"""An account's puzzle rating (issue 18), a pool of its own beside the games' ratings."""
+
+puzzle_attempts = Table(
+    "puzzle_attempts",
+    metadata,
+    Column("player_id", Text, ForeignKey("players.id"), primary_key=True),
+    Column("puzzle_id", Text, primary_key=True),
+    Column("solved", Boolean, nullable=False),
+    Column("before", Float, nullable=False),
+    Column("after", Float, nullable=False),
+    Column("puzzle_before", Float, nullable=False),
+    Column("puzzle_after", Float, nullable=False),
+    Column("created", Float, nullable=False),
+)
+"""An account's first, rated attempt of a puzzle: one per player and puzzle (the key),
+so two processes checking the same first attempt at once rate it once."""
 
 
 class DatabaseError(MathableError):

@@ -5,6 +5,10 @@
 ``GET /api/puzzles/{id}`` one puzzle, and ``POST /api/puzzles/{id}/check`` judges a
 player's turn (placements in notation, played in order: rulings C3-C6, C9) and then gives
 the engine's answer. The selection rule is :mod:`mathable.learn.puzzles`'s.
+
+A logged-in account's first check of a puzzle is rated (:mod:`.puzzleratings`): the check
+answers its new ``rating``, ``GET /api/puzzles/{id}`` the puzzle's ``rating``, and
+``GET /api/me/puzzles`` the player's puzzle rating and counts.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ import asyncio
 import datetime as dt
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, FastAPI, Path, Query
+from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
@@ -21,7 +25,10 @@ from mathable.i18n import lazy
 from mathable.learn import puzzles as mined
 
 from .language import html_page
+from .players import Player, PlayerStore
+from .puzzleratings import PuzzleRatings
 from .routes import REFUSALS
+from .seating import SESSION_KEY
 from .service import ServiceError
 
 LISTED = 50
@@ -29,6 +36,30 @@ LISTED = 50
 
 router = APIRouter(prefix="/api/puzzles", tags=["puzzles"], responses=REFUSALS)
 page = APIRouter(include_in_schema=False)
+mine = APIRouter(prefix="/api/me", tags=["puzzles"], responses=REFUSALS)
+
+
+def get_ratings(request: Request) -> PuzzleRatings:
+    """The application's puzzle ratings, over its event store's database."""
+    found: PuzzleRatings | None = getattr(request.app.state, "puzzle_ratings", None)
+    if found is None:
+        found = request.app.state.puzzle_ratings = PuzzleRatings(request.app.state.service.store)
+    return found
+
+
+async def rated_player(request: Request) -> Player | None:
+    """The account of the session cookie, or None (no cookie, or a guest): unlike
+    :func:`.accounts.current_player`, a puzzle never makes a guest."""
+    player_id = request.session.get(SESSION_KEY)
+    players: PlayerStore | None = getattr(request.app.state, "players", None)
+    if not isinstance(player_id, str) or players is None:
+        return None
+    found = await asyncio.to_thread(players.get, player_id)
+    return found if found is not None and found.kind == "person" and found.account else None
+
+
+RatingsDep = Annotated[PuzzleRatings, Depends(get_ratings)]
+RatedDep = Annotated[Player | None, Depends(rated_player)]
 
 
 @page.get("/puzzles")
@@ -77,25 +108,39 @@ async def list_puzzles(
 
 
 @router.get("/daily", summary="Today's puzzle (UTC), the same for everyone")
-async def daily_puzzle() -> dict[str, Any]:
-    """The puzzle of the UTC day, with the day (``2026-11-26``)."""
+async def daily_puzzle(ratings: RatingsDep) -> dict[str, Any]:
+    """The puzzle of the UTC day, with the day (``2026-11-26``) and its ``rating``."""
     today = dt.datetime.now(dt.UTC).date()
-    return {**shown(mined.daily(today)), "day": today.isoformat()}
+    puzzle = mined.daily(today)
+    rating = await asyncio.to_thread(ratings.of_puzzle, puzzle)
+    return {**shown(puzzle), "day": today.isoformat(), "rating": rating}
 
 
-@router.get("/{puzzle_id}", summary="A puzzle (no answer)")
-async def get_puzzle(puzzle_id: Annotated[str, Path(max_length=80)]) -> dict[str, Any]:
-    return shown(_found(puzzle_id))
+@router.get("/{puzzle_id}", summary="A puzzle (no answer), with its rating")
+async def get_puzzle(
+    puzzle_id: Annotated[str, Path(max_length=80)], ratings: RatingsDep
+) -> dict[str, Any]:
+    """The puzzle and its ``rating`` (its band's start until a first rated attempt)."""
+    puzzle = _found(puzzle_id)
+    return {**shown(puzzle), "rating": await asyncio.to_thread(ratings.of_puzzle, puzzle)}
 
 
 @router.post("/{puzzle_id}/check", summary="Judge a turn, then give the answer")
 async def check_turn(
-    puzzle_id: Annotated[str, Path(max_length=80)], turn: TurnIn
+    puzzle_id: Annotated[str, Path(max_length=80)],
+    turn: TurnIn,
+    ratings: RatingsDep,
+    player: RatedDep,
 ) -> dict[str, Any]:
     """Whether the turn is legal (else why not), its points, whether it reaches the
-    target; then the engine's answer and the best single placement."""
+    target; then the engine's answer and the best single placement. ``rating``: an
+    account's first check of the puzzle is rated (its new puzzle rating and change),
+    else null."""
     puzzle = _found(puzzle_id)
     result = await asyncio.to_thread(mined.check, puzzle, turn.placements)
+    rated = None
+    if player is not None:
+        rated = await asyncio.to_thread(ratings.attempt, player.id, puzzle, result.solved)
     return {
         "legal": result.legal,
         "reason": None if result.reason is None else str(result.reason),
@@ -104,10 +149,22 @@ async def check_turn(
         "target": puzzle.target,
         "answer": {"turn": puzzle.answer, "points": puzzle.points, "bonus": puzzle.bonus},
         "obvious": {"placement": puzzle.obvious, "points": puzzle.obvious_points},
+        "rating": None if rated is None else rated.out(),
     }
+
+
+@mine.get("/puzzles", summary="My puzzle rating and counts")
+async def my_puzzles(ratings: RatingsDep, player: RatedDep) -> dict[str, Any]:
+    """The logged-in account's puzzle rating (1500 before any rated attempt), its rated
+    attempts and how many were solved; ``rated`` false (and no rating) for a guest."""
+    if player is None:
+        return {"rated": False, "rating": None, "attempts": 0, "solved": 0}
+    found = await asyncio.to_thread(ratings.of_solver, player.id)
+    return {"rated": True, **found}
 
 
 def install(app: FastAPI) -> None:
     """The puzzle page and its API."""
     app.include_router(page)
     app.include_router(router)
+    app.include_router(mine)

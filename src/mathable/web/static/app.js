@@ -55,5 +55,6 @@ const player = location.pathname.match(/^\/players\/([^/]+)$/);
 if (match && new URLSearchParams(location.search).has("practice")) import("./practice.js").then(m => m.practicePanel(match[1]));  // issue 18
 const printed = /^\/g\/[\w-]+\/print$/.test(location.pathname) || location.pathname === "/puzzles/print";  // issue 18: printable pages
 (printed ? import("./print.js").then(m => match ? m.gamePrintPage(match[1]) : m.puzzleSetPage()) : match ? gamePage(match[1]) : rules ? rulesPage(decodeURIComponent(rules[1])) : location.pathname === "/learn" ? import("./learn.js").then(m => m.learnPage()) : location.pathname === "/practice" ? import("./practice.js").then(m => m.practicePage())
+  : location.pathname === "/class" ? import("./class.js").then(m => m.classPage())  // issue 18: the class view
   : location.pathname === "/lobby" ? lobbyPage()
   : location.pathname === "/puzzles" ? import("./puzzles.js").then(m => m.puzzlesPage()) : location.pathname === "/leaderboard" ? leaderboardPage() : player ? profilePage(decodeURIComponent(player[1])) : home()).catch(e => { app.textContent = t("Error: {message}", { message: e.message }); });

@@ -40,7 +40,7 @@ async function another(band) {
   const total = Number(first.headers.get("X-Total-Count") || "1");
   const offset = Math.floor(Math.random() * Math.max(1, total));
   const found = await api("/api/puzzles?" + query + "limit=1&offset=" + offset);
-  await load(found[0], false);
+  await load(await api("/api/puzzles/" + encodeURIComponent(found[0].id)), false);  // with its rating
   history.replaceState(null, "", "/puzzles?id=" + encodeURIComponent(found[0].id));
 }
 
@@ -71,6 +71,7 @@ function draw() {
       // TRANSLATORS: a puzzle's game and difficulty band ("Mathable, hard")
       h("p", { class: "about", id: "puzzle-about" }, t("{game}, {band}", { game: titleOf(p.game), band: bandName(p.band) })),
       h("p", { id: "puzzle-target", class: "target" }, target),
+      ratingPart(p),
       h("p", { id: "puzzle-streak" }, streakText()),
       drawBoard(p, c),
       h("h3", { id: "rack-title" }, t("Your rack")),
@@ -202,7 +203,21 @@ function resultParts() {
     h("p", { id: "puzzle-verdict", class: r.solved ? "ok" : "error" }, verdict(r)),
     h("p", { id: "puzzle-answer" }, nt("The engine's answer: {turn}, {count} point", "The engine's answer: {turn}, {count} points", r.answer.points, { turn: r.answer.turn })),
     h("p", { id: "puzzle-obvious", class: "about" }, nt("The best single placement: {placement}, {count} point", "The best single placement: {placement}, {count} points", r.obvious.points, { placement: r.obvious.placement })),
+    ...(r.rating ? [h("p", { id: "puzzle-my-rating" },
+      // TRANSLATORS: after a rated puzzle; {change} is signed, e.g. "+12" or "-8"
+      t("Your puzzle rating: {rating} ({change})", { rating: r.rating.shown, change: signed(r.rating.change) }))] : []),
   ];
+}
+
+// The puzzle's rating (issue 18): as loaded, or as the player's rated check left it.
+function ratingPart(p) {
+  const rated = puzzle.checked && puzzle.checked.rating;
+  const shown = rated ? rated.puzzle.shown : p.rating ? p.rating.shown : null;
+  return shown === null ? [] : h("p", { id: "puzzle-rating", class: "about" }, t("Puzzle rating: {rating}", { rating: shown }));
+}
+
+function signed(change) {
+  return (change > 0 ? "+" : change < 0 ? "\u2212" : "\u00b1") + Math.abs(change);
 }
 
 // ---------------------------------------------------------------- the streak

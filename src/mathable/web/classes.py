@@ -1,0 +1,101 @@
+"""The class view for teachers (issue 18): the games a set of pupils shares, at once.
+
+A teacher pastes the game links the pupils share; the page (``/class``, drawn by
+``class.js``) keeps only their game ids, in the browser and in its address
+(``/class?name=…&games=id1,id2``). ``GET /api/class?games=id1,id2`` answers each game's
+public summary (title, players, over, scores, winners) and, once it is over, each
+player's accuracy from the game's analysis (the one ``/api/games/{id}/analysis`` gives:
+computed in the worker pool and kept). Nothing here needs a seat: the view is a
+spectator's, and a running game's analysis is not asked for (O2).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query
+from fastapi.responses import HTMLResponse
+
+from mathable.i18n import _, ngettext
+
+from .deps import ServiceDep
+from .language import html_page
+from .limits import rate_limited
+from .routes import REFUSALS
+from .service import GameService, ServiceError
+
+MOST = 60
+"""The most games one class view holds."""
+
+GAME_ID = re.compile(r"[\w-]{1,80}", re.ASCII)
+"""A game id as the game page's address has it (``/g/{id}``)."""
+
+router = APIRouter(tags=["teachers"], responses=REFUSALS)
+
+
+def game_ids(text: str) -> list[str]:
+    """The comma-separated ids of ``text``, each once, in order; refused (422) when one
+    is not an id or there are more than :data:`MOST`."""
+    ids = list(dict.fromkeys(part.strip() for part in text.split(",") if part.strip()))
+    if not ids:
+        raise ServiceError(422, _("games: at least one game id"))
+    if len(ids) > MOST:
+        raise ServiceError(
+            422,
+            ngettext(
+                "games: at most {count} game, not {actual}",
+                "games: at most {count} games, not {actual}",
+                MOST,
+                actual=len(ids),
+            ),
+        )
+    for game_id in ids:
+        if not GAME_ID.fullmatch(game_id):
+            raise ServiceError(422, _("games: {id} is not a game id", id=game_id[:80]))
+    return ids
+
+
+async def summary(service: GameService, game_id: str) -> dict[str, Any]:
+    """One game as the class view shows it, or why it cannot be (``error``)."""
+    try:
+        seated = await service.seated_async(game_id, None)
+    except ServiceError as refused:
+        return {"id": game_id, "error": refused.message}
+    live = seated.live
+    view = service.view(live, None)
+    over = bool(live.game.is_over)
+    shown: dict[str, Any] = {
+        "id": game_id,
+        "title": view.get("title"),
+        "players": [seat["name"] for seat in view.get("seats", [])],
+        "scores": view.get("scores"),
+        "over": over,
+        "winners": view.get("winners") if over else None,
+        "accuracy": None,
+    }
+    if over:
+        report = await service.finished_analysis(live)
+        shown["accuracy"] = [player.get("accuracy") for player in report.get("players", [])]
+    return shown
+
+
+@router.get(
+    "/api/class",
+    summary="The games of a class: players, scores and each player's accuracy",
+    dependencies=[Depends(rate_limited("analysis"))],
+)
+async def class_games(
+    service: ServiceDep,
+    games: Annotated[str, Query(max_length=MOST * 82, description="Game ids, by commas")],
+) -> list[dict[str, Any]]:
+    """Each game of ``games`` (at most 60 ids) in order: its title, players, scores,
+    whether it is over and its winners, and once over each player's accuracy from the
+    analysis (None for a player with no turn to judge); an unknown game has ``error``."""
+    return [await summary(service, game_id) for game_id in game_ids(games)]
+
+
+@router.get("/class", include_in_schema=False)
+async def class_page() -> HTMLResponse:
+    """The class view's page (``class.js`` draws it from its address)."""
+    return html_page()

@@ -1,0 +1,195 @@
+// The class view for teachers (issue 18): the games a set of pupils shares, with each
+// player's accuracy from the game's analysis. The teacher pastes the game links; only
+// each game's id is kept (never a seat's secret token), in this browser (localStorage)
+// and in the page's address (/class?name=…&games=id1,id2), to bookmark or share.
+// GET /api/class answers every game at once (web/classes.py); print.css prints the page.
+
+import { api, app, h, listed, setWhere } from "./core.js";
+import { lang, nt, t } from "./i18n.js";
+
+const MOST = 60;  // the most games one class view holds (classes.py's MOST)
+const KEPT = "mathable-class";  // the localStorage key of the list
+const ID = /^[\w-]{1,80}$/;
+const NAME_LENGTH = 80;
+
+const number = new Intl.NumberFormat(lang === "qps" ? "en" : lang, { maximumFractionDigits: 1 });
+
+// A percentage in the reader's language ("70.9%").
+function percent(value) {
+  // TRANSLATORS: an accuracy in percent, as in "70.9%"
+  return t("{number}%", { number: number.format(value) });
+}
+
+// The game id of a pasted link (/g/{id}, any host, with or without ?t=…), or why not.
+export function gameOf(text) {
+  let url;
+  try { url = new URL(text, location.origin); } catch { return { error: t("not an address") }; }
+  const found = url.pathname.match(/^\/g\/([^/]+)(?:\/print)?\/?$/);
+  if (!found) return { error: t("not a game's link: a game's address has /g/ and the game's id") };
+  const id = decodeURIComponent(found[1]);
+  return ID.test(id) ? { id } : { error: t("not a game's id") };
+}
+
+// The list as kept: the address's first (a shared link), else this browser's.
+function loaded() {
+  const query = new URLSearchParams(location.search);
+  if (query.has("games") || query.has("name")) {
+    const games = (query.get("games") || "").split(",").filter(id => ID.test(id));
+    return { name: (query.get("name") || "").slice(0, NAME_LENGTH), games: [...new Set(games)].slice(0, MOST) };
+  }
+  try {
+    const kept = JSON.parse(localStorage.getItem(KEPT) || "null");
+    if (kept && Array.isArray(kept.games)) {
+      return { name: String(kept.name || "").slice(0, NAME_LENGTH), games: kept.games.filter(id => typeof id === "string" && ID.test(id)).slice(0, MOST) };
+    }
+  } catch { /* nothing kept, or not ours */ }
+  return { name: "", games: [] };
+}
+
+// Keep the list in this browser and in the address (replaced: no step in the history).
+function keep(list) {
+  try { localStorage.setItem(KEPT, JSON.stringify(list)); } catch { /* private mode: the address keeps it */ }
+  const query = new URLSearchParams();
+  if (list.name) query.set("name", list.name);
+  if (list.games.length) query.set("games", list.games.join(","));
+  const search = query.toString();
+  history.replaceState(null, "", "/class" + (search ? "?" + search.replaceAll("%2C", ",") : ""));
+}
+
+export async function classPage() {
+  if (!document.getElementById("print-style")) {  // the print media of the printable pages
+    document.head.append(h("link", { id: "print-style", rel: "stylesheet", href: "/static/print.css" }));
+  }
+  setWhere(t("Class view"));
+  const list = loaded();
+  keep(list);
+  const nameInput = h("input", { id: "class-name", type: "text", maxlength: NAME_LENGTH, autocomplete: "off", value: list.name });
+  const links = h("textarea", { id: "class-links", rows: 5, cols: 60, maxlength: 20000, "aria-describedby": "class-links-help" });
+  const message = h("p", { id: "class-message", role: "status" });
+  const results = h("div", { id: "class-results", "aria-live": "polite" });
+
+  function add(event) {
+    event.preventDefault();
+    list.name = nameInput.value.slice(0, NAME_LENGTH);  // as typed
+    const refused = [];
+    let added = 0;
+    let full = 0;
+    for (const line of links.value.split(/[\s,]+/).filter(Boolean)) {
+      const found = gameOf(line);
+      if (found.error) { refused.push(t("“{link}”: {reason}", { link: line.slice(0, 200), reason: found.error })); continue; }
+      if (list.games.includes(found.id)) continue;
+      if (list.games.length >= MOST) { full++; continue; }
+      list.games.push(found.id);
+      added++;
+    }
+    if (full) refused.push(nt("{count} game left out: a class view holds at most {most} games", "{count} games left out: a class view holds at most {most} games", full, { count: full, most: MOST }));
+    message.className = refused.length ? "error" : "";
+    message.replaceChildren(nt("{count} game added.", "{count} games added.", added, { count: added }),
+      refused.length ? h("ul", { id: "class-refused" }, refused.map(r => h("li", {}, r))) : "");
+    if (!refused.length) links.value = "";
+    keep(list);
+    draw();
+  }
+
+  function remove(id) {
+    list.games = list.games.filter(g => g !== id);
+    keep(list);
+    draw();
+  }
+
+  async function draw() {
+    document.getElementById("class-title").textContent = list.name ? t("Class view: {name}", { name: list.name }) : t("Class view");
+    if (!list.games.length) {
+      results.replaceChildren(h("p", { id: "class-empty" }, t("No games yet: paste the links your pupils share.")));
+      return;
+    }
+    results.replaceChildren(h("p", { class: "print-only-screen" }, t("Loading the games… a finished game's analysis may take a moment.")));
+    let games;
+    try {
+      games = await api("/api/class?games=" + list.games.map(encodeURIComponent).join(","));
+    } catch (e) {
+      results.replaceChildren(h("p", { class: "error" }, t("Error: {message}", { message: e.message })));
+      return;
+    }
+    results.replaceChildren(gamesTable(games, remove), pupilsTable(games));
+  }
+
+  app.replaceChildren(h("section", { class: "print-page class-page", "aria-labelledby": "class-title" },
+    h("h2", { id: "class-title" }, t("Class view")),
+    h("form", { id: "class-form", class: "print-only-screen", onsubmit: add },
+      h("p", {}, h("label", { for: "class-name" }, t("Class name (optional)")), " ", nameInput),
+      h("p", {}, h("label", { for: "class-links" }, t("Game links your pupils share, one a line")), h("br"), links),
+      h("p", { id: "class-links-help" }, t("Only each game's id is kept, never a player's secret token: anyone may watch a game and see its analysis once it is over. The list stays in this browser and in this page's address (bookmark it or share it); at most {most} games.", { most: MOST })),
+      h("p", { class: "row" },
+        h("button", { type: "submit", class: "primary", id: "class-add" }, t("Add the games")), " ",
+        h("button", { type: "button", id: "class-print", onclick: () => window.print() }, t("Print")), " ",
+        h("button", { type: "button", id: "class-clear", onclick: () => { list.games = []; keep(list); draw(); } }, t("Clear the list")))),
+    message,
+    results));
+  await draw();
+}
+
+// Rows: the games; each player's accuracy from the analysis once the game is over.
+function gamesTable(games, remove) {
+  const rows = games.map(g => {
+    if (g.error) {
+      return h("tr", { "data-game": g.id, class: "class-refused" },
+        h("th", { scope: "row" }, g.id), h("td", { colspan: 3 }, g.error), removeCell(g.id, remove));
+    }
+    const winners = new Set(g.winners || []);
+    const result = !g.over ? t("not over yet")
+      // TRANSLATORS: who won a game in the class view ("Ann won", "Ann and Bob won")
+      : winners.size ? t("{names} won", { names: listed(g.players.filter((_, i) => winners.has(i))) }) : t("over");
+    return h("tr", { "data-game": g.id },
+      h("th", { scope: "row" }, h("a", { href: "/g/" + encodeURIComponent(g.id) }, t("{game} {id}", { game: g.title, id: g.id }))),
+      h("td", {}, h("ul", { class: "class-players" }, g.players.map((name, i) =>
+        h("li", {}, t("{name}: {score}", { name, score: g.scores ? g.scores[i] : "" }))))),
+      h("td", { class: "class-result" }, result),
+      h("td", {}, g.over ? h("ul", { class: "class-accuracy" }, g.players.map((name, i) => {
+        const value = g.accuracy ? g.accuracy[i] : null;
+        return h("li", { "data-player": name, "data-accuracy": value === null || value === undefined ? "" : String(value) },
+          // TRANSLATORS: a player's accuracy in the class view ("Ann: 70.9%")
+          t("{name}: {accuracy}", { name, accuracy: value === null || value === undefined ? t("no turn to judge") : percent(value) }));
+      })) : t("not over yet")),
+      removeCell(g.id, remove));
+  });
+  return h("table", { class: "print-list", id: "class-games" },
+    h("caption", {}, nt("{count} game", "{count} games", games.length, { count: games.length })),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Game")), h("th", { scope: "col" }, t("Players and scores")),
+      h("th", { scope: "col" }, t("Result")), h("th", { scope: "col" }, t("Accuracy")),
+      h("th", { scope: "col", class: "print-only-screen" }, h("span", { class: "sr-only" }, t("Remove"))))),
+    h("tbody", {}, rows));
+}
+
+function removeCell(id, remove) {
+  return h("td", { class: "print-only-screen" },
+    h("button", { type: "button", class: "class-remove", "aria-label": t("Remove game {id}", { id }), onclick: () => remove(id) }, t("Remove")));
+}
+
+// One row per name: the games played, those over, and the average of their accuracies.
+function pupilsTable(games) {
+  const pupils = new Map();
+  for (const g of games) {
+    if (g.error) continue;
+    g.players.forEach((name, i) => {
+      const p = pupils.get(name) || { played: 0, over: 0, figures: [] };
+      p.played++;
+      if (g.over) p.over++;
+      const value = g.accuracy ? g.accuracy[i] : null;
+      if (typeof value === "number") p.figures.push(value);
+      pupils.set(name, p);
+    });
+  }
+  const names = [...pupils.keys()].sort((a, b) => a.localeCompare(b, lang === "qps" ? "en" : lang));
+  return h("table", { class: "print-list", id: "class-pupils" },
+    h("caption", {}, t("Each player")),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Player")), h("th", { scope: "col" }, t("Games")),
+      h("th", { scope: "col" }, t("Games over")), h("th", { scope: "col" }, t("Average accuracy")))),
+    h("tbody", {}, names.map(name => {
+      const p = pupils.get(name);
+      const average = p.figures.length ? p.figures.reduce((a, b) => a + b, 0) / p.figures.length : null;
+      return h("tr", { "data-player": name },
+        h("th", { scope: "row" }, name), h("td", {}, p.played), h("td", {}, p.over),
+        h("td", { "data-average": average === null ? "" : String(Math.round(average * 10) / 10) }, average === null ? t("none") : percent(average)));
+    })));
+}
