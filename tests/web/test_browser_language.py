@@ -90,6 +90,9 @@ def test_every_page_a_player_meets_is_translated(
         "the guided game": "/learn",
         "practice": "/practice",
         "puzzles": "/puzzles",
+        "a printable puzzle set": "/puzzles/print?band=easy&count=2",
+        "a printable game": f"/g/{over['id']}/print",
+        "the class view": f"/class?games={over['id']},{made['id']}",
     }
     for name, path in pages.items():
         page.goto(server.url + path)

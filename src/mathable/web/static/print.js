@@ -5,7 +5,7 @@
 // square's mark (×, ÷, a number…) in small type. The print style hides the site's header
 // and keeps each puzzle whole on its page.
 
-import { SYMBOLS, api, app, capsOf, h, setWhere, state } from "./core.js";
+import { SYMBOLS, api, app, capsOf, h, setWhere, shownAction, state } from "./core.js";
 import { nt, pt, t } from "./i18n.js";
 import { coordinates, targetName } from "./surface.js";
 
@@ -84,7 +84,7 @@ export async function puzzleSetPage() {
     h("section", { class: "print-answers", id: "answers", "aria-labelledby": "answers-title" },
       h("h2", { id: "answers-title" }, t("Answers")),
       h("ol", {}, found.map((p, i) => h("li", { "data-puzzle": p.id, value: i + 1 },
-        t("Puzzle {number}: {turn}, {points}", { number: i + 1, turn: p.answer, points: nt("{count} point", "{count} points", p.points) }), " ",
+        t("Puzzle {number}: {turn}, {points}", { number: i + 1, turn: shownAction(p.answer), points: nt("{count} point", "{count} points", p.points) }), " ",
         // TRANSLATORS: after a puzzle's answer: the best single placement it beats
         h("small", {}, t("(the obvious {placement} makes {points})", { placement: p.obvious, points: nt("{count} point", "{count} points", p.obvious_points) }))))))));
 }
@@ -135,7 +135,7 @@ export async function gamePrintPage(id) {
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Turn")), h("th", { scope: "col" }, t("Player")), h("th", { scope: "col" }, t("Move")),
         h("th", { scope: "col" }, t("Points")), h("th", { scope: "col" }, t("Explanations")))),
       h("tbody", {}, v.summaries.map((s, k) => h("tr", { class: "print-turn", "data-turn": k + 1 },
-        h("th", { scope: "row" }, k + 1), h("td", {}, v.players[s.seat]), h("td", { class: "notation" }, s.notation, s.note ? [" ", h("small", {}, s.note)] : ""),
+        h("th", { scope: "row" }, k + 1), h("td", {}, v.players[s.seat]), h("td", { class: "notation" }, shownAction(s.notation), s.note ? [" ", h("small", {}, s.note)] : ""),
         h("td", {}, s.points),
         h("td", { class: "explained" }, (s.explanations || []).length ? h("ul", {}, s.explanations.map(e => h("li", {}, e))) : "")))))));
 }
