@@ -263,6 +263,10 @@ class TurnSummaryOut(BaseModel):
     notation: str
     points: int
     note: str
+    explanations: list[str] = Field(
+        default_factory=list,
+        description="each placement of the turn explained: its equations and points (issue 18)",
+    )
 
 
 class PublicViewOut(Open):

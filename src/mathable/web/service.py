@@ -1764,6 +1764,7 @@ class GameService:
         steps = turn_steps(game)
         turns = [
             {"seat": t.seat, "notation": t.notation, "points": t.points, "note": str(t.note)}
+            | {"explanations": [e.text() for e in t.explanations]}
             | {"start": steps[i], "step": steps[i + 1]}
             for i, t in enumerate(game.view(seat).summaries)
         ]
