@@ -9,9 +9,11 @@ import { t } from "./i18n.js";
 const at = { lesson: null, lessons: [], step: 0, picked: null, after: new Map() };
 
 export async function learnPage() {
-  const name = new URLSearchParams(location.search).get("lesson") || "classic";
   setWhere(t("Learn"), true);
-  [at.lesson, at.lessons] = await Promise.all([api("/api/lessons/" + encodeURIComponent(name)), api("/api/lessons")]);
+  at.lessons = await api("/api/lessons");
+  // the lesson asked for, else the server's first (the classic game's worked example)
+  const name = new URLSearchParams(location.search).get("lesson") || at.lessons[0].name;
+  at.lesson = await api("/api/lessons/" + encodeURIComponent(name));
   document.title = t("{title} — {brand}", { title: at.lesson.title, brand: document.querySelector("header .brand").textContent });
   draw();
 }
