@@ -168,8 +168,9 @@ def _choose_language(value: str | None) -> str | None:
     return value
 
 
-class _Command(TyperCommand):
-    """A command whose help is shown in the reader's language."""
+class _Localized(Command):
+    """Help shown in the reader's language: the texts, the usage line and the help
+    option (mixed into the commands and the group)."""
 
     def format_help(self, ctx: Context, formatter: HelpFormatter) -> None:
         _localize(self, ctx)
@@ -182,7 +183,11 @@ class _Command(TyperCommand):
         return _help_option(super().get_help_option(ctx))
 
 
-class _Commands(TyperGroup):
+class _Command(_Localized, TyperCommand):
+    """A command whose help is shown in the reader's language."""
+
+
+class _Commands(_Localized, TyperGroup):
     """The command group: it speaks the reader's language (``--lang``, else the
     environment's) from the start of a run to its end; a refusal raised anywhere in a
     command (every :class:`MathableError`) becomes one error line and exit code 1;
@@ -221,16 +226,6 @@ class _Commands(TyperGroup):
             error = f"{type(exc).__name__}: {exc}"
             # TRANSLATORS: {error} is the program's own error, as Python names it
             raise fail(_("internal error ({error}); please report it", error=error)) from None
-
-    def format_help(self, ctx: Context, formatter: HelpFormatter) -> None:
-        _localize(self, ctx)
-        super().format_help(ctx, formatter)
-
-    def format_usage(self, ctx: Context, formatter: HelpFormatter) -> None:
-        _format_usage(self, ctx, formatter)
-
-    def get_help_option(self, ctx: Context) -> TyperOption | None:
-        return _help_option(super().get_help_option(ctx))
 
 
 app = typer.Typer(
