@@ -168,6 +168,14 @@ def _choose_language(value: str | None) -> str | None:
     return value
 
 
+def tolerant_stdin() -> None:
+    """Read typed lines that are not UTF-8 with replacement characters instead of
+    failing (the line games: play --plain, learn, practice)."""
+    reconfigure = getattr(sys.stdin, "reconfigure", None)
+    if reconfigure is not None:
+        reconfigure(errors="replace")
+
+
 class _Localized(Command):
     """Help shown in the reader's language: the texts, the usage line and the help
     option (mixed into the commands and the group)."""
@@ -956,9 +964,7 @@ def play(
             game, save_path=resume, seed=seed, variant=kind.name, house_rules=house, levels=levels
         )
         return
-    reconfigure = getattr(sys.stdin, "reconfigure", None)
-    if reconfigure is not None:  # a typed line that is not UTF-8 is read, not fatal
-        reconfigure(errors="replace")
+    tolerant_stdin()
     if game is None:
         game = ask_game(
             console,

@@ -9,8 +9,6 @@ its end.
 
 from __future__ import annotations
 
-import sys
-
 from rich.console import Console
 from rich.text import Text
 
@@ -21,7 +19,7 @@ from mathable.i18n import _, lazy, typed_command
 from mathable.learn.lessons import Lesson, check, lesson_for
 from mathable.render import panels
 
-from .app import VariantOpt, _Command, _help, app, console, fail
+from .app import VariantOpt, _Command, _help, app, console, fail, tolerant_stdin
 from .hotseat import _ask, _refused, clean
 
 
@@ -113,7 +111,5 @@ def learn(variant: VariantOpt = "classic") -> None:
         lesson = lesson_for(variant)
     except MathableError as exc:
         raise fail(str(exc)) from None
-    reconfigure = getattr(sys.stdin, "reconfigure", None)
-    if reconfigure is not None:  # a typed line that is not UTF-8 is read, not fatal
-        reconfigure(errors="replace")
+    tolerant_stdin()
     run_lesson(console, lesson)

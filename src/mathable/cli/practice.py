@@ -9,7 +9,6 @@ command is declared on the group of :mod:`.app`, which imports this module at it
 
 from __future__ import annotations
 
-import sys
 from typing import Annotated
 
 import typer
@@ -30,7 +29,7 @@ from mathable.learn.practice import (
     positions,
 )
 
-from .app import _Command, _help, app, console, fail
+from .app import _Command, _help, app, console, fail, tolerant_stdin
 from .hotseat import _ask, _bot_action, _draw, _game_over, _hint, _refused, clean, help_text
 
 MAX_LINE = 200
@@ -127,7 +126,5 @@ def practice(
         chosen = get_level(level)
     except ValueError as exc:
         raise fail(str(exc)) from None
-    reconfigure = getattr(sys.stdin, "reconfigure", None)
-    if reconfigure is not None:  # a typed line that is not UTF-8 is read, not fatal
-        reconfigure(errors="replace")
+    tolerant_stdin()
     run_practice(console, chosen, seed)
