@@ -198,3 +198,43 @@ def test_views_list_each_turns_explanations(variant: str) -> None:
     assert [s["explanations"] for s in data["summaries"]] == [
         t["explanations"] for t in data["turns"]
     ]
+
+
+def _explained_afresh(game: BoardGame) -> tuple[object, ...]:
+    """What the views' turns should be: every summary with its explanations, built anew."""
+    from dataclasses import replace
+
+    return tuple(
+        replace(summary, explanations=found) if found else summary
+        for summary, found in zip(game.summaries(), game.explain_turns(), strict=False)
+    )
+
+
+def test_views_explain_each_turn_once_and_stay_right() -> None:
+    """A view's turns are the game's turns explained; a finished turn's entry is the
+    same object from one view to the next (views are built after every action, and
+    rebuilding every turn made a game's views quadratic), in every language, and an
+    undo gives the game's turns again."""
+    from mathable.engine.protocol import HouseRules
+
+    game = BoardGame("classic", 2, seed=12, house_rules=HouseRules(allow_undo=True))
+    rng = random.Random(12)
+    previous: tuple[object, ...] = ()
+    for _ in range(60):
+        if game.is_over:
+            break
+        shown = game.view(game.to_move).summaries
+        assert shown == _explained_afresh(game)
+        assert all(a is b for a, b in zip(previous, shown, strict=False))
+        previous = shown
+        with language("fr"):
+            assert game.view(None).summaries == _explained_afresh(game)
+        placements = game.legal_placements()
+        if placements and len(game.turn_placements) < 2:
+            game.apply(rng.choice(list(placements)))
+        else:
+            game.apply(EndTurn() if game.turn_placements else Pass())
+    assert len(previous) > 10
+    game.undo()
+    game.undo()
+    assert game.view(0).summaries == _explained_afresh(game)

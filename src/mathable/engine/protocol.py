@@ -19,6 +19,7 @@ from functools import cached_property
 from typing import Any, Literal, Protocol, Self, TypeAlias
 
 from mathable.i18n import Text, _, lazy, lazy_plural
+from mathable.i18n import current as current_language
 
 from .actions import ACTION_KINDS, LEAVE_REASONS, Abort, Action, Cell, Leave, Place
 from .errors import IllegalMove, NotationError
@@ -522,12 +523,33 @@ class Game(ABC):
         return tuple(() for _ in self.summaries())
 
     def explained_summaries(self) -> tuple[TurnSummary, ...]:
-        """:meth:`summaries` with each turn's placements explained (for views)."""
-        explained = self.explain_turns()
-        return tuple(
-            replace(summary, explanations=found) if found else summary
-            for summary, found in zip(self.summaries(), explained, strict=False)
+        """:meth:`summaries` with each turn's placements explained (for views).
+
+        Views are built after every action: the turns explained before are kept while
+        the summaries they came from are still the game's (the same objects), one
+        list per language, so a view costs one new turn, not the whole game again (every
+        view rebuilding them all made a game's views quadratic in its length)."""
+        summaries = self.summaries()
+        by_language: dict[str, tuple[list[TurnSummary], list[TurnSummary]]] = (
+            self.__dict__.setdefault("_explained_summaries", {})
         )
+        lang = current_language()
+        kept = by_language.get(lang)
+        if (
+            kept is None
+            or len(kept[0]) > len(summaries)
+            or any(a is not b for a, b in zip(kept[0], summaries, strict=False))
+        ):
+            kept = by_language[lang] = ([], [])
+        sources, done = kept
+        if len(sources) < len(summaries):
+            explained = self.explain_turns()
+            for index in range(len(sources), len(summaries)):
+                summary = summaries[index]
+                found = explained[index] if index < len(explained) else ()
+                sources.append(summary)
+                done.append(replace(summary, explanations=found) if found else summary)
+        return tuple(done)
 
     def explain_turn(self, index: int) -> tuple[Explanation, ...]:
         """The explanations of the placements of finished turn ``index`` (as

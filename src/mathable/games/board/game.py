@@ -981,14 +981,16 @@ class BoardGame(Game):
     def explain_turns(self) -> tuple[tuple[Explanation, ...], ...]:
         """Per finished turn, its placements explained as the board stood then: the
         turns' tokens replayed on a fresh board, kept from one call to the next while
-        the state only grows (views ask after every action)."""
-        state, lang = self._state, current_language()
-        kept = self.__dict__.get("_explained")
-        if kept is None or kept[0] is not state or kept[1] != lang:
-            done: list[tuple[Explanation, ...]] = []
-            kept = (state, lang, self.variant.new_board(), done)
-            self.__dict__["_explained"] = kept
-        board, done = kept[2], kept[3]
+        the state only grows (views ask after every action), one board per language."""
+        state = self._state
+        by_language: dict[str, tuple[object, Board, list[tuple[Explanation, ...]]]] = (
+            self.__dict__.setdefault("_explained", {})
+        )
+        lang = current_language()
+        kept = by_language.get(lang)
+        if kept is None or kept[0] is not state:
+            kept = by_language[lang] = (state, self.variant.new_board(), [])
+        _, board, done = kept
         strict = self.house_rules.strict
         for turn in state.turns[len(done) :]:
             explained = []
