@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from mathable.games.board.board import Board
 from mathable.games.board.variants import Variant
 
+from .inference import RackPrior, deal
 from .search import TurnPlan, best_turn, search_turns
 
 
@@ -45,6 +46,14 @@ REPLY_NODES = 2_000
 """The node budget of a searched reply in a simulation (most turns need far fewer)."""
 
 
+RACE_FROM = 16
+"""Samples every candidate gets before the race may drop any (:func:`simulate`)."""
+RACE_EVERY = 8
+"""How many samples go by between two looks at the race."""
+RACE_Z = 2.0
+"""A candidate leaves the race when it trails the leader by this many standard errors."""
+
+
 def simulate(
     variant: Variant,
     board: Board,
@@ -56,21 +65,36 @@ def simulate(
     samples: int,
     deadline: float | None,
     searched_reply: bool = False,
+    searched_own: bool = False,
+    prior: RackPrior | None = None,
+    offsets: Sequence[float] | None = None,
+    weight: float = 1.0,
 ) -> list[float]:
-    """Average of plan points - opponent's reply + own next turn over ``samples``
-    sampled continuations (fewer once ``time.perf_counter()`` passes ``deadline``, but
-    at least one; None: all of them); every plan sees the same samples (common random
-    numbers). With ``searched_reply`` the opponent replies with its best whole turn
-    (the exact search, as the strong player) rather than greedily."""
+    """Average of plan points - opponent's reply + own next turn over at most
+    ``samples`` sampled continuations (fewer once ``time.perf_counter()`` passes
+    ``deadline``, but at least one; None: all of them); every plan sees the same
+    samples (common random numbers). With ``searched_reply`` the opponent replies with
+    its best whole turn (the exact search, as the strong player) rather than greedily,
+    and with ``searched_own`` the player's own next turn is searched so too;
+    ``prior`` is what its last turn says of its rack (:mod:`.inference`; None: any
+    unseen tokens).
+
+    With ``offsets`` the candidates race, as Quackle's simulations prune: a candidate is
+    judged ``offsets[i] + weight * average``, and from :data:`RACE_FROM` samples on one
+    that trails the leader by :data:`RACE_Z` standard errors of their paired difference
+    is dropped (its average stays as it was then), so the samples go to the close
+    calls; the race ends when one candidate is left."""
     size = variant.rack_size
-    totals = [0.0] * len(shortlist)
+    count = len(shortlist)
+    values: list[list[float]] = [[] for _ in range(count)]
+    alive = list(range(count))
     done = 0
     while done < samples:
         if done and deadline is not None and time.perf_counter() > deadline:
             break
-        drawn = rng.sample(pool, len(pool))
-        opponent, rest = drawn[:size], drawn[size:]
-        for index, plan in enumerate(shortlist):
+        opponent, rest = deal(pool, size, prior, rng)
+        for index in alive:
+            plan = shortlist[index]
             refill = rest[: min(size - len(plan.leave), bag_size)]
             for cell, value in plan.placements:
                 board.place(cell, value)
@@ -85,12 +109,43 @@ def simulate(
             else:
                 reply = greedy_turn(variant, board, list(opponent), len(opponent))
             mine = list(plan.leave) + refill
-            ours = greedy_turn(variant, board, mine, len(mine))
+            if searched_own:
+                ours = best_turn(
+                    variant, board, mine, started_with=len(mine), node_limit=REPLY_NODES
+                ).total
+            else:
+                ours = greedy_turn(variant, board, mine, len(mine))
             while len(board.history) > mark - len(plan.placements):
                 board.unplace()
-            totals[index] += plan.total - reply + ours
+            values[index].append(plan.total - reply + ours)
         done += 1
-    return [t / done for t in totals]
+        if offsets is not None and done >= RACE_FROM and done % RACE_EVERY == 0:
+            alive = _still_racing(values, alive, offsets, weight, done)
+            if len(alive) == 1:
+                break
+    return [sum(v) / len(v) for v in values]
+
+
+def _still_racing(
+    values: list[list[float]], alive: list[int], offsets: Sequence[float], weight: float, n: int
+) -> list[int]:
+    """The candidates not significantly behind the leader after ``n`` samples each."""
+    means = {i: offsets[i] + weight * sum(values[i]) / n for i in alive}
+    leader = max(alive, key=lambda i: (means[i], -i))
+    lead = values[leader]
+    kept = []
+    for index in alive:
+        if index == leader:
+            kept.append(index)
+            continue
+        own = values[index]
+        diffs = [own[j] - lead[j] for j in range(n)]
+        mean = sum(diffs) / n
+        spread = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        error = weight * math.sqrt(spread / n)
+        if means[index] - means[leader] + RACE_Z * error >= 0:
+            kept.append(index)
+    return kept
 
 
 ENDGAME_WIDTH = 6

@@ -20,6 +20,7 @@ from mathable.games.board.view import BoardView
 
 from .base import FamilyBot
 from .evaluation import THREAT_WEIGHT, expected_best_reply, leave_value, rank_plans
+from .inference import infer_opponent
 from .leaves import judge
 from .search import TurnPlan
 from .simulation import EndgameSearch, greedy_turn, simulate
@@ -206,8 +207,11 @@ class ExpertBot(PlanningBot):
         blend: float = 0.5,
         nodes: int = DEFAULT_NODES,
         searched_reply: bool = False,
+        searched_own: bool = False,
         endgame_turns: int = 6,
         leaves: str = "learned",
+        infer: bool = True,
+        race: bool = True,
     ) -> None:
         """``samples`` continuations per decision (the same seed and view give the same
         choice), cut short when the decision has taken ``budget_ms`` (None: never; the
@@ -215,11 +219,19 @@ class ExpertBot(PlanningBot):
         ``blend`` is the weight of the simulations against the static estimate (0.5
         measured best of 0.5 and 1.0: see the README's ladder); ``nodes`` bounds each
         exact search as the strong player's; ``searched_reply`` simulates the opponent's
-        reply by the exact search rather than greedily; ``endgame_turns`` is how many
+        reply by the exact search rather than greedily, ``searched_own`` its own next
+        turn; ``endgame_turns`` is how many
         turns the end-game search looks ahead at most, the budget permitting; ``leaves``
-        values the tokens kept as the strong player's does."""
+        values the tokens kept as the strong player's does; ``infer`` samples the
+        opponent's rack from what its last turn kept (:mod:`.inference`) rather than
+        from all the unseen tokens alike; ``race`` drops a candidate from the
+        simulations once it is clearly behind, so the samples go to the close calls
+        (:func:`~.simulation.simulate`)."""
         super().__init__(seed)
+        self.infer = infer
+        self.race = race
         self.searched_reply = searched_reply
+        self.searched_own = searched_own
         self.endgame_turns = endgame_turns
         self.leaves = leaves
         judge("hand" if leaves == "learned" else leaves, "classic", 7)  # refuse a typo now
@@ -253,6 +265,12 @@ class ExpertBot(PlanningBot):
             search = EndgameSearch(variant, board, deadline, self.nodes)
             scores = search.root_values(shortlist, tuple(pool), self.endgame_turns)
         else:
+            # Blend the two judges of what a move leaves behind: the strong player's
+            # static leave-and-threat estimate and the simulated continuations.
+            offsets = [
+                plan.total + (1 - self.blend) * (equity - plan.total) - self.blend * plan.total
+                for plan, equity in zip(shortlist, static, strict=True)
+            ]
             simulated = simulate(
                 variant,
                 board,
@@ -265,14 +283,11 @@ class ExpertBot(PlanningBot):
                 samples=self.samples,
                 deadline=deadline,
                 searched_reply=self.searched_reply,
+                searched_own=self.searched_own,
+                prior=infer_opponent(view, variant, board) if self.infer else None,
+                offsets=offsets if self.race else None,
+                weight=self.blend,
             )
-            # Blend the two judges of what a move leaves behind: the strong player's
-            # static leave-and-threat estimate and the simulated continuations.
-            scores = [
-                plan.total
-                + (1 - self.blend) * (equity - plan.total)
-                + self.blend * (sim - plan.total)
-                for plan, equity, sim in zip(shortlist, static, simulated, strict=True)
-            ]
+            scores = [o + self.blend * sim for o, sim in zip(offsets, simulated, strict=True)]
         best = max(range(len(scores)), key=lambda i: (scores[i], -i))
         return shortlist[best]

@@ -1,0 +1,103 @@
+"""The expert's opponent-rack inference and its racing simulations (issue 16)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mathable.ai import get_bot
+from mathable.ai.base import board_from_view
+from mathable.ai.inference import RackPrior, deal, infer_opponent
+from mathable.ai.simulation import RACE_FROM, _still_racing
+from mathable.games.board.view import BoardView
+from mathable.games.registry import new_game
+
+
+def test_what_a_strong_opponent_kept_fits_nowhere() -> None:
+    """The inference's premise, on real games: at each turn start after a strong
+    player's turn, the opponent's true rack holds at least ``kept`` tokens of values
+    that fit nowhere on the board (the tokens it kept), and the prior names them."""
+    checked = 0
+    for seed in range(500, 506):
+        game = new_game("classic", ["a", "b"], seed=seed)
+        bots = [get_bot("strong", seed * 8), get_bot("strong", seed * 8 + 1)]
+        while not game.is_over:
+            seat = game.to_move
+            view = game.view(seat)
+            assert isinstance(view, BoardView)
+            if not view.turn_placements and view.turns:
+                variant, board = board_from_view(view)
+                prior = infer_opponent(view, variant, board)
+                if prior is not None:
+                    theirs = game.rack(1 - seat)
+                    fitting_nowhere = [v for v in theirs if v not in prior.fits]
+                    assert len(fitting_nowhere) >= prior.kept, (seed, view.turns[-1])
+                    checked += 1
+            game.apply(bots[seat].act(view))
+    assert checked > 100
+
+
+def test_no_inference_without_a_hidden_rack_or_a_last_turn() -> None:
+    game = new_game("classic", ["a", "b", "c"], seed=3)
+    view = game.view(0)
+    assert isinstance(view, BoardView)
+    variant, board = board_from_view(view)
+    assert infer_opponent(view, variant, board) is None  # three players, no turn yet
+    two = new_game("classic", ["a", "b"], seed=3)
+    first = two.view(two.to_move)
+    assert isinstance(first, BoardView)
+    assert infer_opponent(first, *board_from_view(first)) is None  # nothing played yet
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    pool=st.lists(st.integers(0, 30), min_size=1, max_size=60),
+    kept=st.integers(0, 7),
+    fits=st.frozensets(st.integers(0, 30)),
+    weight=st.sampled_from([0.0, 0.1, 1.0]),
+    seed=st.integers(0, 10_000),
+)
+def test_a_dealt_rack_is_drawn_from_the_pool(
+    pool: list[int], kept: int, fits: frozenset[int], weight: float, seed: int
+) -> None:
+    """Rack and bag together are the unseen pool; the rack is full while the pool
+    lasts; with weight 0, the kept tokens are values that fit nowhere while any are
+    left."""
+    prior = RackPrior(kept, fits, weight)
+    rack, rest = deal(pool, 7, prior, random.Random(seed))
+    assert Counter(rack) + Counter(rest) == Counter(pool)
+    assert len(rack) == min(7, len(pool))
+    if weight == 0.0:
+        nowhere = sum(1 for v in pool if v not in fits)
+        assert sum(1 for v in rack if v not in fits) >= min(kept, nowhere, len(rack))
+
+
+def test_the_prior_shifts_the_sampled_racks() -> None:
+    """Over many deals a value that fits weighs less in the kept share of the rack."""
+    pool = [5] * 20 + [77] * 20
+    prior = RackPrior(kept=4, fits=frozenset({5}))
+    rng = random.Random(1)
+    fives = sum(deal(pool, 7, prior, rng)[0].count(5) for _ in range(2_000)) / 2_000
+    uniform = sum(deal(pool, 7, None, rng)[0].count(5) for _ in range(2_000)) / 2_000
+    assert 3.2 < uniform < 3.8  # half of 7
+    # Kept: 4 picks at 2/22 each (0.36 fives); drawn: 3 from what is left, 55% fives.
+    assert 1.8 < fives < 2.3
+
+
+def test_the_race_drops_only_what_is_clearly_behind() -> None:
+    n = RACE_FROM
+    rng = random.Random(4)
+    noise = [rng.gauss(0, 10) for _ in range(n)]
+    leader = [100 + x for x in noise]
+    close = [99 + x + rng.gauss(0, 1) for x in noise]  # 1 point behind, paired noise small
+    tied = [100 + rng.gauss(0, 30) for _ in range(n)]  # level, very noisy
+    far = [60 + x for x in noise]
+    values = [leader, close, tied, far]
+    offsets = [0.0, 0.0, 0.0, 0.0]
+    kept = _still_racing(values, [0, 1, 2, 3], offsets, 1.0, n)
+    assert 0 in kept and 2 in kept and 3 not in kept
+    # The static part of the judgement counts: a big offset keeps the far one in.
+    assert 3 in _still_racing(values, [0, 1, 2, 3], [0.0, 0.0, 0.0, 45.0], 1.0, n)
