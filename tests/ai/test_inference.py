@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -101,3 +102,19 @@ def test_the_race_drops_only_what_is_clearly_behind() -> None:
     assert 0 in kept and 2 in kept and 3 not in kept
     # The static part of the judgement counts: a big offset keeps the far one in.
     assert 3 in _still_racing(values, [0, 1, 2, 3], [0.0, 0.0, 0.0, 45.0], 1.0, n)
+
+
+def test_holding_chances_without_a_prior_are_the_strong_players() -> None:
+    """No prior: the threat estimate's own chances (7 blind draws); with a prior whose
+    fitting values weigh 0, such a value can only come from the blind draws."""
+    from mathable.ai.inference import holding_chances
+
+    unseen = {2: 3, 9: 1, 72: 2}
+    total = 6
+    blind = holding_chances(None, unseen, 7)
+    for value, count in unseen.items():
+        assert blind[value] == pytest.approx(1 - (1 - count / total) ** 7)
+    prior = RackPrior(kept=4, fits=frozenset({2}), fits_weight=0.0)
+    informed = holding_chances(prior, unseen, 7)
+    assert informed[2] == pytest.approx(1 - (1 - 3 / total) ** 3)
+    assert informed[72] > blind[72] or blind[72] == pytest.approx(1.0)

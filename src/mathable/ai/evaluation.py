@@ -51,10 +51,16 @@ def leave_value(leave: Sequence[int], bag_size: int, rack_size: int) -> float:
     return value
 
 
-def expected_best_reply(variant: Variant, board: Board, unseen: Mapping[int, int]) -> float:
+def expected_best_reply(
+    variant: Variant,
+    board: Board,
+    unseen: Mapping[int, int],
+    chances: Mapping[int, float] | None = None,
+) -> float:
     """The expected points of the opponent's best single placement: values that score
-    most first, each weighted by the chance the opponent holds one (7 tokens drawn from
-    the unseen ones) and no better one."""
+    most first, each weighted by the chance the opponent holds one (by default, 7
+    tokens drawn from the unseen ones; ``chances`` gives it per value, as the expert's
+    inference does: :func:`~.inference.holding_chances`) and no better one."""
     total = sum(unseen.values())
     if not total:
         return 0.0
@@ -66,11 +72,14 @@ def expected_best_reply(variant: Variant, board: Board, unseen: Mapping[int, int
         if cells:
             best = max(variant.placement_points(board, c, value) for c in cells)
             if best:
-                scored.append((best, count))
+                scored.append((best, value))
     scored.sort(reverse=True)
     expected, none_better = 0.0, 1.0
-    for points, count in scored:
-        holds = 1.0 - (1.0 - count / total) ** 7
+    for points, value in scored:
+        if chances is None:
+            holds = 1.0 - (1.0 - unseen[value] / total) ** 7
+        else:
+            holds = chances.get(value, 0.0)
         expected += none_better * holds * points
         none_better *= 1.0 - holds
     return expected
@@ -84,12 +93,14 @@ def rank_plans(
     board: Board | None = None,
     node_limit: int = 200_000,
     leaves: LeaveJudge | None = None,
+    chances: Mapping[int, float] | None = None,
 ) -> list[tuple[float, TurnPlan]]:
     """The candidate ways to finish the turn, best equity first:
     points + bonus + leave value - the opponent's expected best reply. ``board`` holds
     the view's tokens when the caller keeps one (else it is built from the view);
     ``node_limit`` bounds the turn search; ``leaves`` values a leave with the bag's
-    size (by default :func:`leave_value`)."""
+    size (by default :func:`leave_value`); ``chances`` are the opponent's chances of
+    holding each value (by default from the unseen tokens alone)."""
     if board is None:
         variant, board = board_from_view(view)
     else:
@@ -127,7 +138,7 @@ def rank_plans(
         for equity, plan in shortlist:
             for cell, value in plan.placements:
                 board.place(cell, value)
-            reply = expected_best_reply(variant, board, unseen)
+            reply = expected_best_reply(variant, board, unseen, chances)
             for _ in plan.placements:
                 board.unplace()
             rescored.append((equity - THREAT_WEIGHT * reply, plan))

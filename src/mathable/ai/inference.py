@@ -18,7 +18,7 @@ fewer of the values the open squares want, and more of those a new square may wa
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from mathable.games.board.board import EMPTY, Board
@@ -97,3 +97,26 @@ def deal(
     rng.shuffle(rest)
     missing = size - len(rack)
     return rack + rest[:missing], rest[missing:]
+
+
+def holding_chances(
+    prior: RackPrior | None, unseen: Mapping[int, int], rack_size: int
+) -> dict[int, float]:
+    """The chance that the opponent holds at least one token of each unseen value: its
+    kept tokens drawn by the prior's weights, the others blindly (both as draws with
+    replacement, as the strong player's threat estimate counts them)."""
+    total = sum(unseen.values())
+    if not total:
+        return {}
+    kept = prior.kept if prior is not None else 0
+    weighted = {
+        v: n * (prior.fits_weight if prior is not None and v in prior.fits else 1.0)
+        for v, n in unseen.items()
+    }
+    weight = sum(weighted.values()) or 1.0
+    drawn = max(0, rack_size - kept)
+    return {
+        v: 1.0 - (1.0 - weighted[v] / weight) ** kept * (1.0 - n / total) ** drawn
+        for v, n in unseen.items()
+        if n
+    }

@@ -20,7 +20,7 @@ from mathable.games.board.view import BoardView
 
 from .base import FamilyBot
 from .evaluation import THREAT_WEIGHT, expected_best_reply, leave_value, rank_plans
-from .inference import infer_opponent
+from .inference import holding_chances, infer_opponent
 from .leaves import judge
 from .search import TurnPlan
 from .simulation import EndgameSearch, greedy_turn, simulate
@@ -212,6 +212,8 @@ class ExpertBot(PlanningBot):
         leaves: str = "learned",
         infer: bool = True,
         race: bool = True,
+        threat_top: int = 8,
+        end_bag: int = 14,
     ) -> None:
         """``samples`` continuations per decision (the same seed and view give the same
         choice), cut short when the decision has taken ``budget_ms`` (None: never; the
@@ -226,8 +228,13 @@ class ExpertBot(PlanningBot):
         opponent's rack from what its last turn kept (:mod:`.inference`) rather than
         from all the unseen tokens alike; ``race`` drops a candidate from the
         simulations once it is clearly behind, so the samples go to the close calls
-        (:func:`~.simulation.simulate`)."""
+        (:func:`~.simulation.simulate`); ``threat_top`` is how many of the turns
+        best by points and leave have the board they open judged before the shortlist;
+        with at most ``end_bag`` tokens in the bag the simulations play the game out to
+        its end, deductions included (C11), and alone judge the candidates."""
         super().__init__(seed)
+        self.end_bag = end_bag
+        self.threat_top = threat_top
         self.infer = infer
         self.race = race
         self.searched_reply = searched_reply
@@ -244,11 +251,18 @@ class ExpertBot(PlanningBot):
     def choose(self, view: BoardView, variant: Variant, board: Board) -> TurnPlan | None:
         start = time.perf_counter()
         deadline = None if self.budget_ms is None else start + self.budget_ms / 1000
+        prior = infer_opponent(view, variant, board) if self.infer else None
         ranked = rank_plans(
             view,
             board=board,
             node_limit=self.nodes,
             leaves=judge(self.leaves, variant.name, variant.rack_size),
+            top=self.threat_top,
+            chances=(
+                holding_chances(prior, view.unseen, variant.rack_size)
+                if prior is not None
+                else None
+            ),
         )
         if not ranked:
             return None
@@ -266,9 +280,12 @@ class ExpertBot(PlanningBot):
             scores = search.root_values(shortlist, tuple(pool), self.endgame_turns)
         else:
             # Blend the two judges of what a move leaves behind: the strong player's
-            # static leave-and-threat estimate and the simulated continuations.
+            # static leave-and-threat estimate and the simulated continuations; near the
+            # end of the game the play-outs to the end alone.
+            to_the_end = view.bag_size <= self.end_bag
+            blend = 1.0 if to_the_end else self.blend
             offsets = [
-                plan.total + (1 - self.blend) * (equity - plan.total) - self.blend * plan.total
+                plan.total + (1 - blend) * (equity - plan.total) - blend * plan.total
                 for plan, equity in zip(shortlist, static, strict=True)
             ]
             simulated = simulate(
@@ -284,10 +301,11 @@ class ExpertBot(PlanningBot):
                 deadline=deadline,
                 searched_reply=self.searched_reply,
                 searched_own=self.searched_own,
-                prior=infer_opponent(view, variant, board) if self.infer else None,
+                prior=prior,
                 offsets=offsets if self.race else None,
-                weight=self.blend,
+                weight=blend,
+                to_the_end=to_the_end,
             )
-            scores = [o + self.blend * sim for o, sim in zip(offsets, simulated, strict=True)]
+            scores = [o + blend * sim for o, sim in zip(offsets, simulated, strict=True)]
         best = max(range(len(scores)), key=lambda i: (scores[i], -i))
         return shortlist[best]
