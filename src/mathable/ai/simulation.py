@@ -42,51 +42,6 @@ def greedy_turn(variant: Variant, board: Board, rack: list[int], started_with: i
     return points + (variant.turn_bonus(started_with, len(rack)) if placed else 0)
 
 
-END_TURNS = 16
-"""The most turns a play-out to the end of the game looks at (:func:`play_out`)."""
-
-
-def play_out(
-    variant: Variant, board: Board, mine: list[int], theirs: list[int], bag: list[int]
-) -> float:
-    """The score margin (the player's minus the opponent's) the rest of the game adds
-    when both sides play greedily from here, the opponent first, with the bag drawn in
-    the order of ``bag``: a side that cannot place gives back up to three of its highest
-    tokens while the bag has some, and the game ends as C11 ends it (the bag empty and a
-    rack emptied, or nobody able to place), each side losing its tokens left. Cut after
-    :data:`END_TURNS` turns, counted the same way. The placements stay on the board; the
-    lists are used up."""
-    size = variant.rack_size
-    racks = [theirs, mine]
-    scored = [0, 0]
-    idle = 0
-    mover = 0
-    for _ in range(END_TURNS):
-        rack = racks[mover]
-        before = len(rack)
-        points = greedy_turn(variant, board, rack, before)
-        if len(rack) < before:
-            scored[mover] += points
-            idle = 0
-            if not bag and not rack:
-                break
-        else:
-            idle += 1
-            if idle >= 2:
-                break
-            if bag:
-                give = sorted(rack)[len(rack) - min(3, len(bag), len(rack)) :]
-                for value in give:
-                    rack.remove(value)
-                rack.extend(bag[: len(give)])
-                del bag[: len(give)]
-                bag.extend(give)
-        while len(rack) < size and bag:
-            rack.append(bag.pop(0))
-        mover = 1 - mover
-    return (scored[1] - sum(racks[1])) - (scored[0] - sum(racks[0]))
-
-
 REPLY_NODES = 2_000
 """The node budget of a searched reply in a simulation (most turns need far fewer)."""
 
@@ -114,7 +69,6 @@ def simulate(
     prior: RackPrior | None = None,
     offsets: Sequence[float] | None = None,
     weight: float = 1.0,
-    to_the_end: bool = False,
 ) -> list[float]:
     """Average of plan points - opponent's reply + own next turn over at most
     ``samples`` sampled continuations (fewer once ``time.perf_counter()`` passes
@@ -129,11 +83,7 @@ def simulate(
     judged ``offsets[i] + weight * average``, and from :data:`RACE_FROM` samples on one
     that trails the leader by :data:`RACE_Z` standard errors of their paired difference
     is dropped (its average stays as it was then), so the samples go to the close
-    calls; the race ends when one candidate is left.
-
-    With ``to_the_end`` (a nearly empty bag) each continuation is played out to the end
-    of the game instead (:func:`play_out`): the points of the plan and every turn
-    after, less the tokens each side is left with (C11)."""
+    calls; the race ends when one candidate is left."""
     size = variant.rack_size
     count = len(shortlist)
     values: list[list[float]] = [[] for _ in range(count)]
@@ -149,14 +99,6 @@ def simulate(
             for cell, value in plan.placements:
                 board.place(cell, value)
             mark = len(board.history)
-            if to_the_end:
-                mine = list(plan.leave) + refill
-                bag = rest[len(refill) :]
-                after = play_out(variant, board, mine, list(opponent), bag)
-                while len(board.history) > mark - len(plan.placements):
-                    board.unplace()
-                values[index].append(plan.total + after)
-                continue
             if searched_reply:
                 best = best_turn(
                     variant, board, opponent, started_with=len(opponent), node_limit=REPLY_NODES

@@ -190,9 +190,10 @@ class StrongBot(PlanningBot):
 
 class ExpertBot(PlanningBot):
     """Tries the strong player's best few turns in simulated continuations (Quackle's
-    method): opponent racks and draws sampled from the tokens it has not seen, the
-    opponent's reply and its own next turn played out, judged together with the strong
-    player's own estimate. With the bag empty it knows the opponent's rack and
+    method): opponent racks and draws sampled from the tokens it has not seen (the
+    tokens the opponent kept last turn are those that fit nowhere: :mod:`.inference`),
+    the opponent's reply and its own next turn played out, judged together with the
+    strong player's own estimate. With the bag empty it knows the opponent's rack and
     searches the reply exactly."""
 
     name = "expert"
@@ -201,9 +202,9 @@ class ExpertBot(PlanningBot):
     def __init__(
         self,
         seed: int | None = None,
-        samples: int = 16,
+        samples: int = 64,
         budget_ms: int | None = 250,
-        candidates: int = 6,
+        candidates: int = 8,
         blend: float = 0.5,
         nodes: int = DEFAULT_NODES,
         searched_reply: bool = False,
@@ -211,29 +212,26 @@ class ExpertBot(PlanningBot):
         endgame_turns: int = 6,
         leaves: str = "learned",
         infer: bool = True,
-        race: bool = True,
-        threat_top: int = 8,
-        end_bag: int = 14,
+        race: bool = False,
+        threat_top: int = 30,
     ) -> None:
         """``samples`` continuations per decision (the same seed and view give the same
         choice), cut short when the decision has taken ``budget_ms`` (None: never; the
         end-game searches stop there too, keeping the candidates judged so far);
-        ``blend`` is the weight of the simulations against the static estimate (0.5
-        measured best of 0.5 and 1.0: see the README's ladder); ``nodes`` bounds each
-        exact search as the strong player's; ``searched_reply`` simulates the opponent's
-        reply by the exact search rather than greedily, ``searched_own`` its own next
-        turn; ``endgame_turns`` is how many
-        turns the end-game search looks ahead at most, the budget permitting; ``leaves``
-        values the tokens kept as the strong player's does; ``infer`` samples the
-        opponent's rack from what its last turn kept (:mod:`.inference`) rather than
-        from all the unseen tokens alike; ``race`` drops a candidate from the
-        simulations once it is clearly behind, so the samples go to the close calls
-        (:func:`~.simulation.simulate`); ``threat_top`` is how many of the turns
-        best by points and leave have the board they open judged before the shortlist;
-        with at most ``end_bag`` tokens in the bag the simulations play the game out to
-        its end, deductions included (C11), and alone judge the candidates."""
+        ``candidates`` is the shortlist simulated, the best by the strong player's
+        estimate after ``threat_top`` turns best by points and leave have had the board
+        they open judged; ``blend`` is the weight of the simulations against that
+        estimate; ``infer`` samples the opponent's rack from what its last turn kept
+        (:mod:`.inference`) rather than from all the unseen tokens alike, and weighs
+        the threats of the shortlist so too; ``race`` drops a candidate from the
+        simulations once it is clearly behind (:func:`~.simulation.simulate`);
+        ``searched_reply`` simulates the opponent's reply by the exact search rather
+        than greedily, ``searched_own`` its own next turn; ``nodes`` bounds each exact
+        search as the strong player's; ``endgame_turns`` is how many turns the end-game
+        search looks ahead at most, the budget permitting; ``leaves`` values the tokens
+        kept as the strong player's does. The defaults are measured on tuning seeds
+        (issue 16: the README's ladder)."""
         super().__init__(seed)
-        self.end_bag = end_bag
         self.threat_top = threat_top
         self.infer = infer
         self.race = race
@@ -280,12 +278,9 @@ class ExpertBot(PlanningBot):
             scores = search.root_values(shortlist, tuple(pool), self.endgame_turns)
         else:
             # Blend the two judges of what a move leaves behind: the strong player's
-            # static leave-and-threat estimate and the simulated continuations; near the
-            # end of the game the play-outs to the end alone.
-            to_the_end = view.bag_size <= self.end_bag
-            blend = 1.0 if to_the_end else self.blend
+            # static leave-and-threat estimate and the simulated continuations.
             offsets = [
-                plan.total + (1 - blend) * (equity - plan.total) - blend * plan.total
+                plan.total + (1 - self.blend) * (equity - plan.total) - self.blend * plan.total
                 for plan, equity in zip(shortlist, static, strict=True)
             ]
             simulated = simulate(
@@ -303,9 +298,8 @@ class ExpertBot(PlanningBot):
                 searched_own=self.searched_own,
                 prior=prior,
                 offsets=offsets if self.race else None,
-                weight=blend,
-                to_the_end=to_the_end,
+                weight=self.blend,
             )
-            scores = [o + blend * sim for o, sim in zip(offsets, simulated, strict=True)]
+            scores = [o + self.blend * sim for o, sim in zip(offsets, simulated, strict=True)]
         best = max(range(len(scores)), key=lambda i: (scores[i], -i))
         return shortlist[best]
