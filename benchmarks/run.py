@@ -126,7 +126,7 @@ def played_positions(count: int, seed: int) -> list[Game]:
         bots = [GreedyBot(1), GreedyBot(2)]
         stop = rng.randint(8, 40)
         while not game.is_over and len(game.turns) < stop:
-            game.apply(bots[game.to_move].act(game.view(game.to_move)))
+            game.apply(bots[game.to_move].act(game.view(game.to_move, explained=False)))
         if not game.is_over and not game.turn_placements:
             found.append(game)
     return found
@@ -173,7 +173,7 @@ def bench_expert(args: argparse.Namespace) -> dict[str, object]:
         seat = game.to_move
         start = time.perf_counter()
         while not game.is_over and game.to_move == seat:
-            game.apply(bot.act(game.view(seat)))
+            game.apply(bot.act(game.view(seat, explained=False)))
         per_turn.append((time.perf_counter() - start) * 1000)
     return {
         "turns": len(per_turn),

@@ -238,3 +238,21 @@ def test_views_explain_each_turn_once_and_stay_right() -> None:
     game.undo()
     game.undo()
     assert game.view(0).summaries == _explained_afresh(game)
+
+
+def test_a_view_for_self_play_leaves_the_turns_unexplained() -> None:
+    """``explained=False`` (computer players never read explanations): the same view,
+    its turns' explanations left out, in both kinds of game."""
+    from mathable.ai import get_bot
+
+    for game in (BoardGame("classic", 2, seed=5), QuattroGame(2, seed=5)):
+        bots = [get_bot("greedy", 1), get_bot("greedy", 2)]
+        for _ in range(30):
+            if game.is_over:
+                break
+            game.apply(bots[game.to_move].act(game.view(game.to_move, explained=False)))
+        full = game.view(0)
+        bare = game.view(0, explained=False)
+        assert any(s.explanations for s in full.summaries)
+        assert not any(s.explanations for s in bare.summaries)
+        assert bare == full  # explanations are not part of a view's comparison

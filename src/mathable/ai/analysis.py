@@ -64,7 +64,7 @@ def _turn_starts(game: Game) -> dict[int, View]:
     for action in [*game.log, None]:
         index = len(replay.summaries())
         if index not in starts and not replay.is_over:
-            view = replay.view(replay.to_move)
+            view = replay.view(replay.to_move, explained=False)
             if by_surface(view, _board_turn_begins, _piles_turn_begins):
                 starts[index] = view
         if action is None:

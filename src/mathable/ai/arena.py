@@ -62,7 +62,7 @@ def play_game(
             times[names[turn_seat]].append(turn_time)
             turn_seat, turn_time = seat, 0.0
         start = time.perf_counter()
-        action = bots[seat].act(game.view(seat))
+        action = bots[seat].act(game.view(seat, explained=False))
         turn_time += time.perf_counter() - start
         game.apply(action)
     else:  # pragma: no cover - every variant's games end (conformance tests)

@@ -138,18 +138,18 @@ def game_samples(job: tuple[str, int]) -> list[Sample]:
     kept: list[tuple[int, int, tuple[int, ...]]] = []  # (seat, turn number, leave)
     while not game.is_over:
         seat = game.to_move
-        view = _board(game.view(seat))
+        view = _board(game.view(seat, explained=False))
         action = bots[seat].act(view)
         turns_before = len(view.turns)
         game.apply(action)
-        after = _board(game.view(None))
+        after = _board(game.view(None, explained=False))
         if len(after.turns) > turns_before and after.turns[turns_before].kind == "place":
             rack = list(view.rack)
             if isinstance(action, Place):
                 rack.remove(action.value)
             if view.bag_size > 0 and rack:
                 kept.append((seat, turns_before, tuple(sorted(rack))))
-    final = _board(game.view(None))
+    final = _board(game.view(None, explained=False))
     samples: list[Sample] = []
     for seat, number, leave in kept:
         following = next((t for t in final.turns[number + 1 :] if t.seat == seat), None)

@@ -447,8 +447,11 @@ class Game(ABC):
         """The placements open to the player to move now, as a lazy view."""
 
     @abstractmethod
-    def view(self, seat: int | None) -> View:
-        """What ``seat`` may know (``None``: a spectator). Only views leave a server."""
+    def view(self, seat: int | None, *, explained: bool = True) -> View:
+        """What ``seat`` may know (``None``: a spectator). Only views leave a server.
+        ``explained=False`` leaves the finished turns' placements unexplained: computer
+        players never read the explanations, so self-play asks without them (they cost
+        more than a greedy player's whole turn)."""
 
     @abstractmethod
     def record_fields(self) -> dict[str, Any]:

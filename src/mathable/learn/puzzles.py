@@ -201,7 +201,7 @@ def mine_game(job: tuple[str, int]) -> list[Puzzle]:
         if game.is_over:
             break
         seat = game.to_move
-        view = game.view(seat)
+        view = game.view(seat, explained=False)
         if isinstance(view, BoardView) and not view.turn_placements and view.rack:
             variant, board = board_from_view(view)
             judged = judge_position(variant, board, view.rack)

@@ -844,7 +844,7 @@ class BoardGame(Game):
             self.variant.name, board, tuple(racks), self.scores, self.bag_size, self.to_move
         )
 
-    def view(self, seat: int | None) -> BoardView:
+    def view(self, seat: int | None, *, explained: bool = True) -> BoardView:
         """What ``seat`` may know (``None``: a spectator). Only views leave a server."""
         if seat is not None and not 0 <= seat < len(self.players):
             raise ValueError(lazy("seat {seat} is not in this game", seat=seat))
@@ -869,7 +869,7 @@ class BoardGame(Game):
             surface=tuple(self.board.values),
             playable=self.rack(seat) if seat is not None else (),
             available=self.available(seat),
-            summaries=self.explained_summaries(),
+            summaries=self.explained_summaries() if explained else self.summaries(),
             status_text=self.status(),
             left=self.left,
             turn_placements=self.turn_placements,

@@ -845,7 +845,7 @@ class QuattroGame(Game):
                 counts[state.drawn] -= 1
         return {v: max(counts[v], 0) for v in sorted(CLASSIC_TOKENS)}
 
-    def view(self, seat: int | None) -> PilesView:
+    def view(self, seat: int | None, *, explained: bool = True) -> PilesView:
         """What ``seat`` may know (None: a spectator)."""
         if seat is not None and not 0 <= seat < len(self.players):
             raise ValueError(lazy("seat {seat} is not in this game", seat=seat))
@@ -878,7 +878,7 @@ class QuattroGame(Game):
             surface=self.tops,
             playable=(drawn,) if drawn is not None else rack,
             available=self.available(seat),
-            summaries=self.explained_summaries(),
+            summaries=self.explained_summaries() if explained else self.summaries(),
             status_text=joined(status),
             left=self.left,
             pile_sizes=self.pile_sizes,
