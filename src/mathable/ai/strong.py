@@ -277,12 +277,9 @@ class ExpertBot(PlanningBot):
             search = EndgameSearch(variant, board, deadline, self.nodes)
             scores = search.root_values(shortlist, tuple(pool), self.endgame_turns)
         else:
-            # Blend the two judges of what a move leaves behind: the strong player's
-            # static leave-and-threat estimate and the simulated continuations.
-            offsets = [
-                plan.total + (1 - self.blend) * (equity - plan.total) - self.blend * plan.total
-                for plan, equity in zip(shortlist, static, strict=True)
-            ]
+            # Blend the two judges of a turn (each counting its points): the strong
+            # player's static estimate and the simulated continuations' average.
+            offsets = [(1 - self.blend) * equity for equity in static]
             simulated = simulate(
                 variant,
                 board,
