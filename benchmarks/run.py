@@ -183,15 +183,14 @@ def bench_expert(args: argparse.Namespace) -> dict[str, object]:
 
 
 def compiled_modules() -> list[str]:
-    """The engine modules running compiled in this process (mypyc), by name."""
-    import mathable.ai.search
-    import mathable.games.board.board
+    """The modules of ``mathable.compiled`` running compiled in this process (mypyc),
+    by name: every one of them, so a stale build that fell back to source shows."""
+    import importlib
 
-    return [
-        m.__name__
-        for m in (mathable.games.board.board, mathable.ai.search)
-        if not (m.__file__ or "").endswith(".py")
-    ]
+    from mathable.compiled import COMPILED_MODULES
+
+    loaded = [importlib.import_module(name) for name in COMPILED_MODULES]
+    return [m.__name__ for m in loaded if not (m.__file__ or "").endswith(".py")]
 
 
 def bench_turns(args: argparse.Namespace) -> dict[str, object]:
