@@ -118,3 +118,41 @@ def test_holding_chances_without_a_prior_are_the_strong_players() -> None:
     informed = holding_chances(prior, unseen, 7)
     assert informed[2] == pytest.approx(1 - (1 - 3 / total) ** 3)
     assert informed[72] > blind[72] or blind[72] == pytest.approx(1.0)
+
+
+def test_a_searched_own_turn_is_never_worth_less_than_a_greedy_one() -> None:
+    """``searched_own`` plays the simulations' own next turn by the exact search, which
+    tries the greedy order among all others: on the same samples, every candidate's
+    average is at least the greedy one's."""
+    import random as _random
+
+    from mathable.ai.evaluation import rank_plans
+    from mathable.ai.simulation import simulate
+
+    game = new_game("classic", ["a", "b"], seed=21)
+    bots = [get_bot("strong", 1), get_bot("strong", 2)]
+    for _ in range(12):
+        game.apply(bots[game.to_move].act(game.view(game.to_move, explained=False)))
+    while game.view(game.to_move).turn_placements:
+        game.apply(bots[game.to_move].act(game.view(game.to_move, explained=False)))
+    view = game.view(game.to_move)
+    assert isinstance(view, BoardView)
+    variant, board = board_from_view(view)
+    shortlist = [plan for _, plan in rank_plans(view, board=board)[:4]]
+    pool = [v for v, n in view.unseen.items() for _ in range(n)]
+    greedy, searched = (
+        simulate(
+            variant,
+            board,
+            view.bag_size,
+            shortlist,
+            pool,
+            _random.Random(3),
+            samples=8,
+            deadline=None,
+            searched_own=own,
+        )
+        for own in (False, True)
+    )
+    assert all(s >= g for g, s in zip(greedy, searched, strict=True))
+    assert searched != greedy or all(not p.leave for p in shortlist)
