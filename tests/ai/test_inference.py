@@ -156,3 +156,143 @@ def test_a_searched_own_turn_is_never_worth_less_than_a_greedy_one() -> None:
     )
     assert all(s >= g for g, s in zip(greedy, searched, strict=True))
     assert searched != greedy or all(not p.leave for p in shortlist)
+
+
+def test_the_simulations_value_the_tokens_left_after_their_own_turn() -> None:
+    """With ``leaves`` each continuation ends by valuing the rack left after the
+    player's own next turn, with the bag as the two turns leave it: the judge sees
+    exactly those tokens (never more than a rack) and a bag no larger than now, and a
+    judge worth a constant shifts every average by that constant."""
+    import random as _random
+
+    from mathable.ai.evaluation import LeaveJudge, rank_plans
+    from mathable.ai.simulation import simulate
+
+    game = new_game("classic", ["a", "b"], seed=33)
+    bots = [get_bot("strong", 5), get_bot("strong", 6)]
+    for _ in range(10):
+        game.apply(bots[game.to_move].act(game.view(game.to_move, explained=False)))
+    while game.view(game.to_move).turn_placements:
+        game.apply(bots[game.to_move].act(game.view(game.to_move, explained=False)))
+    view = game.view(game.to_move)
+    assert isinstance(view, BoardView)
+    variant, board = board_from_view(view)
+    before = board.history[:]
+    shortlist = [plan for _, plan in rank_plans(view, board=board)[:4]]
+    pool = [v for v, n in view.unseen.items() for _ in range(n)]
+    seen: list[tuple[tuple[int, ...], int]] = []
+
+    def constant(leave: tuple[int, ...], bag_size: int) -> float:
+        seen.append((leave, bag_size))
+        return 25.0
+
+    def run(judge: LeaveJudge | None) -> list[float]:
+        return simulate(
+            variant,
+            board,
+            view.bag_size,
+            shortlist,
+            pool,
+            _random.Random(9),
+            samples=6,
+            deadline=None,
+            leaves=judge,
+        )
+
+    plain, judged = run(None), run(constant)
+    assert judged == pytest.approx([p + 25.0 for p in plain])
+    assert len(seen) == 6 * len(shortlist)
+    for leave, bag_size in seen:
+        assert leave == tuple(sorted(leave)) and len(leave) <= variant.rack_size
+        assert 0 <= bag_size <= view.bag_size
+        assert Counter(leave) <= Counter(pool) + Counter(view.rack)
+    assert board.history == before  # every continuation taken back
+
+
+def _late_turn_start(seed: int, bag_at_most: int) -> BoardView:
+    """The first turn start of a strong-versus-strong game with at most
+    ``bag_at_most`` tokens left in the bag."""
+    game = new_game("classic", ["a", "b"], seed=seed)
+    bots = [get_bot("strong", seed), get_bot("strong", seed + 1)]
+    while True:
+        view = game.view(game.to_move, explained=False)
+        assert isinstance(view, BoardView) and not game.is_over
+        if not view.turn_placements and 0 < view.bag_size <= bag_at_most:
+            return view
+        game.apply(bots[game.to_move].act(view))
+
+
+def test_the_simulations_play_as_many_turns_as_asked() -> None:
+    """``plies`` is the number of turns played after the plan: none leaves each plan
+    its own points, one subtracts the opponent's reply (never negative), and more turns
+    change the averages; the board comes back as it was."""
+    import random as _random
+
+    from mathable.ai.evaluation import rank_plans
+    from mathable.ai.simulation import simulate
+
+    view = _late_turn_start(41, 60)
+    variant, board = board_from_view(view)
+    before = board.history[:]
+    shortlist = [plan for _, plan in rank_plans(view, board=board)[:4]]
+    pool = [v for v, n in view.unseen.items() for _ in range(n)]
+
+    def run(plies: int) -> list[float]:
+        return simulate(
+            variant,
+            board,
+            view.bag_size,
+            shortlist,
+            pool,
+            _random.Random(4),
+            samples=6,
+            deadline=None,
+            plies=plies,
+        )
+
+    assert run(0) == [float(p.total) for p in shortlist]
+    assert all(v <= p.total for v, p in zip(run(1), shortlist, strict=True))
+    assert run(4) != run(2)
+    assert board.history == before
+
+
+def test_near_the_end_the_simulations_play_the_game_out() -> None:
+    """With ``to_end`` and no more than that many tokens left in the bag after the
+    plan, every continuation is played to the end of the game (C11's deductions, not a
+    leave value: the leave judge is never asked); with more in the bag, or without
+    ``to_end``, it stops after the set turns and the leave is valued."""
+    import random as _random
+
+    from mathable.ai.evaluation import rank_plans
+    from mathable.ai.simulation import simulate
+
+    view = _late_turn_start(42, 6)
+    variant, board = board_from_view(view)
+    before = board.history[:]
+    shortlist = [plan for _, plan in rank_plans(view, board=board)[:4]]
+    pool = [v for v, n in view.unseen.items() for _ in range(n)]
+    asked: list[int] = []
+
+    def judge(leave: tuple[int, ...], bag_size: int) -> float:
+        asked.append(bag_size)
+        return 0.0
+
+    def run(to_end: int | None) -> list[float]:
+        return simulate(
+            variant,
+            board,
+            view.bag_size,
+            shortlist,
+            pool,
+            _random.Random(8),
+            samples=6,
+            deadline=None,
+            leaves=judge,
+            to_end=to_end,
+        )
+
+    played_out = run(view.bag_size)
+    assert asked == [] and board.history == before
+    assert run(None) != played_out and len(asked) == 6 * len(shortlist)
+    asked.clear()
+    assert run(-1) == run(None)  # no bag is that small: the set turns only

@@ -1,10 +1,10 @@
 """The expert's look-ahead: simulated continuations of a board game (Quackle's method).
 
 Each candidate turn is played on the board, then the opponent's reply and the player's
-own next turn are played out by a fast greedy policy, from racks sampled out of the
-tokens the player has not seen. With the bag empty and two players the opponent's rack
-is known: the rest of the game is searched as a game of perfect information instead
-(:class:`EndgameSearch`).
+own next turn (or more turns, or the rest of the game once the bag is nearly empty) are
+played out by a fast greedy policy, from racks sampled out of the tokens the player has
+not seen. With the bag empty and two players the opponent's rack is known: the rest of
+the game is searched as a game of perfect information instead (:class:`EndgameSearch`).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from mathable.games.board.board import Board
 from mathable.games.board.variants import Variant
 
+from .evaluation import LeaveJudge
 from .inference import RackPrior, deal
 from .search import TurnPlan, best_turn, search_turns
 
@@ -69,15 +70,25 @@ def simulate(
     prior: RackPrior | None = None,
     offsets: Sequence[float] | None = None,
     weight: float = 1.0,
+    leaves: LeaveJudge | None = None,
+    plies: int = 2,
+    to_end: int | None = None,
 ) -> list[float]:
     """Average of plan points - opponent's reply + own next turn over at most
     ``samples`` sampled continuations (fewer once ``time.perf_counter()`` passes
     ``deadline``, but at least one; None: all of them); every plan sees the same
-    samples (common random numbers). With ``searched_reply`` the opponent replies with
-    its best whole turn (the exact search, as the strong player) rather than greedily,
-    and with ``searched_own`` the player's own next turn is searched so too;
-    ``prior`` is what its last turn says of its rack (:mod:`.inference`; None: any
-    unseen tokens).
+    samples (common random numbers). ``plies`` turns are played after the plan, the
+    opponent's and the player's in turn (2: the reply and the own next turn), each
+    side drawing from the sampled bag before its later turns. With ``leaves`` the
+    continuation ends by valuing the tokens the player keeps after its last turn, with
+    the bag as that turn found it (Quackle's sims add the leave so). With ``to_end``,
+    when the bag holds that many tokens or fewer after the plan, each continuation goes
+    on to the game's end instead (a rack emptied with the bag empty, or two turns in a
+    row without a placement) and ends with C11's deductions. With
+    ``searched_reply`` the opponent replies with its best whole turn (the exact search,
+    as the strong player) rather than greedily, and with ``searched_own`` the player's
+    own turns are searched so too; ``prior`` is what its last turn says of its rack
+    (:mod:`.inference`; None: any unseen tokens).
 
     With ``offsets`` the candidates race, as Quackle's simulations prune: a candidate is
     judged ``offsets[i] + weight * average``, and from :data:`RACE_FROM` samples on one
@@ -95,35 +106,63 @@ def simulate(
         opponent, rest = deal(pool, size, prior, rng)
         for index in alive:
             plan = shortlist[index]
-            refill = rest[: min(size - len(plan.leave), bag_size)]
+            mark = len(board.history)
             for cell, value in plan.placements:
                 board.place(cell, value)
-            mark = len(board.history)
-            if searched_reply:
-                best = best_turn(
-                    variant, board, opponent, started_with=len(opponent), node_limit=REPLY_NODES
-                )
-                for cell, value in best.placements:
-                    board.place(cell, value)
-                reply = best.total
-            else:
-                reply = greedy_turn(variant, board, list(opponent), len(opponent))
-            mine = list(plan.leave) + refill
-            if searched_own:
-                ours = best_turn(
-                    variant, board, mine, started_with=len(mine), node_limit=REPLY_NODES
-                ).total
-            else:
-                ours = greedy_turn(variant, board, mine, len(mine))
-            while len(board.history) > mark - len(plan.placements):
+            taken = min(size - len(plan.leave), bag_size)
+            finish = to_end is not None and bag_size - taken <= to_end
+            hands = (list(opponent), list(plan.leave) + rest[:taken])
+            bag = bag_size - taken
+            own_bag = bag  # the bag as the player's last turn began
+            total = float(plan.total)
+            ended = False
+            ply, idle = 0, 0
+            while ply < plies or (finish and not ended):
+                side = ply % 2  # 0: the opponent, 1: the player
+                hand = hands[side]
+                before = len(hand)
+                points = _turn(variant, board, hand, searched_own if side else searched_reply)
+                total += points if side else -points
+                if side:
+                    own_bag = bag
+                placed = before - len(hand)
+                drawn = min(placed, bag)
+                if finish or ply < plies - 2:  # a later turn of this side: it draws first
+                    hand.extend(rest[taken : taken + drawn])
+                taken += drawn
+                bag -= drawn
+                ply += 1
+                if finish:
+                    idle = 0 if placed else idle + 1
+                    if not hand:  # out: the other loses its rack (C11a)
+                        total += sum(hands[0]) if side else -sum(hands[1])
+                        ended = True
+                    elif idle >= 2:  # nobody can place: each loses its own (C11b)
+                        total += sum(hands[0]) - sum(hands[1])
+                        ended = True
+            while len(board.history) > mark:
                 board.unplace()
-            values[index].append(plan.total - reply + ours)
+            if leaves is not None and not ended:
+                total += leaves(tuple(sorted(hands[1])), own_bag)
+            values[index].append(total)
         done += 1
         if offsets is not None and done >= RACE_FROM and done % RACE_EVERY == 0:
             alive = _still_racing(values, alive, offsets, weight, done)
             if len(alive) == 1:
                 break
     return [sum(v) / len(v) for v in values]
+
+
+def _turn(variant: Variant, board: Board, hand: list[int], searched: bool) -> int:
+    """Play a simulated turn of ``hand`` (greedy, or the exact search's best with
+    ``searched``): its tokens go on the board and leave the hand; its points with bonus."""
+    if not searched:
+        return greedy_turn(variant, board, hand, len(hand))
+    best = best_turn(variant, board, hand, started_with=len(hand), node_limit=REPLY_NODES)
+    for cell, value in best.placements:
+        board.place(cell, value)
+        hand.remove(value)
+    return best.total
 
 
 def _still_racing(

@@ -214,6 +214,9 @@ class ExpertBot(PlanningBot):
         infer: bool = True,
         race: bool = False,
         threat_top: int = 30,
+        final_leave: bool = False,
+        plies: int = 2,
+        to_end: int = -1,
     ) -> None:
         """``samples`` continuations per decision (the same seed and view give the same
         choice), cut short when the decision has taken ``budget_ms`` (None: never; the
@@ -229,10 +232,18 @@ class ExpertBot(PlanningBot):
         than greedily, ``searched_own`` its own next turn; ``nodes`` bounds each exact
         search as the strong player's; ``endgame_turns`` is how many turns the end-game
         search looks ahead at most, the budget permitting; ``leaves`` values the tokens
-        kept as the strong player's does. The defaults are measured on tuning seeds
-        (issue 16: the README's ladder)."""
+        kept as the strong player's does. For research (each measured no better on
+        tuning seeds, issue 16): ``plies``, the turns simulated after a candidate (2:
+        the reply and its own next turn); ``final_leave`` adds the value of the tokens
+        left after its last simulated turn; ``to_end`` plays the continuations out to
+        the game's end once the bag holds that many tokens or fewer after the candidate
+        (-1: never). The defaults are measured on tuning seeds (issue 16: the README's
+        ladder)."""
         super().__init__(seed)
         self.threat_top = threat_top
+        self.final_leave = final_leave
+        self.plies = plies
+        self.to_end = to_end
         self.infer = infer
         self.race = race
         self.searched_reply = searched_reply
@@ -250,11 +261,12 @@ class ExpertBot(PlanningBot):
         start = time.perf_counter()
         deadline = None if self.budget_ms is None else start + self.budget_ms / 1000
         prior = infer_opponent(view, variant, board) if self.infer else None
+        leaves = judge(self.leaves, variant.name, variant.rack_size)
         ranked = rank_plans(
             view,
             board=board,
             node_limit=self.nodes,
-            leaves=judge(self.leaves, variant.name, variant.rack_size),
+            leaves=leaves,
             top=self.threat_top,
             chances=(
                 holding_chances(prior, view.unseen, variant.rack_size)
@@ -296,6 +308,9 @@ class ExpertBot(PlanningBot):
                 prior=prior,
                 offsets=offsets if self.race else None,
                 weight=self.blend,
+                leaves=leaves if self.final_leave else None,
+                plies=self.plies,
+                to_end=self.to_end if self.to_end >= 0 else None,
             )
             scores = [o + self.blend * sim for o, sim in zip(offsets, simulated, strict=True)]
         best = max(range(len(scores)), key=lambda i: (scores[i], -i))
