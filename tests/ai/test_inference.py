@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import dataclass
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -11,8 +13,12 @@ from hypothesis import strategies as st
 
 from mathable.ai import get_bot
 from mathable.ai.base import board_from_view
+from mathable.ai.evaluation import rank_plans
 from mathable.ai.inference import RackPrior, deal, infer_opponent
-from mathable.ai.simulation import RACE_FROM, _still_racing
+from mathable.ai.search import TurnPlan
+from mathable.ai.simulation import RACE_FROM, _still_racing, simulate
+from mathable.games.board.board import Board
+from mathable.games.board.variants import Variant
 from mathable.games.board.view import BoardView
 from mathable.games.registry import new_game
 
@@ -120,42 +126,62 @@ def test_holding_chances_without_a_prior_are_the_strong_players() -> None:
     assert informed[72] > blind[72] or blind[72] == pytest.approx(1.0)
 
 
+@dataclass
+class _Start:
+    """A turn start ready to simulate: the view, its board, the strong player's best
+    four turns and the unseen tokens."""
+
+    view: BoardView
+    variant: Variant
+    board: Board
+    shortlist: list[TurnPlan]
+    pool: list[int]
+
+    def simulate(self, seed: int, samples: int = 6, **settings: Any) -> list[float]:
+        """:func:`simulate` of the shortlist, its samples drawn from ``seed``."""
+        return simulate(
+            self.variant,
+            self.board,
+            self.view.bag_size,
+            self.shortlist,
+            self.pool,
+            random.Random(seed),
+            samples=samples,
+            deadline=None,
+            **settings,
+        )
+
+
+def _simulation_start(
+    seed: int, bots_seed: int, *, actions: int = 0, bag_at_most: int | None = None
+) -> _Start:
+    """A turn start of a strong-versus-strong classic game after at least ``actions``
+    actions (and with 1 to ``bag_at_most`` tokens in the bag)."""
+    game = new_game("classic", ["a", "b"], seed=seed)
+    bots = [get_bot("strong", bots_seed), get_bot("strong", bots_seed + 1)]
+    done = 0
+    while True:
+        view = game.view(game.to_move, explained=False)
+        assert isinstance(view, BoardView) and not game.is_over
+        late = bag_at_most is None or 0 < view.bag_size <= bag_at_most
+        if done >= actions and not view.turn_placements and late:
+            break
+        game.apply(bots[game.to_move].act(view))
+        done += 1
+    variant, board = board_from_view(view)
+    shortlist = [plan for _, plan in rank_plans(view, board=board)[:4]]
+    pool = [v for v, n in view.unseen.items() for _ in range(n)]
+    return _Start(view, variant, board, shortlist, pool)
+
+
 def test_a_searched_own_turn_is_never_worth_less_than_a_greedy_one() -> None:
     """``searched_own`` plays the simulations' own next turn by the exact search, which
     tries the greedy order among all others: on the same samples, every candidate's
     average is at least the greedy one's."""
-    import random as _random
-
-    from mathable.ai.evaluation import rank_plans
-    from mathable.ai.simulation import simulate
-
-    game = new_game("classic", ["a", "b"], seed=21)
-    bots = [get_bot("strong", 1), get_bot("strong", 2)]
-    for _ in range(12):
-        game.apply(bots[game.to_move].act(game.view(game.to_move, explained=False)))
-    while game.view(game.to_move).turn_placements:
-        game.apply(bots[game.to_move].act(game.view(game.to_move, explained=False)))
-    view = game.view(game.to_move)
-    assert isinstance(view, BoardView)
-    variant, board = board_from_view(view)
-    shortlist = [plan for _, plan in rank_plans(view, board=board)[:4]]
-    pool = [v for v, n in view.unseen.items() for _ in range(n)]
-    greedy, searched = (
-        simulate(
-            variant,
-            board,
-            view.bag_size,
-            shortlist,
-            pool,
-            _random.Random(3),
-            samples=8,
-            deadline=None,
-            searched_own=own,
-        )
-        for own in (False, True)
-    )
+    start = _simulation_start(21, 1, actions=12)
+    greedy, searched = (start.simulate(3, samples=8, searched_own=own) for own in (False, True))
     assert all(s >= g for g, s in zip(greedy, searched, strict=True))
-    assert searched != greedy or all(not p.leave for p in shortlist)
+    assert searched != greedy or all(not p.leave for p in start.shortlist)
 
 
 def test_the_simulations_value_the_tokens_left_after_their_own_turn() -> None:
@@ -163,97 +189,35 @@ def test_the_simulations_value_the_tokens_left_after_their_own_turn() -> None:
     player's own next turn, with the bag as the two turns leave it: the judge sees
     exactly those tokens (never more than a rack) and a bag no larger than now, and a
     judge worth a constant shifts every average by that constant."""
-    import random as _random
-
-    from mathable.ai.evaluation import LeaveJudge, rank_plans
-    from mathable.ai.simulation import simulate
-
-    game = new_game("classic", ["a", "b"], seed=33)
-    bots = [get_bot("strong", 5), get_bot("strong", 6)]
-    for _ in range(10):
-        game.apply(bots[game.to_move].act(game.view(game.to_move, explained=False)))
-    while game.view(game.to_move).turn_placements:
-        game.apply(bots[game.to_move].act(game.view(game.to_move, explained=False)))
-    view = game.view(game.to_move)
-    assert isinstance(view, BoardView)
-    variant, board = board_from_view(view)
-    before = board.history[:]
-    shortlist = [plan for _, plan in rank_plans(view, board=board)[:4]]
-    pool = [v for v, n in view.unseen.items() for _ in range(n)]
+    start = _simulation_start(33, 5, actions=10)
+    before = start.board.history[:]
     seen: list[tuple[tuple[int, ...], int]] = []
 
     def constant(leave: tuple[int, ...], bag_size: int) -> float:
         seen.append((leave, bag_size))
         return 25.0
 
-    def run(judge: LeaveJudge | None) -> list[float]:
-        return simulate(
-            variant,
-            board,
-            view.bag_size,
-            shortlist,
-            pool,
-            _random.Random(9),
-            samples=6,
-            deadline=None,
-            leaves=judge,
-        )
-
-    plain, judged = run(None), run(constant)
+    plain, judged = start.simulate(9), start.simulate(9, leaves=constant)
     assert judged == pytest.approx([p + 25.0 for p in plain])
-    assert len(seen) == 6 * len(shortlist)
+    assert len(seen) == 6 * len(start.shortlist)
     for leave, bag_size in seen:
-        assert leave == tuple(sorted(leave)) and len(leave) <= variant.rack_size
-        assert 0 <= bag_size <= view.bag_size
-        assert Counter(leave) <= Counter(pool) + Counter(view.rack)
-    assert board.history == before  # every continuation taken back
-
-
-def _late_turn_start(seed: int, bag_at_most: int) -> BoardView:
-    """The first turn start of a strong-versus-strong game with at most
-    ``bag_at_most`` tokens left in the bag."""
-    game = new_game("classic", ["a", "b"], seed=seed)
-    bots = [get_bot("strong", seed), get_bot("strong", seed + 1)]
-    while True:
-        view = game.view(game.to_move, explained=False)
-        assert isinstance(view, BoardView) and not game.is_over
-        if not view.turn_placements and 0 < view.bag_size <= bag_at_most:
-            return view
-        game.apply(bots[game.to_move].act(view))
+        assert leave == tuple(sorted(leave)) and len(leave) <= start.variant.rack_size
+        assert 0 <= bag_size <= start.view.bag_size
+        assert Counter(leave) <= Counter(start.pool) + Counter(start.view.rack)
+    assert start.board.history == before  # every continuation taken back
 
 
 def test_the_simulations_play_as_many_turns_as_asked() -> None:
     """``plies`` is the number of turns played after the plan: none leaves each plan
     its own points, one subtracts the opponent's reply (never negative), and more turns
     change the averages; the board comes back as it was."""
-    import random as _random
-
-    from mathable.ai.evaluation import rank_plans
-    from mathable.ai.simulation import simulate
-
-    view = _late_turn_start(41, 60)
-    variant, board = board_from_view(view)
-    before = board.history[:]
-    shortlist = [plan for _, plan in rank_plans(view, board=board)[:4]]
-    pool = [v for v, n in view.unseen.items() for _ in range(n)]
-
-    def run(plies: int) -> list[float]:
-        return simulate(
-            variant,
-            board,
-            view.bag_size,
-            shortlist,
-            pool,
-            _random.Random(4),
-            samples=6,
-            deadline=None,
-            plies=plies,
-        )
-
-    assert run(0) == [float(p.total) for p in shortlist]
-    assert all(v <= p.total for v, p in zip(run(1), shortlist, strict=True))
-    assert run(4) != run(2)
-    assert board.history == before
+    start = _simulation_start(41, 41, bag_at_most=60)
+    before = start.board.history[:]
+    assert start.simulate(4, plies=0) == [float(p.total) for p in start.shortlist]
+    replied = start.simulate(4, plies=1)
+    assert all(v <= p.total for v, p in zip(replied, start.shortlist, strict=True))
+    assert start.simulate(4, plies=4) != start.simulate(4, plies=2)
+    assert start.board.history == before
 
 
 def test_near_the_end_the_simulations_play_the_game_out() -> None:
@@ -261,38 +225,16 @@ def test_near_the_end_the_simulations_play_the_game_out() -> None:
     plan, every continuation is played to the end of the game (C11's deductions, not a
     leave value: the leave judge is never asked); with more in the bag, or without
     ``to_end``, it stops after the set turns and the leave is valued."""
-    import random as _random
-
-    from mathable.ai.evaluation import rank_plans
-    from mathable.ai.simulation import simulate
-
-    view = _late_turn_start(42, 6)
-    variant, board = board_from_view(view)
-    before = board.history[:]
-    shortlist = [plan for _, plan in rank_plans(view, board=board)[:4]]
-    pool = [v for v, n in view.unseen.items() for _ in range(n)]
+    start = _simulation_start(42, 42, bag_at_most=6)
+    before = start.board.history[:]
     asked: list[int] = []
 
     def judge(leave: tuple[int, ...], bag_size: int) -> float:
         asked.append(bag_size)
         return 0.0
 
-    def run(to_end: int | None) -> list[float]:
-        return simulate(
-            variant,
-            board,
-            view.bag_size,
-            shortlist,
-            pool,
-            _random.Random(8),
-            samples=6,
-            deadline=None,
-            leaves=judge,
-            to_end=to_end,
-        )
-
-    played_out = run(view.bag_size)
-    assert asked == [] and board.history == before
-    assert run(None) != played_out and len(asked) == 6 * len(shortlist)
-    asked.clear()
-    assert run(-1) == run(None)  # no bag is that small: the set turns only
+    played_out = start.simulate(8, leaves=judge, to_end=start.view.bag_size)
+    assert asked == [] and start.board.history == before
+    stopped = start.simulate(8, leaves=judge)
+    assert stopped != played_out and len(asked) == 6 * len(start.shortlist)
+    assert start.simulate(8, leaves=judge, to_end=-1) == stopped  # no bag is that small
