@@ -139,3 +139,11 @@ def test_the_arena_reports_the_paired_margin_in_json() -> None:
     assert {"max_ms_per_turn", "p95_ms_per_turn"} <= set(data["bots"][0])
     refused = CliRunner().invoke(app, ["arena", "gentle", "strong:depth=2"])
     assert refused.exit_code != 0 and "no setting 'depth'" in refused.output
+    # A value its level refuses is told before any game, not as an internal error.
+    for spec, reason in (
+        ("expert:plies=99", "plies=99: expected 0 to 12"),
+        ("strong:leaves=foo", "leaves=foo: expected one of learned, hand, none"),
+    ):
+        refused = CliRunner().invoke(app, ["arena", "gentle", spec])
+        assert refused.exit_code != 0 and reason in refused.output
+        assert "internal error" not in refused.output and "Traceback" not in refused.output

@@ -188,6 +188,10 @@ class StrongBot(PlanningBot):
         return ranked[0][1] if ranked else None
 
 
+MAX_PLIES = 12
+"""The most turns the expert's simulations may play after a candidate (``plies``)."""
+
+
 class ExpertBot(PlanningBot):
     """Tries the strong player's best few turns in simulated continuations (Quackle's
     method): opponent racks and draws sampled from the tokens it has not seen (the
@@ -240,6 +244,8 @@ class ExpertBot(PlanningBot):
         (-1: never). The defaults are measured on tuning seeds (issue 16: the README's
         ladder)."""
         super().__init__(seed)
+        if not 0 <= plies <= MAX_PLIES:
+            raise ValueError(f"plies={plies}: expected 0 to {MAX_PLIES}")
         self.threat_top = threat_top
         self.final_leave = final_leave
         self.plies = plies

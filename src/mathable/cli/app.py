@@ -1067,13 +1067,13 @@ def arena(
     from rich.progress import Progress
 
     from mathable.ai import arena as match
-    from mathable.ai import parse_spec
+    from mathable.ai import get_bot
 
     if not 2 <= len(names) <= 4:
         raise fail(_("name 2 to 4 bots"))
     for name in names:
-        try:
-            parse_spec(name)
+        try:  # made once here, so a setting its level refuses is told before any game
+            get_bot(name, 0)
         except ValueError as exc:
             raise fail(str(exc)) from None
     _game_type(variant)
