@@ -142,7 +142,7 @@ def test_the_arena_reports_the_paired_margin_in_json() -> None:
     # A value its level refuses is told before any game, not as an internal error.
     for spec, reason in (
         ("expert:plies=99", "plies=99: expected 0 to 12"),
-        ("strong:leaves=foo", "leaves=foo: expected one of learned, hand, none"),
+        ("strong:leaves=foo", "leaves=foo: expected one of learned, to-the-end, hand, none"),
     ):
         refused = CliRunner().invoke(app, ["arena", "gentle", spec])
         assert refused.exit_code != 0 and reason in refused.output

@@ -3,6 +3,7 @@ training's reproducibility and its command."""
 
 from __future__ import annotations
 
+import math
 import random
 from pathlib import Path
 
@@ -10,7 +11,16 @@ import pytest
 from typer.testing import CliRunner
 
 from mathable.ai import get_bot
-from mathable.ai.leaves import LeaveModel, fit, game_samples, judge, load, train, unlearnable
+from mathable.ai.leaves import (
+    LeaveModel,
+    fit,
+    fit_stuck,
+    game_samples,
+    judge,
+    load,
+    train,
+    unlearnable,
+)
 from mathable.cli.app import app
 
 
@@ -49,7 +59,7 @@ def test_the_shipped_classic_model_predicts_games_it_was_not_trained_on() -> Non
     next turn's points from the leave beats the plain average: it learned something."""
     model = load("classic")
     assert model is not None
-    samples = [s for seed in range(90_000, 90_040) for s in game_samples(("classic", seed))]
+    samples = [s for seed in range(90_000, 90_040) for s in game_samples(("classic", seed)).leaves]
     assert len(samples) > 400
     mean = sum(points for _, points in samples) / len(samples)
     centre = sum(model.value(leave, 50) for leave, _ in samples) / len(samples)
@@ -84,7 +94,62 @@ def test_the_command_writes_a_model_that_loads(tmp_path: Path) -> None:
 
 
 def test_a_level_values_its_leave_as_asked() -> None:
-    with pytest.raises(ValueError, match="leaves=wise: expected one of learned, hand, none"):
+    with pytest.raises(
+        ValueError, match="leaves=wise: expected one of learned, to-the-end, hand, none"
+    ):
         get_bot("strong:leaves=wise")
     assert judge("none", "classic", 7)((1, 2), 10) == 0.0
     assert judge("learned", "quattro", 7)((1, 2), 10) == judge("hand", "quattro", 7)((1, 2), 10)
+
+
+def test_the_stuck_fit_recovers_the_chances_that_made_the_fates() -> None:
+    """Fates drawn from known logistic chances (a value that often sticks, more so as
+    the bag empties, and one that seldom does) are fitted back to those chances."""
+    truth = {64: (1.5, -0.7), 2: (-2.0, -0.8)}
+    rng = random.Random(5)
+    samples = []
+    for _ in range(20_000):
+        value, bag = rng.choice((64, 2)), rng.randint(1, 80)
+        a, b = truth[value]
+        chance = 1 / (1 + math.exp(-(a + b * math.log1p(bag))))
+        samples.append((value, bag, rng.random() < chance))
+    fitted = LeaveModel("x", {}, 0.0, (0.0,), fit_stuck(samples))
+    exact = LeaveModel("x", {}, 0.0, (0.0,), truth)
+    for value in (64, 2):
+        for bag in (1, 10, 40, 80):
+            assert fitted.stuck_chance(value, bag) == pytest.approx(
+                exact.stuck_chance(value, bag), abs=0.03
+            )
+    assert fitted.stuck_chance(7, 10) == 0.0  # never seen kept: no charge
+
+
+def test_the_end_charges_each_kept_token_its_value_times_its_chance_of_sticking() -> None:
+    model = load("classic")
+    assert model is not None and model.stuck
+    leave = (3, 49, 64)
+    charged = sum(v * model.stuck_chance(v, 20) for v in leave)
+    assert charged > 0
+    assert model.value_to_the_end(leave, 20) == pytest.approx(model.value(leave, 20) - charged)
+    assert model.value_to_the_end(leave, 0) == model.value(leave, 0)  # C11: counted already
+    assert judge("to-the-end", "classic", 7)(leave, 20) == model.value_to_the_end(leave, 20)
+    # a big token is likelier to stick than a small one, and more so as the bag empties
+    assert model.stuck_chance(64, 20) > model.stuck_chance(2, 20)
+    assert model.stuck_chance(64, 3) > model.stuck_chance(64, 20) > model.stuck_chance(64, 70)
+
+
+def test_the_shipped_stuck_chances_predict_games_they_were_not_trained_on() -> None:
+    """On fresh self-play games the chance of each kept token sticking to the end beats
+    one rate for all tokens (log loss): it learned which tokens find no place."""
+    model = load("classic")
+    assert model is not None
+    fates = [f for seed in range(90_100, 90_140) for f in game_samples(("classic", seed)).stuck]
+    assert len(fates) > 2000
+    rate = sum(stuck for _, _, stuck in fates) / len(fates)
+
+    def loss(chance: float, stuck: bool) -> float:
+        chance = min(max(chance, 1e-6), 1 - 1e-6)
+        return -math.log(chance if stuck else 1 - chance)
+
+    learned = sum(loss(model.stuck_chance(v, bag), stuck) for v, bag, stuck in fates)
+    plain = sum(loss(rate, stuck) for _, _, stuck in fates)
+    assert learned < 0.9 * plain

@@ -18,14 +18,25 @@ byte (the games are gathered in deal order whatever order the processes finish i
 Quattro keeps no rack between turns worth judging (its hand is played out), and on
 Junior's numbered side the rules choose the leave (K2: every tile that can go, goes):
 no model for either (:func:`unlearnable`).
+
+The next turn is not all a leave costs: a token kept may never find a place, and what is
+still on the rack when the game ends is deducted (C11). In self-play a third of a
+player's ~140 points of deductions a game came from tokens held since the bag still
+held 15 or more. So the same games also teach, for every token value, the chance that a
+token kept with so many tokens in the bag is still on the rack at the end (a logistic
+model in the logarithm of the bag's size): :meth:`LeaveModel.value_to_the_end` charges
+each kept token its value times that chance, the judgement the expert uses
+(``leaves=to-the-end``).
 """
 
 from __future__ import annotations
 
 import json
+import math
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -56,6 +67,9 @@ class LeaveModel:
     token: dict[int, float]
     duplicate: float
     size: tuple[float, ...]
+    stuck: dict[int, tuple[float, float]] = field(default_factory=dict)
+    """Per token value, the logistic model (intercept, weight of log(1 + bag size)) of
+    the chance that a token kept is still on the rack when the game ends."""
 
     def value(self, leave: Sequence[int], bag_size: int) -> float:
         """The points ``leave`` is expected to add to its player's next turn (with the
@@ -72,6 +86,25 @@ class LeaveModel:
             previous = value
         return total
 
+    def stuck_chance(self, value: int, bag_size: int) -> float:
+        """The chance that a token of ``value`` kept with ``bag_size`` tokens in the bag
+        is still on the rack when the game ends (0 for a value never seen kept)."""
+        weights = self.stuck.get(value)
+        if weights is None:
+            return 0.0
+        intercept, slope = weights
+        return 1.0 / (1.0 + math.exp(-(intercept + slope * math.log1p(bag_size))))
+
+    def value_to_the_end(self, leave: Sequence[int], bag_size: int) -> float:
+        """:meth:`value`, less the deductions the leave risks at the game's end (C11):
+        each token's value times the chance it is still on the rack then. With the bag
+        empty :meth:`value` already counts them."""
+        if bag_size == 0:
+            return self.value(leave, 0)
+        return self.value(leave, bag_size) - sum(
+            value * self.stuck_chance(value, bag_size) for value in leave
+        )
+
     def to_json(self, meta: dict[str, Any]) -> str:
         """The model as the shipped file's text (stable: sorted keys, rounded)."""
         data = {
@@ -80,6 +113,9 @@ class LeaveModel:
             "duplicate": round(self.duplicate, 3),
             "size": [round(v, 3) for v in self.size],
             "token": {str(v): round(w, 3) for v, w in sorted(self.token.items())},
+            "stuck": {
+                str(v): [round(a, 4), round(b, 4)] for v, (a, b) in sorted(self.stuck.items())
+            },
         }
         return json.dumps(data, indent=1, sort_keys=True) + "\n"
 
@@ -92,6 +128,7 @@ class LeaveModel:
             {int(v): float(w) for v, w in data["token"].items()},
             float(data["duplicate"]),
             tuple(float(v) for v in data["size"]),
+            {int(v): (float(a), float(b)) for v, (a, b) in data.get("stuck", {}).items()},
         )
 
 
@@ -125,9 +162,20 @@ def load(game: str) -> LeaveModel | None:
 
 Sample = tuple[tuple[int, ...], int]
 """A leave kept with the bag not empty, and its player's points in the next turn."""
+Stuck = tuple[int, int, bool]
+"""A token kept with the bag not empty: its value, the bag's size, and whether it was
+still on the rack when the game ended."""
 
 
-def game_samples(job: tuple[str, int]) -> list[Sample]:
+@dataclass
+class GameSamples:
+    """What one self-play game teaches: its leaves and its kept tokens' fates."""
+
+    leaves: list[Sample]
+    stuck: list[Stuck]
+
+
+def game_samples(job: tuple[str, int]) -> GameSamples:
     """Play one leave-blind self-play game from ``seed`` and return its samples (a
     top-level function, for process pools)."""
     from . import get_bot
@@ -135,7 +183,9 @@ def game_samples(job: tuple[str, int]) -> list[Sample]:
     game_name, seed = job
     game = new_game(game_name, ["a", "b"], seed=seed)
     bots = [get_bot(TRAINER, seed * 2 + seat) for seat in range(2)]
-    kept: list[tuple[int, int, tuple[int, ...]]] = []  # (seat, turn number, leave)
+    # (seat, turn number, leave, bag, index of the seat's turn end)
+    kept: list[tuple[int, int, tuple[int, ...], int, int]] = []
+    racks: list[list[Counter[int]]] = [[], []]  # each seat's rack after each turn
     while not game.is_over:
         seat = game.to_move
         view = _board(game.view(seat, explained=False))
@@ -143,19 +193,30 @@ def game_samples(job: tuple[str, int]) -> list[Sample]:
         turns_before = len(view.turns)
         game.apply(action)
         after = _board(game.view(None, explained=False))
-        if len(after.turns) > turns_before and after.turns[turns_before].kind == "place":
+        if len(after.turns) > turns_before:  # the turn ended: what the seat kept
             rack = list(view.rack)
             if isinstance(action, Place):
                 rack.remove(action.value)
-            if view.bag_size > 0 and rack:
-                kept.append((seat, turns_before, tuple(sorted(rack))))
+            if after.turns[turns_before].kind == "place" and view.bag_size > 0 and rack:
+                leave = tuple(sorted(rack))
+                kept.append((seat, turns_before, leave, view.bag_size, len(racks[seat])))
+            racks[seat].append(Counter(_board(game.view(seat, explained=False)).rack))
     final = _board(game.view(None, explained=False))
-    samples: list[Sample] = []
-    for seat, number, leave in kept:
+    ends = [Counter(_board(game.view(seat, explained=False)).rack) for seat in range(2)]
+    leaves: list[Sample] = []
+    stuck: list[Stuck] = []
+    for seat, number, leave, bag, index in kept:
         following = next((t for t in final.turns[number + 1 :] if t.seat == seat), None)
         if following is not None:
-            samples.append((leave, following.points))
-    return samples
+            leaves.append((leave, following.points))
+        # The k-th copy of a value kept is still there at the end if the seat held at
+        # least k copies after every turn since (tokens of a value are alike: a copy
+        # drawn later may stand in for one played, which the counts cannot tell).
+        since = racks[seat][index + 1 :]
+        for value, count in Counter(leave).items():
+            held = min([ends[seat][value], *(r[value] for r in since)])
+            stuck.extend((value, bag, copy <= held) for copy in range(1, count + 1))
+    return GameSamples(leaves, stuck)
 
 
 def _board(view: View) -> BoardView:
@@ -231,6 +292,47 @@ def _solve(matrix: list[list[float]], right: list[float]) -> list[float]:
     return x
 
 
+STUCK_RIDGE = 1.0
+"""How strongly each value's stuck-token weights are pulled to 0."""
+
+
+def fit_stuck(samples: Sequence[Stuck]) -> dict[int, tuple[float, float]]:
+    """Per token value, the logistic model of the chance that a token kept is still on
+    the rack at the end, from the logarithm of the bag's size: two weights fitted by
+    Newton's method on the ridge-penalised likelihood (exact and quick: the samples are
+    counted per value and bag size first)."""
+    counts: dict[int, Counter[tuple[int, bool]]] = {}
+    for value, bag, stuck in samples:
+        counts.setdefault(value, Counter())[bag, stuck] += 1
+    return {value: _logistic(found) for value, found in sorted(counts.items())}
+
+
+def _logistic(counts: Counter[tuple[int, bool]]) -> tuple[float, float]:
+    rows = [(math.log1p(bag), n, stuck) for (bag, stuck), n in counts.items()]
+    intercept = slope = 0.0
+    for _ in range(100):
+        grad_a, grad_b = -STUCK_RIDGE * intercept, -STUCK_RIDGE * slope
+        h_aa = h_bb = STUCK_RIDGE
+        h_ab = 0.0
+        for x, n, stuck in rows:
+            p = 1.0 / (1.0 + math.exp(-(intercept + slope * x)))
+            residual = n * ((1.0 if stuck else 0.0) - p)
+            grad_a += residual
+            grad_b += residual * x
+            weight = n * p * (1.0 - p)
+            h_aa += weight
+            h_ab += weight * x
+            h_bb += weight * x * x
+        det = h_aa * h_bb - h_ab * h_ab
+        step_a = (h_bb * grad_a - h_ab * grad_b) / det
+        step_b = (h_aa * grad_b - h_ab * grad_a) / det
+        intercept += step_a
+        slope += step_b
+        if abs(step_a) + abs(step_b) < 1e-10:
+            break
+    return intercept, slope
+
+
 def train(
     game: str,
     games: int,
@@ -240,21 +342,23 @@ def train(
 ) -> tuple[LeaveModel, int]:
     """Play ``games`` leave-blind self-play games of ``game`` from ``seed`` (game ``i``
     from ``seed + i``) across ``jobs`` processes, and fit the model; also returns the
-    number of samples."""
+    number of leave samples."""
     from mathable.games.board.variants import get_variant
 
     work = [(game, seed + i) for i in range(games)]
     samples: list[Sample] = []
+    stuck: list[Stuck] = []
     for found in _played(work, jobs):
-        samples.extend(found)
+        samples.extend(found.leaves)
+        stuck.extend(found.stuck)
         if progress is not None:
             progress()
     variant = get_variant(game)
     model = fit(game, samples, sorted(variant.tokens), variant.rack_size)
-    return model, len(samples)
+    return replace(model, stuck=fit_stuck(stuck)), len(samples)
 
 
-def _played(work: list[tuple[str, int]], jobs: int) -> Iterator[list[Sample]]:
+def _played(work: list[tuple[str, int]], jobs: int) -> Iterator[GameSamples]:
     if jobs == 1:
         yield from map(game_samples, work)
         return
@@ -262,17 +366,18 @@ def _played(work: list[tuple[str, int]], jobs: int) -> Iterator[list[Sample]]:
         yield from pool.map(game_samples, work, chunksize=4)
 
 
-LEAVE_KINDS = ("learned", "hand", "none")
-"""How a level may value its leave: the shipped model, the hand-written guess, not at all."""
+LEAVE_KINDS = ("learned", "to-the-end", "hand", "none")
+"""How a level may value its leave: the shipped model (its next turn), the same with the
+deductions it risks at the game's end, the hand-written guess, not at all."""
 
 
 def judge(kind: str, game: str, rack_size: int) -> LeaveJudge:
-    """The leave value of ``kind`` for ``game`` (``learned`` falls back to the
-    hand-written one where no model ships)."""
-    if kind == "learned":
+    """The leave value of ``kind`` for ``game`` (``learned`` and ``to-the-end`` fall
+    back to the hand-written one where no model ships)."""
+    if kind in ("learned", "to-the-end"):
         model = load(game)
         if model is not None:
-            return model.value
+            return model.value_to_the_end if kind == "to-the-end" else model.value
     elif kind == "none":
         return _nothing
     elif kind != "hand":

@@ -54,7 +54,7 @@ class GreedyBot(FamilyBot):
                     best = key
         if best is not None:
             cell = -best[2]
-            extra = variant.extra_token_refusal(cell, view.bag_size) is None and len(view.rack) <= 3
+            extra = len(view.rack) <= 3 and variant.extra_token_refusal(cell, view.bag_size) is None
             return Place(cell, best[1], extra)
         if view.turn_placements:
             return EndTurn()

@@ -237,12 +237,13 @@ class ExpertBot(PlanningBot):
         search as the strong player's; ``endgame_turns`` is how many turns the end-game
         search looks ahead at most, the budget permitting; ``leaves`` values the tokens
         kept as the strong player's does. For research (each measured no better on
-        tuning seeds, issue 16): ``plies``, the turns simulated after a candidate (2:
-        the reply and its own next turn); ``final_leave`` adds the value of the tokens
-        left after its last simulated turn; ``to_end`` plays the continuations out to
-        the game's end once the bag holds that many tokens or fewer after the candidate
-        (-1: never). The defaults are measured on tuning seeds (issue 16: the README's
-        ladder)."""
+        tuning seeds, issue 16): ``leaves=to-the-end`` also charges each kept token
+        the deduction it risks at the game's end (:mod:`.leaves`); ``plies``, the
+        turns simulated after a candidate (2: the reply and its own next turn);
+        ``final_leave`` adds the value of the tokens left after its last simulated turn;
+        ``to_end`` plays the continuations out to the game's end once the bag holds
+        that many tokens or fewer after the candidate (-1: never). The defaults are
+        measured on tuning seeds (issue 16: the README's ladder)."""
         super().__init__(seed)
         if not 0 <= plies <= MAX_PLIES:
             raise ValueError(f"plies={plies}: expected 0 to {MAX_PLIES}")

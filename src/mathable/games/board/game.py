@@ -98,6 +98,9 @@ class _State:
         self.start_cells = frozenset(variant.layout.start_cells())
         self.printed = [self.board.values[c] for c in sorted(self.start_cells)]
         """The tokens printed on the board (never from the bag)."""
+        self.placed_counts: dict[int, int] = {}
+        """How many tokens of each value players have placed on the board (the printed
+        ones aside): views count the unseen tokens from it, not by scanning the board."""
         self.scores = [0] * players
         self.deductions = [0] * players
         self.racks: list[list[int]] = [[] for _ in range(players)]
@@ -227,6 +230,7 @@ class _State:
                 self.turn.first_mistake = len(self.effective)
         rack.remove(value)
         board.place(cell, value)
+        self.placed_counts[value] = self.placed_counts.get(value, 0) + 1
         if action.extra:
             rack.append(self.bag.pop())
             rack.sort()
@@ -818,19 +822,18 @@ class BoardGame(Game):
         """C13, the player card: tokens of each value not seen by ``seat`` (bag plus the
         other racks, unless they lie face up, as every rack does once the game is over;
         for a spectator, everything not on the board or face up)."""
-        state = self._state
-        counts = dict(self.variant.tokens)
-        seen = [v for v in state.board.values if v != EMPTY]  # printed ones put back below
-        if self.variant.open_racks or self.is_over:  # face-up tiles are seen by everyone
+        state, variant = self._state, self.variant
+        counts = dict(variant.tokens)
+        for value, placed in state.placed_counts.items():
+            counts[value] = counts.get(value, 0) - placed
+        if variant.open_racks or self.is_over:  # face-up tiles are seen by everyone
             for rack in state.racks:
-                seen.extend(rack)
+                for value in rack:
+                    counts[value] -= 1
         elif seat is not None:
-            seen.extend(state.racks[seat])
-        for value in seen:
-            counts[value] = counts.get(value, 0) - 1
-        for value in state.printed:
-            counts[value] += 1
-        return {v: counts[v] for v in self.variant.token_values}
+            for value in state.racks[seat]:
+                counts[value] -= 1
+        return {v: counts[v] for v in variant.token_values}
 
     def position(self, seat: int | None = None) -> Position:
         """The one-line position as ``seat`` sees it (other racks shown by size only)."""
