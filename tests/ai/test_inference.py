@@ -16,7 +16,7 @@ from mathable.ai.base import board_from_view
 from mathable.ai.evaluation import rank_plans
 from mathable.ai.inference import RackPrior, deal, infer_opponent
 from mathable.ai.search import TurnPlan
-from mathable.ai.simulation import RACE_FROM, _still_racing, simulate
+from mathable.ai.simulation import RACE_FROM, _still_racing, _sure_margin, simulate
 from mathable.games.board.board import Board
 from mathable.games.board.variants import Variant
 from mathable.games.board.view import BoardView
@@ -238,3 +238,35 @@ def test_near_the_end_the_simulations_play_the_game_out() -> None:
     stopped = start.simulate(8, leaves=judge)
     assert stopped != played_out and len(asked) == 6 * len(start.shortlist)
     assert start.simulate(8, leaves=judge, to_end=-1) == stopped  # no bag is that small
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.integers(-300, 300), min_size=2, max_size=12),
+    st.floats(-400, 400),
+    st.floats(20, 400),
+)
+def test_the_chance_of_winning_prefers_spread_when_behind_and_safety_when_ahead(
+    margins: list[int], lead: float, spread: float
+) -> None:
+    """``win_chance``: the sure margin worth the same chance of winning is the plain
+    average for a sure thing, below it when ahead and above it when behind (a gamble
+    helps only the one who trails), and never outside the margins' range."""
+    mean = sum(margins) / len(margins)
+    sure = _sure_margin(margins, lead, spread)
+    assert min(margins) - 1e-6 <= sure <= max(margins) + 1e-6
+    assert _sure_margin([margins[0]] * 3, lead, spread) == pytest.approx(margins[0], abs=1e-6)
+    if len(set(margins)) > 1 and abs(lead + mean) < 2 * spread:
+        if lead + max(margins) < 0:  # behind whatever happens: the spread is hope
+            assert sure > mean
+        if lead + min(margins) > 0:  # ahead whatever happens: the spread is risk
+            assert sure < mean
+
+
+def test_the_chance_of_winning_with_a_wide_spread_is_the_average_margin() -> None:
+    """Over a spread far wider than the continuations differ the chance of winning
+    moves as the margin does, so it judges as the average; a close game does not."""
+    start = _simulation_start(33, 5, actions=10)
+    plain = start.simulate(9)
+    assert start.simulate(9, risk=(25.0, 1e5)) == pytest.approx(plain, abs=0.05)
+    assert start.simulate(9, risk=(-60.0, 40.0)) != pytest.approx(plain, abs=0.05)

@@ -13,6 +13,7 @@ import math
 import random
 import time
 from collections.abc import Sequence
+from statistics import NormalDist
 
 from mathable.games.board.board import Board
 from mathable.games.board.variants import Variant
@@ -73,6 +74,7 @@ def simulate(
     leaves: LeaveJudge | None = None,
     plies: int = 2,
     to_end: int | None = None,
+    risk: tuple[float, float] | None = None,
 ) -> list[float]:
     """Average of plan points - opponent's reply + own next turn over at most
     ``samples`` sampled continuations (fewer once ``time.perf_counter()`` passes
@@ -94,7 +96,14 @@ def simulate(
     judged ``offsets[i] + weight * average``, and from :data:`RACE_FROM` samples on one
     that trails the leader by :data:`RACE_Z` standard errors of their paired difference
     is dropped (its average stays as it was then), so the samples go to the close
-    calls; the race ends when one candidate is left."""
+    calls; the race ends when one candidate is left.
+
+    With ``risk`` = (lead, spread) a candidate is judged by its chance of winning, not
+    its average margin: each continuation's margin ``x`` wins with the chance
+    ``Phi((lead + x) / spread)`` (the rest of the game as normal noise of that spread),
+    and the average chance is given back as the sure margin worth the same, so a
+    candidate whose continuations spread more is worth more when behind and less when
+    ahead."""
     size = variant.rack_size
     count = len(shortlist)
     values: list[list[float]] = [[] for _ in range(count)]
@@ -150,7 +159,24 @@ def simulate(
             alive = _still_racing(values, alive, offsets, weight, done)
             if len(alive) == 1:
                 break
+    if risk is not None:
+        return [_sure_margin(v, *risk) for v in values]
     return [sum(v) / len(v) for v in values]
+
+
+_NORMAL = NormalDist()
+SETTLED = 1e-7
+"""A chance of winning this close to 0 or 1 is taken as settled (and past the floats'
+precision for the inverse)."""
+
+
+def _sure_margin(margins: Sequence[float], lead: float, spread: float) -> float:
+    """The margin that wins as often as ``margins`` do on average, ``lead`` ahead with
+    the rest of the game normal noise of ``spread``."""
+    chance = sum(_NORMAL.cdf((lead + x) / spread) for x in margins) / len(margins)
+    if not SETTLED < chance < 1 - SETTLED:  # won or lost whatever: play for the margin
+        return sum(margins) / len(margins)
+    return spread * _NORMAL.inv_cdf(chance) - lead
 
 
 def _turn(variant: Variant, board: Board, hand: list[int], searched: bool) -> int:

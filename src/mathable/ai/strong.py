@@ -9,6 +9,7 @@ turn once more with it. In Quattro both play the strong chain search
 
 from __future__ import annotations
 
+import math
 import time
 from abc import abstractmethod
 from dataclasses import dataclass, replace
@@ -188,6 +189,10 @@ class StrongBot(PlanningBot):
         return ranked[0][1] if ranked else None
 
 
+SPREAD_PER_TOKEN = 40.0
+"""How much the final margin of a classic game spreads per square root of the tokens
+still to play (~400 points over a whole game's ~106: issue 16)."""
+
 MAX_PLIES = 12
 """The most turns the expert's simulations may play after a candidate (``plies``)."""
 
@@ -221,6 +226,7 @@ class ExpertBot(PlanningBot):
         final_leave: bool = False,
         plies: int = 2,
         to_end: int = -1,
+        win_chance: bool = False,
     ) -> None:
         """``samples`` continuations per decision (the same seed and view give the same
         choice), cut short when the decision has taken ``budget_ms`` (None: never; the
@@ -242,8 +248,10 @@ class ExpertBot(PlanningBot):
         turns simulated after a candidate (2: the reply and its own next turn);
         ``final_leave`` adds the value of the tokens left after its last simulated turn;
         ``to_end`` plays the continuations out to the game's end once the bag holds
-        that many tokens or fewer after the candidate (-1: never). The defaults are
-        measured on tuning seeds (issue 16: the README's ladder)."""
+        that many tokens or fewer after the candidate (-1: never); ``win_chance``
+        judges the continuations by the chance of winning they leave, the score so far
+        and :data:`SPREAD_PER_TOKEN` counted, rather than by their average margin. The
+        defaults are measured on tuning seeds (issue 16: the README's ladder)."""
         super().__init__(seed)
         if not 0 <= plies <= MAX_PLIES:
             raise ValueError(f"plies={plies}: expected 0 to {MAX_PLIES}")
@@ -251,6 +259,7 @@ class ExpertBot(PlanningBot):
         self.final_leave = final_leave
         self.plies = plies
         self.to_end = to_end
+        self.win_chance = win_chance
         self.infer = infer
         self.race = race
         self.searched_reply = searched_reply
@@ -318,7 +327,19 @@ class ExpertBot(PlanningBot):
                 leaves=leaves if self.final_leave else None,
                 plies=self.plies,
                 to_end=self.to_end if self.to_end >= 0 else None,
+                risk=self._risk(view, variant) if self.win_chance else None,
             )
             scores = [o + self.blend * sim for o, sim in zip(offsets, simulated, strict=True)]
         best = max(range(len(scores)), key=lambda i: (scores[i], -i))
         return shortlist[best]
+
+    @staticmethod
+    def _risk(view: BoardView, variant: Variant) -> tuple[float, float] | None:
+        """The lead over the best opponent (this turn's points counted) and the spread
+        of what the rest of the game may add to it, for ``win_chance``."""
+        if view.seat is None or len(view.players) < 2:
+            return None
+        mine = view.scores[view.seat] + view.turn_points
+        best_other = max(s for seat, s in enumerate(view.scores) if seat != view.seat)
+        tokens = view.bag_size + len(view.players) * variant.rack_size
+        return float(mine - best_other), SPREAD_PER_TOKEN * math.sqrt(tokens)
