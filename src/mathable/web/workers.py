@@ -176,7 +176,8 @@ def bot_move(level: str, seed: int, view: View) -> Action:
     The worker keeps the player for its next action (its board and its turn plan: a
     strong turn is planned once, not at every placement). That is speed only: a
     decision depends on the view and the seed alone (see :mod:`mathable.ai.base`), so
-    another worker, or a restarted server, decides the same. A player in use is taken
+    another worker, or a restarted server, decides the same (unless the expert's time
+    budget cuts its simulations short, which a busier machine does sooner). A player in use is taken
     out of the cache, so two threads never share one."""
     key = (level, seed)
     with _kept_lock:
