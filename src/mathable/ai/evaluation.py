@@ -8,6 +8,7 @@ expected best reply on the board the turn leaves behind.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from itertools import combinations
 
 from mathable.games.board.board import Board
 from mathable.games.board.variants import Variant, get_variant
@@ -83,6 +84,24 @@ def expected_best_reply(
         expected += none_better * holds * points
         none_better *= 1.0 - holds
     return expected
+
+
+def exchange_plans(
+    rack: Sequence[int], bag_size: int, judge: LeaveJudge, top: int = 2
+) -> list[tuple[float, TurnPlan]]:
+    """The exchanges (C8b) worth trying at a turn's start, as plans that place nothing
+    and keep some tokens: for each number of tokens given (at least one, no more than
+    the bag holds), the tokens kept that ``judge`` values most; of those, the ``top``
+    best by that value, with it, best first. The tokens given are the rack's others."""
+    best: dict[int, tuple[float, tuple[int, ...]]] = {}
+    ordered = sorted(rack)
+    for kept_count in range(max(0, len(ordered) - bag_size), len(ordered)):
+        for kept in set(combinations(ordered, kept_count)):
+            value = judge(kept, bag_size)
+            if kept_count not in best or (value, kept) > best[kept_count]:
+                best[kept_count] = (value, kept)
+    chosen = sorted(best.values(), reverse=True)[:top]
+    return [(value, TurnPlan((), 0, 0, kept)) for value, kept in chosen]
 
 
 def rank_plans(

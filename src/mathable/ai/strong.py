@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import time
 from abc import abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from mathable.engine.actions import Action, EndTurn, Exchange, Pass, Place
@@ -20,7 +21,14 @@ from mathable.games.board.variants import Variant, get_variant
 from mathable.games.board.view import BoardView
 
 from .base import FamilyBot
-from .evaluation import THREAT_WEIGHT, expected_best_reply, leave_value, rank_plans
+from .evaluation import (
+    THREAT_WEIGHT,
+    LeaveJudge,
+    exchange_plans,
+    expected_best_reply,
+    leave_value,
+    rank_plans,
+)
 from .inference import holding_chances, infer_opponent
 from .leaves import judge
 from .search import TurnPlan
@@ -41,9 +49,15 @@ __all__ = [
 
 def first_action(view: BoardView, plan: TurnPlan) -> Action:
     """The next action of ``plan``: its first placement (taking the extra token where C7
-    offers it, unless the plan empties the rack for the bonus), or the end."""
+    offers it, unless the plan empties the rack for the bonus), or the end; at a turn's
+    start a plan that places nothing exchanges the tokens it does not keep (C8b)."""
     if not plan.placements:
-        return EndTurn() if view.turn_placements else _no_placement(view)
+        if view.turn_placements:
+            return EndTurn()
+        given = list(view.rack)
+        for value in plan.leave:
+            given.remove(value)
+        return Exchange(tuple(sorted(given))) if given else _no_placement(view)
     variant = get_variant(view.variant)  # no board needed: building one refreshes every cell
     cell, value = plan.placements[0]
     extra = variant.extra_token_refusal(cell, view.bag_size) is None and plan.bonus == 0
@@ -227,6 +241,7 @@ class ExpertBot(PlanningBot):
         plies: int = 2,
         to_end: int = -1,
         win_chance: bool = False,
+        exchanges: int = 2,
     ) -> None:
         """``samples`` continuations per decision (the same seed and view give the same
         choice), cut short when the decision has taken ``budget_ms`` (None: never; the
@@ -242,7 +257,10 @@ class ExpertBot(PlanningBot):
         than greedily, ``searched_own`` its own next turn; ``nodes`` bounds each exact
         search as the strong player's; ``endgame_turns`` is how many turns the end-game
         search looks ahead at most, the budget permitting; ``leaves`` values the tokens
-        kept as the strong player's does. For research (each measured no better on
+        kept as the strong player's does; ``exchanges`` is how many exchanges (C8b)
+        are simulated beside the placements at a turn's start, the tokens kept best by
+        that leave value for each number given (0: it exchanges only when nothing
+        fits, as the strong player). For research (each measured no better on
         tuning seeds, issue 16): ``leaves=to-the-end`` also charges each kept token
         the deduction it risks at the game's end (:mod:`.leaves`); ``plies``, the
         turns simulated after a candidate (2: the reply and its own next turn);
@@ -260,6 +278,9 @@ class ExpertBot(PlanningBot):
         self.plies = plies
         self.to_end = to_end
         self.win_chance = win_chance
+        if exchanges < 0:
+            raise ValueError(f"exchanges={exchanges}: expected 0 or more")
+        self.exchanges = exchanges
         self.infer = infer
         self.race = race
         self.searched_reply = searched_reply
@@ -278,24 +299,26 @@ class ExpertBot(PlanningBot):
         deadline = None if self.budget_ms is None else start + self.budget_ms / 1000
         prior = infer_opponent(view, variant, board) if self.infer else None
         leaves = judge(self.leaves, variant.name, variant.rack_size)
+        chances = (
+            holding_chances(prior, view.unseen, variant.rack_size) if prior is not None else None
+        )
         ranked = rank_plans(
             view,
             board=board,
             node_limit=self.nodes,
             leaves=leaves,
             top=self.threat_top,
-            chances=(
-                holding_chances(prior, view.unseen, variant.rack_size)
-                if prior is not None
-                else None
-            ),
+            chances=chances,
         )
         if not ranked:
             return None
-        if not variant.partial_turns or len(ranked) == 1:
+        if not variant.partial_turns:  # Junior's numbered side: K2 chooses the turn
             return ranked[0][1]
-        shortlist = [plan for _, plan in ranked[: self.candidates]]
-        static = [equity for equity, _ in ranked[: self.candidates]]
+        ranked = ranked[: self.candidates] + self._exchanges(view, variant, board, leaves, chances)
+        if len(ranked) == 1:
+            return ranked[0][1]
+        shortlist = [plan for _, plan in ranked]
+        static = [equity for equity, _ in ranked]
         pool = [v for v, n in view.unseen.items() for _ in range(n)]
         if not pool:
             return shortlist[0]
@@ -332,6 +355,30 @@ class ExpertBot(PlanningBot):
             scores = [o + self.blend * sim for o, sim in zip(offsets, simulated, strict=True)]
         best = max(range(len(scores)), key=lambda i: (scores[i], -i))
         return shortlist[best]
+
+    def _exchanges(
+        self,
+        view: BoardView,
+        variant: Variant,
+        board: Board,
+        leaves: LeaveJudge,
+        chances: Mapping[int, float] | None,
+    ) -> list[tuple[float, TurnPlan]]:
+        """The exchanges (C8b) to simulate beside the placements, at a turn's start: the
+        best ``exchanges`` by the tokens kept (:func:`~.evaluation.exchange_plans`),
+        each judged statically as its leave less the threat of the board left as it is."""
+        if (
+            not self.exchanges
+            or view.turn_placements
+            or not view.bag_size
+            or not variant.pass_and_exchange
+        ):
+            return []
+        plans = exchange_plans(view.rack, view.bag_size, leaves, self.exchanges)
+        if not plans:
+            return []
+        threat = THREAT_WEIGHT * expected_best_reply(variant, board, dict(view.unseen), chances)
+        return [(kept - threat, plan) for kept, plan in plans]
 
     @staticmethod
     def _risk(view: BoardView, variant: Variant) -> tuple[float, float] | None:
