@@ -4,17 +4,21 @@ when that continuation is worth more."""
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from itertools import combinations
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mathable.ai import ExpertBot, get_bot
+from mathable.ai.base import board_from_view
 from mathable.ai.evaluation import exchange_plans, leave_value
 from mathable.ai.leaves import judge
 from mathable.ai.search import TurnPlan
+from mathable.ai.simulation import simulate
 from mathable.ai.strong import first_action
 from mathable.engine.actions import Exchange, Pass, Place
 from mathable.games.board.game import BoardGame
@@ -108,3 +112,44 @@ def test_exchanges_follow_the_rules_of_the_game() -> None:
     expert = get_bot("expert:exchanges=3,budget_ms=none", 1)
     assert isinstance(expert, ExpertBot) and expert.exchanges == 3
     assert exchange_plans((1, 90), 0, _hand) == []
+
+
+def test_an_exchange_is_simulated_from_the_tokens_kept_and_the_board_as_it_is() -> None:
+    """The simulations play an exchange as a plan that places nothing: no points now,
+    the opponent's reply on the board left as it is, the player's next turn from the
+    tokens kept and as many drawn; the board comes back as it was."""
+    game = _opening((1, 56, 63, 72, 80, 81, 90))
+    view = game.view(0)
+    assert isinstance(view, BoardView)
+    variant, board = board_from_view(view)
+    before = list(board.history)
+    kept = (1, 63)
+    plans = [TurnPlan((), 0, 0, kept)]
+    pool = [v for v, n in view.unseen.items() for _ in range(n)]
+    hands: list[tuple[int, ...]] = []
+
+    def spy(leave: tuple[int, ...], bag_size: int) -> float:
+        hands.append(leave)
+        return 0.0
+
+    def run(**settings: Any) -> float:
+        return simulate(
+            variant,
+            board,
+            view.bag_size,
+            plans,
+            pool,
+            random.Random(5),
+            samples=8,
+            deadline=None,
+            **settings,
+        )[0]
+
+    assert run(plies=0) == 0.0  # nothing placed, nothing scored
+    assert run(plies=1) < 0.0  # the opponent's reply on the open centre scores
+    run(plies=0, leaves=spy)  # the hand the next turn would start from
+    assert len(hands) == 8
+    for hand in hands:
+        assert len(hand) == 7 and not Counter(kept) - Counter(hand)
+        assert not Counter(hand) - Counter(kept) - Counter(pool)  # the rest from the bag
+    assert list(board.history) == before

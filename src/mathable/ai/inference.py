@@ -4,8 +4,9 @@ infers a Scrabble opponent's rack from the tiles it kept.
 A turn of placements goes on while the player can place (C8: the engine ends the turn
 once nothing on the rack fits, and a player who could still place seldom stops early:
 the strong computer players stopped early on fewer than 1 in 100 tokens kept in
-self-play), and an exchange or a pass comes from a rack where nothing fits (the
-planning levels exchange only then). So the tokens the opponent kept at the end of its
+self-play), and the strong player exchanges or passes only when nothing fits (the
+expert also exchanges by choice, keeping tokens that may fit: against it, or a person,
+the prior after an exchange is less sure). So the tokens the opponent kept at the end of its
 last turn almost never fit anywhere on the board it left, which is the board the
 player now finds. The opponent's rack is those kept tokens, drawn from the unseen
 values that fit nowhere now (a value that fits weighs :data:`FITS_WEIGHT`: people do

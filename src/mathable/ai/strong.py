@@ -212,8 +212,9 @@ MAX_PLIES = 12
 
 
 class ExpertBot(PlanningBot):
-    """Tries the strong player's best few turns in simulated continuations (Quackle's
-    method): opponent racks and draws sampled from the tokens it has not seen (the
+    """Tries the strong player's best few turns, and exchanging the tokens it would
+    rather not keep (C8b), in simulated continuations (Quackle's method): opponent
+    racks and draws sampled from the tokens it has not seen (the
     tokens the opponent kept last turn are those that fit nowhere: :mod:`.inference`),
     the opponent's reply and its own next turn played out, judged together with the
     strong player's own estimate. With the bag empty it knows the opponent's rack and
