@@ -38,7 +38,8 @@ DESCRIPTIONS: dict[str, Text] = {
     ),
     "expert": lazy(
         "Tries the strong player's best few turns, and exchanging the tokens it would "
-        "rather not keep, in simulated continuations (Quackle's method): opponent racks and draws sampled from the tokens it has not seen, the "
+        "rather not keep, in simulated continuations (Quackle's method): opponent racks "
+        "and draws sampled from the tokens it has not seen, the "
         "opponent's reply and its own next turn played out, judged together with the "
         "strong player's own estimate."
     ),
