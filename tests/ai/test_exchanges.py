@@ -82,7 +82,7 @@ def test_a_plan_that_places_nothing_exchanges_the_tokens_it_does_not_keep() -> N
     rack = Counter(game.rack(0))
     assert game.to_move == 1 and sum(rack.values()) == 7
     assert rack[1] >= 1 and rack[63] == 1 and not {56, 72, 80, 81, 90} & set(rack)
-    # keeping every token is no exchange: nothing fits, so the old fallback decides
+    # a plan that keeps every token gives nothing: the old fallback (_no_placement) decides
     kept_all = first_action(view, TurnPlan((), 0, 0, tuple(sorted(view.rack))))
     assert isinstance(kept_all, (Exchange, Pass))
 
@@ -105,7 +105,7 @@ def test_the_expert_exchanges_a_clogged_rack_rather_than_score_a_point() -> None
     assert isinstance(plain, Place) and plain.value == 1
 
 
-def test_exchanges_follow_the_rules_of_the_game() -> None:
+def test_no_exchange_with_an_empty_bag_and_the_setting_is_checked() -> None:
     """No exchange with an empty bag; the setting is checked."""
     with pytest.raises(ValueError, match="exchanges=-1"):
         ExpertBot(0, exchanges=-1)
