@@ -21,7 +21,17 @@ from typing import Any, Literal, Protocol, Self, TypeAlias
 from mathable.i18n import Text, _, lazy, lazy_plural
 from mathable.i18n import current as current_language
 
-from .actions import ACTION_KINDS, LEAVE_REASONS, Abort, Action, Cell, Leave, Place
+from .actions import (
+    ACTION_KINDS,
+    LEAVE_REASONS,
+    SHAKE_ENTROPY,
+    Abort,
+    Action,
+    Cell,
+    Leave,
+    Place,
+    Shake,
+)
 from .errors import IllegalMove, NotationError
 from .explain import Explanation
 from .notation import CellNames, format_action, parse_action
@@ -587,19 +597,32 @@ class Game(ABC):
         """Every action applied, in order: with the seed, the whole game."""
         return tuple(self._log)
 
-    def undo(self) -> None:
+    def undo(self, shake: int | None = None) -> None:
         """Take back the last action (house rule ``allow_undo``) by replaying the log;
-        never a seat leaving nor an abort (local ruling L1)."""
+        never a seat leaving nor an abort (local ruling L1).
+
+        Ruling O5: with ``shake`` (fresh entropy, :meth:`Shake.fresh
+        <.actions.Shake.fresh>`), a :class:`~.actions.Shake` follows the rebuild in the
+        log: the tokens the action drew are back in the bag and the next draw is random
+        again. Front ends always shake; without it the game is exactly as it was before
+        the action (tests, analysis). A shake is never taken back: the last action that
+        is not one goes, the shakes after it stay (taking one back would show again the
+        order it hid)."""
         if not self.house_rules.allow_undo:
             raise IllegalMove(
                 lazy("undo is off: {what} may not be taken back", what=self._taken_back),
                 rule="V-B",
             )
-        if not self._log:
+        last = next(
+            (i for i in range(len(self._log) - 1, -1, -1) if not isinstance(self._log[i], Shake)),
+            None,
+        )
+        if last is None:
             raise IllegalMove(lazy("there is nothing to undo"))
-        if isinstance(self._log[-1], Leave | Abort):
+        if isinstance(self._log[last], Leave | Abort):
             raise IllegalMove(lazy("leaving or aborting a game cannot be taken back"), rule="L1")
-        self._rebuild(self._log[:-1])
+        kept = [*self._log[:last], *self._log[last + 1 :]]
+        self._rebuild(kept if shake is None else [*kept, Shake(shake)])
 
     def _rebuild(self, log: Sequence[Action]) -> None:
         self._log = []
@@ -671,10 +694,14 @@ class Game(ABC):
     def can_abort(self, seat: int | None) -> bool:
         """Whether ``seat`` may call the game off now: a seat still in, while some seat
         still in has not completed a turn (lichess's rule: before each has moved)."""
-        if not self.can_leave(seat):
-            return False
+        return self.can_leave(seat) and not self.started
+
+    @property
+    def started(self) -> bool:
+        """Whether every seat still in has completed a turn: before that a game online
+        may only be aborted (ruling O4: no resignation, no claim, nothing rated)."""
         moved = {summary.seat for summary in self.summaries()}
-        return any(s not in moved for s in self.seats_in)
+        return all(s in moved for s in self.seats_in)
 
     def _check_meta(self, action: Leave | Abort) -> None:
         """Refuse a Leave or Abort that may not be played now (before anything changes)."""
@@ -700,6 +727,19 @@ class Game(ABC):
                 lazy("a game is aborted only before each player has moved: resign instead"),
                 rule="L1",
             )
+
+    def _check_shake(self, action: Shake) -> None:
+        """Refuse a Shake that may not be played now (ruling O5): one only follows an
+        undo, so only under the house rule ``allow_undo``, and never once the game is
+        over (nothing is drawn any more)."""
+        if not self.house_rules.allow_undo:
+            raise IllegalMove(
+                lazy("the bag is shaken only after an undo (house rule allow undo)"), rule="O5"
+            )
+        if not 0 <= action.entropy < SHAKE_ENTROPY:
+            raise IllegalMove(lazy("a shake's entropy is a whole number below 2**63"), rule="O5")
+        if self.is_over:
+            raise IllegalMove(lazy("the game is over"), rule="O5")
 
     def _meta_end_reason(self) -> Words:
         """The end reason when the game ended by an abort or by seats leaving ('' if not):

@@ -28,6 +28,15 @@ A turn to a seat that has already run out of time is an error: the caller must s
 Clocks pause for nobody; the clock of a player who has left simply never runs again. A
 turn that ends at the very millisecond the time runs out is too late: time is up when the
 clock reaches zero.
+
+**First moves** (ruling O4, as on lichess), when the caller passes ``first_move`` (the
+first-move time in ms, :func:`first_move_ms`): no seat's clock runs before its first move.
+Each seat's first turn is free of its clock (its time is not used, no increment is added),
+and is bounded instead by the first-move time, counted from the turn's start, or from
+``ready`` (when every seat was taken) if later; ``ready=None``: seats still empty, nothing
+counted yet. :attr:`Clocks.first_move` then says who must start by when, and
+:attr:`Clocks.unstarted` who let the time pass (the game is then aborted: no result, no
+rating change).
 """
 
 from __future__ import annotations
@@ -41,6 +50,8 @@ from mathable.i18n import Text, lazy, ngettext
 MS_PER_SECOND = 1_000
 MS_PER_MINUTE = 60 * MS_PER_SECOND
 MS_PER_DAY = 24 * 60 * MS_PER_MINUTE
+FIRST_MOVE_LIVE_MS = 30 * MS_PER_SECOND
+"""O4: the first-move time of a live game."""
 MINUTES = (1, 180)
 INCREMENT = (0, 180)
 DAYS = (1, 14)
@@ -133,6 +144,12 @@ class Correspondence:
 TimeControl = Live | Correspondence
 
 
+def first_move_ms(control: TimeControl, live_ms: int = FIRST_MOVE_LIVE_MS) -> int:
+    """O4: the time a seat has for its first move: ``live_ms`` (30 s) in a live game, the
+    turn's days by correspondence."""
+    return live_ms if isinstance(control, Live) else control.initial_ms
+
+
 def parse_time_control(data: object) -> TimeControl:
     """A time control from its JSON, ``{"minutes": 5, "increment": 3}`` or ``{"days": 3}``.
 
@@ -184,6 +201,15 @@ class Flag:
 
 
 @dataclass(frozen=True)
+class FirstMove:
+    """O4: ``seat`` is to make its first move, before ``deadline`` (ms since the epoch;
+    None: not counted yet, some seat is still empty)."""
+
+    seat: int
+    deadline: int | None
+
+
+@dataclass(frozen=True)
 class Clocks:
     """Every clock at the instant ``at``: ``now``, or when the clocks stopped if earlier
     (the game's end, or a flag the next turn has not followed yet)."""
@@ -198,18 +224,42 @@ class Clocks:
     has just run out of time and the next turn is not recorded yet."""
     flags: tuple[Flag, ...]
     """Every seat that ran out of time, in order: those already recorded and any new one."""
+    first_move: FirstMove | None = None
+    """O4: the seat to move has not made its first move (its clock does not run)."""
+    unstarted: int | None = None
+    """O4: the seat to move let its first-move time pass: the game is to be aborted."""
 
     @property
     def deadline(self) -> int | None:
         """When the running clock reaches zero if nobody moves (to wake the server then)."""
         return None if self.running is None else self.at + self.left_ms[self.running]
 
+    @property
+    def wake(self) -> int | None:
+        """The next instant the server must act at if nobody moves: a flag, the end of
+        a first-move time (O4), or at once for one already due."""
+        if self.unstarted is not None:
+            return self.at
+        if self.first_move is not None:
+            return self.first_move.deadline
+        if self.running is None and self.flags:
+            return self.at  # a flag the caller has not recorded yet
+        return self.deadline
 
-def clocks_at(control: TimeControl, seats: int, turns: Sequence[Turn], now: int) -> Clocks:
+
+def clocks_at(
+    control: TimeControl,
+    seats: int,
+    turns: Sequence[Turn],
+    now: int,
+    first_move: int | None = None,
+    ready: int | None = None,
+) -> Clocks:
     """What every clock shows at ``now``, from the turn changes alone (see the module notes).
 
     A ``now`` before the last turn change (a wall clock set back) counts as that instant,
-    so the clocks never run backwards.
+    so the clocks never run backwards. With ``first_move`` (ms), each seat's first turn is
+    free of its clock and bounded by that time from ``ready`` on (O4, module notes).
     """
     if seats < 1:
         raise ValueError(f"a game has at least one seat, not {seats}")
@@ -220,6 +270,9 @@ def clocks_at(control: TimeControl, seats: int, turns: Sequence[Turn], now: int)
     flags: list[Flag] = []
     out: set[int] = set()
     running: int | None = None
+    started: set[int] = set()
+    waiting: FirstMove | None = None
+    unstarted: int | None = None
     at = now
     for index, turn in enumerate(turns):
         following = turns[index + 1] if index + 1 < len(turns) else None
@@ -238,6 +291,18 @@ def clocks_at(control: TimeControl, seats: int, turns: Sequence[Turn], now: int)
             raise ValueError(f"seat {seat} ran out of time and cannot be given the turn")
         end = following.at if following is not None else max(now, turn.at)
         spent = end - turn.at
+        if first_move is not None and seat not in started:
+            # O4: the seat's first turn, free of its clock
+            running = None
+            at = end
+            if following is None:
+                due = None if ready is None else max(turn.at, ready) + first_move
+                waiting = FirstMove(seat, due)
+                if due is not None and end >= due:
+                    unstarted = seat
+            elif following.seat is not None and following.seat != seat:
+                started.add(seat)
+            continue
         if spent >= left[seat]:
             flags.append(Flag(seat, turn.at + left[seat]))
             used[seat] += left[seat]
@@ -256,7 +321,7 @@ def clocks_at(control: TimeControl, seats: int, turns: Sequence[Turn], now: int)
                     left[seat] += control.increment_ms
                 else:
                     left[seat] = control.initial_ms
-    return Clocks(at, tuple(left), tuple(used), running, tuple(flags))
+    return Clocks(at, tuple(left), tuple(used), running, tuple(flags), waiting, unstarted)
 
 
 def next_seat(seats: int, current: int, out: Collection[int]) -> int | None:

@@ -20,8 +20,21 @@ OFF_WHEN_RATED: dict[str, Text] = {
 in the reader's language)."""
 
 
-def rated_refusal(house_rules: Mapping[str, bool]) -> tuple[str, Text] | None:
-    """``(field, reason)`` of the first house rule a rated game refuses; None: fair."""
+RATED_SEED = lazy(
+    "a rated game is dealt by the server from a secret seed, shown at the end (O1); a chosen "
+    "seed is for casual games"
+)
+"""Why a rated game refuses a chosen seed: whoever knows the seed knows every rack and the
+bag, computer seats' too (issue 29)."""
+
+
+def rated_refusal(
+    house_rules: Mapping[str, bool], seed: int | None = None
+) -> tuple[str, Text] | None:
+    """``(field, reason)`` of the first thing a rated game refuses (a chosen ``seed``, a
+    house rule that aids); None: fair."""
+    if seed is not None:
+        return "seed", RATED_SEED
     for rule, reason in OFF_WHEN_RATED.items():
         if house_rules.get(rule):
             return f"house_rules.{rule}", reason

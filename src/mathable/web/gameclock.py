@@ -4,10 +4,16 @@ off (read from the engine's game: ``resign 1``, ``flag 1``, ``claim 1`` and ``ab
 the engine's own actions, local ruling L1 in docs/architecture.md).
 
 Nothing here is kept only in memory: a restart, or another process, replays the same
-events with the same times and gets the same clocks. The clocks start at the game's
-creation, not at the first move (lichess starts them after the first moves, and aborts a
-game nobody starts): here nobody can then hold a game open for ever by not moving, and an
-abort is open to the players until each has moved.
+events with the same times and gets the same clocks. As on lichess (ruling O4), no seat's
+clock runs before its first move: each seat's first turn is bounded by the first-move time
+instead (live: 30 s, ``MATHABLE_FIRST_MOVE``; correspondence: the turn's days), counted
+once every seat is taken (:func:`ready_of`), and a seat that lets it pass has the game
+aborted (``abort <seat>``: no result, never rated). Until each seat has moved only abort
+is possible.
+
+A flag stored late (no process held the game when it fell) is stored when noticed: the
+flagged seat's clock shows 0 from its instant, and the next seat's turn starts when the
+flag is stored, so nobody else is charged for the time nobody was there to see it.
 
 With three or four players a seat out of time leaves the game (its score frozen) and play
 goes on: the clocks go on with the next seat still in, which the engine has made the seat
@@ -22,8 +28,18 @@ from typing import Any
 
 from mathable.engine.actions import Abort, Leave, action_kind
 from mathable.engine.protocol import Game
-from mathable.i18n import Text
-from mathable.online.clocks import Clocks, TimeControl, Turn, clocks_at, parse_time_control
+from mathable.i18n import Text, lazy
+import os
+
+from mathable.online.clocks import (
+    FIRST_MOVE_LIVE_MS,
+    Clocks,
+    TimeControl,
+    Turn,
+    clocks_at,
+    first_move_ms,
+    parse_time_control,
+)
 
 from .workers import apply_event, ending_event
 
@@ -60,15 +76,68 @@ def ms(seconds: float) -> int:
     return round(seconds * 1000)
 
 
+def first_move_live() -> float:
+    """``MATHABLE_FIRST_MOVE``: seconds a seat has for its first move in a live game
+    (O4; default 30)."""
+    text = os.environ.get("MATHABLE_FIRST_MOVE", "").strip()
+    if not text:
+        return FIRST_MOVE_LIVE_MS / 1000
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value > 0:
+        raise ValueError(f"MATHABLE_FIRST_MOVE={text!r}: a positive number of seconds")
+    return value
+
+
+def ready_of(seats: Sequence[dict[str, Any]], created: float) -> float | None:
+    """When every seat of a stored game was taken (O4's first-move time counts from
+    then): a computer's at once, a person's when bound to a player or holding a token
+    (``joined``: the instant an invitation was followed; older seats: the creation);
+    None while a person's seat is still empty."""
+    ready = created
+    for seat in seats:
+        if seat.get("bot"):
+            continue
+        if not (seat.get("token_hash") or seat.get("player")):
+            return None
+        ready = max(ready, float(seat.get("joined", created)))
+    return ready
+
+
 class Timing:
     """A game's turn changes with their times, kept level with its events (:meth:`note`
     after each one); whether it is over, and how, is the game's."""
 
-    def __init__(self, control: TimeControl | None, game: Game, created: float) -> None:
+    def __init__(
+        self,
+        control: TimeControl | None,
+        game: Game,
+        created: float,
+        ready: float | None,
+        first_move: float | None = None,
+    ) -> None:
         self.control = control
         self.game = game
         self.seats = len(game.players)
         self.turns: list[Turn] = [Turn(ms(created), game.to_move)]
+        self.ready = ready
+        """When every seat was taken (None: not yet), :func:`ready_of`."""
+        self.first_move = first_move_live() if first_move is None else first_move
+        """Seconds for a first move in a live game (O4)."""
+        self.no_start: int | None = None
+        """O4: the seat whose first-move time passed, when that aborted the game."""
+
+    def ending_text(self) -> Text | None:
+        """Why the game ended, when the clocks say it better than the engine: a game
+        aborted because a seat made no first move in time (O4); else None."""
+        if self.no_start is None:
+            return None
+        return lazy(
+            "aborted: {name} made no first move in time (O4); nobody wins and it is not rated",
+            name=self.game.players[self.no_start],
+        )
 
     @property
     def ending(self) -> Ending | None:
@@ -83,7 +152,22 @@ class Timing:
         """Every clock at ``at`` (None: the game has no clock)."""
         if self.control is None:
             return None
-        return clocks_at(self.control, self.seats, self.turns, self.now_ms(at))
+        return clocks_at(
+            self.control,
+            self.seats,
+            self.turns,
+            self.now_ms(at),
+            first_move=first_move_ms(self.control, ms(self.first_move)),
+            ready=None if self.ready is None else ms(self.ready),
+        )
+
+    def unstarted_due(self, at: float) -> int | None:
+        """O4: the seat to move that let its first-move time pass by ``at`` (the game is
+        then aborted), None if none."""
+        if self.game.is_over or self.turns[-1].seat is None:
+            return None
+        clocks = self.clocks(at)
+        return None if clocks is None else clocks.unstarted
 
     def flag_due(self, at: float) -> int | None:
         """The seat that has run out of time by ``at`` and whose flag is not stored."""
@@ -101,13 +185,12 @@ class Timing:
         self.game = game
         if self.turns[-1].seat is None:
             return  # the clocks have stopped
-        when = self.now_ms(at)
+        when = self.now_ms(at)  # a flag: the next seat's turn starts as it is stored
         found = ending_event(text)
-        if found is not None and found[0] == "flag":
+        if found is not None and found[0] == "abort":
             clocks = self.clocks(at)
-            flagged = [] if clocks is None else [f for f in clocks.flags if f.seat == found[1]]
-            if flagged:
-                when = flagged[-1].at  # the instant the time ran out
+            if clocks is not None and clocks.unstarted == found[1]:
+                self.no_start = found[1]
         if game.is_over:
             self.turns.append(Turn(when, None))
         elif game.to_move != self.turns[-1].seat:
@@ -115,11 +198,16 @@ class Timing:
 
 
 def replay_timed(
-    game: Game, spec: dict[str, Any], created: float, events: Sequence[str], times: Sequence[float]
+    game: Game,
+    spec: dict[str, Any],
+    created: float,
+    events: Sequence[str],
+    times: Sequence[float],
+    ready: float | None,
 ) -> Timing:
     """Apply the stored ``events`` (stored at ``times``; missing times: the creation's)
-    to ``game`` (fresh) and return its timing."""
-    timing = Timing(control_of(spec), game, created)
+    to ``game`` (fresh) and return its timing (``ready``: :func:`ready_of`)."""
+    timing = Timing(control_of(spec), game, created, ready)
     for index, text in enumerate(events):
         apply_event(game, text)
         timing.note(game, text, times[index] if index < len(times) else created)

@@ -29,10 +29,11 @@ under 0.4 % of a core per process; a heartbeat, 1 ms (SQLite) to 3 ms (PostgreSQ
 20 s. Latency: the process that saw the socket at once, the others within ``POLL``
 seconds. Heartbeats ride on the poll loop, never on a socket's own task.
 
-A claim (:meth:`~.service.GameService.claim`) is judged on the rows read afresh: the seat
-to move, connected nowhere for more than ``MATHABLE_CLAIM_AFTER`` seconds
-(:func:`claim_after`), may be claimed against; a seat never seen counts from the game's
-creation.
+A process's own rows are judged by what it knows (its sockets), never stale; the others'
+by their heartbeats (issue 29). A claim (:meth:`~.service.GameService.claim`) is judged on
+the rows read afresh: the seat to move, once every seat has made a first move (O4),
+connected nowhere for more than ``MATHABLE_CLAIM_AFTER`` seconds (:func:`claim_after`),
+may be claimed against; a seat with no socket ever counts from its turn's start.
 """
 
 from __future__ import annotations
@@ -108,14 +109,19 @@ class Here:
         }
 
 
-def merged(rows: Iterable[Row], seat: int, now: float, stale: float = STALE) -> Here:
-    """A seat's presence from every process's row of it."""
+def merged(
+    rows: Iterable[Row], seat: int, now: float, stale: float = STALE, own: str | None = None
+) -> Here:
+    """A seat's presence from every process's row of it. The rows of process ``own`` (the
+    one asking) are as it wrote them, so never stale: a process that reads is alive, and
+    its heartbeat freshens only the stored copy (issue 29: a player with the page open was
+    shown disconnected, and claimed against, ``STALE`` seconds after connecting)."""
     live: list[float] = []
     gone: list[float] = []
     for row in rows:
         if row.seat != seat:
             continue
-        if row.connected and row.seen >= now - stale:
+        if row.connected and (row.process == own or row.seen >= now - stale):
             live.append(row.since)
         else:
             gone.append(row.since if not row.connected else row.seen)  # a dead process
@@ -269,9 +275,13 @@ class Presence:
             return None
         now = self.now()  # (a row gone stale since the last poll: shown as such)
         return [
-            Here(True, None) if bot else merged(rows.values(), seat, now)
+            Here(True, None) if bot else self.merged(rows.values(), seat, now)
             for seat, bot in enumerate(bots)
         ]
+
+    def merged(self, rows: Iterable[Row], seat: int, now: float) -> Here:
+        """:func:`merged` as this process judges it (its own rows never stale)."""
+        return merged(rows, seat, now, own=self.process)
 
     def _tell(self, game_id: str) -> None:
         """Note the game's presence as shown now; ``changed`` if it is news."""
@@ -280,7 +290,7 @@ class Presence:
             return
         seats = 1 + max((seat for seat, _ in rows), default=-1)
         now = self.now()
-        state = tuple(merged(rows.values(), seat, now) for seat in range(seats))
+        state = tuple(self.merged(rows.values(), seat, now) for seat in range(seats))
         if self._shown.get(game_id) != state:
             self._shown[game_id] = state
             self.changed(game_id)

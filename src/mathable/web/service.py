@@ -30,7 +30,7 @@ from mathable import i18n
 from mathable.ai import BOTS, bot_player_id, in_time, level_name, seat_levels
 from mathable.ai.analysis import REPORT_VERSION, with_texts
 from mathable.engine import records
-from mathable.engine.actions import Abort, Action, Challenge, Exchange, Leave, action_kind
+from mathable.engine.actions import Abort, Action, Challenge, Exchange, Leave, Shake, action_kind
 from mathable.engine.errors import IllegalMove, MathableError, NotationError
 from mathable.engine.protocol import Game, GameType, HouseRules, View
 from mathable.games import registry
@@ -42,9 +42,9 @@ from mathable.online.clocks import TimeControlError, parse_time_control
 from mathable.online.fairplay import rated_refusal
 
 from .connections import Encoded, ViewMessage
-from .gameclock import Timing, replay_timed
-from .presence import CLAIM_AFTER, Presence, merged
-from .schemas import NewGame, Seat
+from .gameclock import Timing, ready_of, replay_timed
+from .presence import CLAIM_AFTER, Here, Presence
+from .schemas import SEED_LIMIT, NewGame, Seat
 from .standings import Standings, ending_of
 from .store import ConflictError, EventStore, StoredGame
 from .timers import ClockScheduler
@@ -59,6 +59,7 @@ from .workers import (
     summarise,
     summary_data,
     turn_steps,
+    undo_event,
 )
 from .workers import replay as replay_game
 
@@ -194,6 +195,17 @@ HINTS_OFF = lazy(
     "seat can see, chosen when the game is created (O2)"
 )
 """The refusal of a hint in a game without the house rule (a text: ``str()`` it)."""
+
+
+def shown_seed(seed: int | None) -> int | str | None:
+    """A seed as a view carries it, exact for every JSON reader (issue 29): a number below
+    2^53 (:data:`~.schemas.SEED_LIMIT`: every seed the server draws, and every seed it
+    takes), else the string of its digits: a game stored before seeds were kept below
+    2^53, or uploaded from a record made elsewhere, stays readable and its seed exact in
+    a browser (whose numbers would round it). A client may send either form back."""
+    if seed is None or seed < SEED_LIMIT:
+        return seed
+    return str(seed)
 
 
 def no_game(game_id: str) -> i18n.Text:
@@ -364,7 +376,9 @@ class GameService:
 
     # -- creating and loading -----------------------------------------------------------
 
-    async def create(self, spec: NewGame, creator: str | None = None) -> dict[str, Any]:
+    async def create(
+        self, spec: NewGame, creator: str | None = None, dealt: int | None = None
+    ) -> dict[str, Any]:
         """Create a game; returns its id and its seats. ``creator`` (a player id, from
         the session cookie) is bound to the creator's seat, and each computer seat to its
         computer player (``bot-<level>``): :data:`~.db.game_players`, and ``"player"`` in
@@ -373,7 +387,11 @@ class GameService:
         At one screen (or against the computer) the creator gets every person's token.
         Online (O1, tokens), the server deals from ``secrets`` and keeps the seed until
         the end; the creator gets their own seat's token and an invitation link for each
-        other person, claimed once by whoever follows it (:meth:`join`)."""
+        other person, claimed once by whoever follows it (:meth:`join`).
+
+        Seeds the server draws are below 2^53 (:data:`~.schemas.SEED_LIMIT`), exact in a
+        browser; ``dealt`` is one drawn already by the server (a rated rematch seats its
+        players by its deal: :meth:`rematch`), never a client's."""
         try:
             kind = registry.game_type(spec.variant)
         except ValueError as exc:
@@ -427,7 +445,7 @@ class GameService:
         for rule in chosen:
             if rule not in kind.house_rules:
                 raise ServiceError(422, unknown_house_rule(rule, kind))
-        refused = rated_refusal(chosen) if spec.rated else None
+        refused = rated_refusal(chosen, spec.seed) if spec.rated else None
         if refused is not None:
             raise ServiceError(422, at_field(*refused))
         if "hints" in kind.house_rules:
@@ -467,7 +485,9 @@ class GameService:
                     "claimed": token is not None,
                 }
             )
-        seed = secrets.randbelow(2**63) if online or spec.seed is None else spec.seed
+        if dealt is None:  # below 2^53: exact in every JSON reader (issue 29)
+            dealt = secrets.randbelow(SEED_LIMIT) if online or spec.seed is None else spec.seed
+        seed = dealt
         try:
             game = new_game(
                 kind.name,
@@ -543,6 +563,7 @@ class GameService:
             token = secrets.token_urlsafe(18)
             after = [dict(s) for s in live.seats]
             after[seat]["token_hash"] = _hash(token)
+            after[seat]["joined"] = self.now()  # O4: first moves are timed once all are in
             bind = None
             if player is not None:
                 after[seat]["player"] = player
@@ -551,6 +572,7 @@ class GameService:
                 self.reload(live)
                 raise ServiceError(409, _("this invitation was claimed at the same moment"))
             live.seats = after
+            self._wake_clock(live)  # every seat taken: the first move's time counts (O4)
         await self._broadcast(live)  # views built outside the lock
         return {"id": game_id, "seat": seat, "name": info["name"], "token": token}
 
@@ -716,14 +738,38 @@ class GameService:
         """The game's rematch, once a player asked for it (noted on its seats)."""
         return next((s["rematch"] for s in live.seats if s.get("rematch")), None)
 
+    @staticmethod
+    def _rematch_seats(live: LiveGame, seed: int) -> list[int]:
+        """A rated rematch's seats, dealt from ``seed``: for each seat of the finished
+        game, its seat in the rematch, chosen so that the order of play moves on by one
+        (with two players the other player moves first; with more, the player who moved
+        second moves first, and so on). Who starts is the deal's (C10: a draw, from the
+        seed alone, whatever the names), so the players are seated around it."""
+        game = live.game
+        count = len(live.seats)
+        first = game.fresh().to_move  # who moved first in the finished game
+        starter = new_game(
+            game.name,
+            [s["name"] for s in live.seats],
+            seed=seed,
+            house_rules=game.house_rules,
+            rounds=game.record_fields().get("rounds", 1),
+        ).to_move
+        return [(starter + old - first - 1) % count for old in range(count)]
+
     async def rematch(self, seated: Seated) -> dict[str, Any]:
         """After the game, a new deal with the same seats: the same players and computer
-        levels, game, house rules, rounds and mode. The first player to ask creates it
-        (answered as a created game: at one screen every person's token, online only
-        theirs); it is noted on this game, whose views then show it (``rematch``), and
-        every other person's seat in it is claimed by that player from here with their
-        own token (this same call), so nobody holds another's seat. Online, the server
-        deals it and its seed stays secret until its end (O1)."""
+        levels, game, house rules, rounds, mode, clock and rated or casual (issue 29). The
+        first player to ask creates it (answered as a created game: at one screen every
+        person's token, online only theirs); it is noted on this game, whose views then
+        show it (``rematch``), and every other person's seat in it is claimed by that
+        player from here with their own token or their session cookie (this same call),
+        so nobody holds another's seat. Online, the server deals it and its seed stays
+        secret until its end (O1).
+
+        A rated rematch swaps the order of play (:meth:`_rematch_seats`): each player's
+        seat in it is noted on this game's seats (``rematch_seat``), where their own
+        call finds it; a casual rematch keeps every seat where it was."""
         live, seat = seated.live, seated.seat
         if seat is None:
             raise ServiceError(403, _("a rematch is for the game's players: open your seat's link"))
@@ -735,19 +781,35 @@ class GameService:
             if made is None:
                 game = live.game
                 kind = game.game_type
+                control = None if live.timing is None else live.timing.control
+                dealt = secrets.randbelow(SEED_LIMIT) if live.rated else None
+                order = (  # each seat's seat in the rematch
+                    self._rematch_seats(live, dealt)
+                    if dealt is not None
+                    else list(range(len(live.seats)))
+                )
+                players = [Seat()] * len(live.seats)
+                for old, new in enumerate(order):
+                    players[new] = Seat(name=live.seats[old]["name"], bot=live.seats[old]["bot"])
                 spec = NewGame(
                     variant=game.name,
-                    players=[Seat(name=s["name"], bot=s["bot"]) for s in live.seats],
+                    players=players,
                     mode="online" if live.mode == "online" else "screen",
-                    seat=seat if live.mode == "online" else None,
+                    seat=order[seat] if live.mode == "online" else None,
                     house_rules={
                         k: v for k, v in game.house_rules.to_dict().items() if k in kind.house_rules
                     },
                     rounds=game.record_fields().get("rounds", 1),
+                    clock=None if control is None else control.to_json(),
+                    rated=live.rated,
                 )
                 own = live.seats[seat].get("player") if live.mode == "online" else None
-                created = await self.create(spec, own)  # the asker's seat bound as before
-                after = [{**s, "rematch": created["id"]} for s in live.seats]
+                # the asker's seat bound as before; a rated rematch dealt from its own seed
+                created = await self.create(spec, own, dealt)
+                after = [
+                    {**s, "rematch": created["id"], "rematch_seat": order[i]}
+                    for i, s in enumerate(live.seats)
+                ]
                 if not await asyncio.to_thread(
                     self.store.update_seats, live.id, live.seats, after
                 ):  # another's rematch came first, in another process (this one stays unplayed)
@@ -759,15 +821,19 @@ class GameService:
         if made is None:
             await self._broadcast(live)  # the other seats see the rematch offered
             return created
-        return await self._claim_rematch(made, seat, live.seats[seat].get("player"))
+        info = live.seats[seat]
+        return await self._claim_rematch(
+            made, int(info.get("rematch_seat", seat)), info.get("player")
+        )
 
     async def _claim_rematch(
         self, game_id: str, seat: int, player: str | None = None
     ) -> dict[str, Any]:
-        """A player's seat in the rematch: a fresh token if nobody holds it yet (as if
-        its invitation were followed: it then stops working), bound to ``player`` (the
-        one bound to it in the finished game, if any), else the game without tokens
-        (the browser that asked before holds them)."""
+        """A player's ``seat`` in the rematch (where :meth:`rematch` seated them): a
+        fresh token if nobody holds it yet (as if its invitation were followed: it then
+        stops working), bound to ``player`` (the one bound to it in the finished game, if
+        any, whose session cookie then opens it), else the game without tokens (the
+        browser that asked before holds them, or the player's cookie opens it)."""
         live = await asyncio.to_thread(self.get, game_id)
         token = None
         async with live.lock:
@@ -807,7 +873,8 @@ class GameService:
     def _live_from(self, stored: StoredGame) -> LiveGame:
         spec = stored.spec
         game = replay_game(spec, [s["name"] for s in stored.seats], [])
-        timing = replay_timed(game, spec, stored.created, stored.actions, stored.times)
+        ready = ready_of(stored.seats, stored.created)
+        timing = replay_timed(game, spec, stored.created, stored.actions, stored.times, ready)
         bots = {seat: str(info["bot"]) for seat, info in enumerate(stored.seats) if info.get("bot")}
         mode = spec.get("mode", "screen")
         return LiveGame(
@@ -880,13 +947,17 @@ class GameService:
         return Seated(live, live.seat_of(token, player))
 
     async def seated_async(
-        self, game_id: str, token: str | None, player: str | None = None
+        self, game_id: str, token: str | None, player: str | None = None, *, fresh: bool = True
     ) -> Seated:
         """:meth:`seated` on the event loop: at once for a game in memory and a token
         (or cookie) that opens a seat (most requests), else in a thread (the store is
-        read)."""
+        read). ``fresh`` (reads: a view, a socket's first view): a game in memory is
+        first brought level with the store (:meth:`level`: one cheap read); an action
+        needs not (:meth:`act` reads the store when its copy is behind)."""
         if game_id in self.live:
             live = self.get(game_id)  # in memory: no database
+            if fresh:
+                live = await self.level(live)
             with contextlib.suppress(ServiceError):
                 seat = live.seat_of(token, player)
                 if seat is not None or not player:
@@ -993,9 +1064,10 @@ class GameService:
             )
         if text.strip().lower() == UNDO:
             steps = self.undo_steps(live, seat, refuse=True)
-            for _step in range(steps):
-                game.undo()
-            return (UNDO if steps == 1 else f"{UNDO} {steps}"), live.events
+            # O5: then the bag is shaken, with fresh entropy kept in the stored event
+            event = undo_event(steps, Shake.fresh().entropy)
+            apply_event(game, event)
+            return event, live.events
         try:
             action = game.parse_action(text)
         except NotationError as exc:
@@ -1005,7 +1077,7 @@ class GameService:
             raise ServiceError(
                 409, _("the game is over: {reason}", reason=why) if why else _("the game is over")
             )
-        if isinstance(action, Leave | Abort):  # only through resign, abort, claim, flags
+        if isinstance(action, Leave | Abort | Shake):  # resign, abort, claim, flags; undo (O5)
             raise ServiceError(
                 400, _("{action}: not an action to play here", action=action_kind(action))
             )
@@ -1048,9 +1120,13 @@ class GameService:
         elif game.left[seat]:
             why = lazy("you have left the game")
         else:
-            for steps, actor in enumerate(reversed(self._actors(live)), start=1):
-                if isinstance(game.log[-steps], Leave | Abort):
+            steps = 0
+            for back, actor in enumerate(reversed(self._actors(live)), start=1):
+                if isinstance(game.log[-back], Shake):
+                    continue  # nobody's, never taken back: the bag shaken by an undo (O5)
+                if isinstance(game.log[-back], Leave | Abort):
                     break  # never taken back (local ruling L1)
+                steps += 1
                 if actor == seat:
                     return steps
                 if actor not in live.bots:
@@ -1317,9 +1393,19 @@ class GameService:
     async def _flag_if_due(self, live: LiveGame, refuse: bool = False) -> LiveGame:
         """Under the game's lock: if the running seat's time has run out, store its flag
         (the server is the authority: whatever arrives after the deadline is too late);
-        with ``refuse``, then refuse the action that came too late (409)."""
+        if the seat to move let its first-move time pass (O4), abort the game (no result,
+        never rated); with ``refuse``, then refuse the action that came too late (409)."""
         timing = live.timing
-        due = None if timing is None else timing.flag_due(self.now())
+        now = self.now()
+        unstarted = None if timing is None else timing.unstarted_due(now)
+        if unstarted is not None:
+            live = await self._store_ending(live, f"abort {unstarted}", None)
+            await self._broadcast(live)
+            if refuse:
+                why = live.timing.ending_text() if live.timing is not None else None
+                raise ServiceError(409, why or _("the game is over"), seq=live.events)
+            return live
+        due = None if timing is None else timing.flag_due(now)
         if due is None:
             return live
         live = await self._store_ending(live, f"flag {due}", None)
@@ -1337,9 +1423,10 @@ class GameService:
         timing = live.timing
         if timing is None or timing.control is None:
             return
+        timing.ready = ready_of(live.seats, live.created)  # (seats taken since, anywhere)
         clocks = None if live.over else timing.clocks(self.now())
-        deadline = None if clocks is None else clocks.deadline
-        self.clocks.set(live.id, None if deadline is None else deadline / 1000)
+        wake = None if clocks is None else clocks.wake  # a flag or a first move due (O4)
+        self.clocks.set(live.id, None if wake is None else wake / 1000)
 
     async def _fire_clock(self, game_id: str) -> None:
         """The timer at a game's flag instant: store the flag if it is due (unless a
@@ -1349,7 +1436,8 @@ class GameService:
             live = self.get(game_id)
         else:
             live = await asyncio.to_thread(self.get, game_id)
-        if live.timing is None or live.timing.flag_due(self.now()) is None:
+        timing, now = live.timing, self.now()
+        if timing is None or (timing.flag_due(now) is None and timing.unstarted_due(now) is None):
             return
         async with live.lock:
             live, _changed = await self._catch_up(self.get(game_id))
@@ -1382,10 +1470,26 @@ class GameService:
                     _("abort: only before each player has moved; you may resign instead"),
                     seq=live.events,
                 )
+            if kind == "resign" and not live.game.started:
+                raise ServiceError(
+                    409,
+                    _(
+                        "resign: not before every player has made a first move; abort "
+                        "instead (nobody wins, nothing is rated: O4)"
+                    ),
+                    seq=live.events,
+                )
             live = await self._store_ending(live, f"{kind} {seat}", seat)
         await self._broadcast(live)
         await self._run_bots(live)  # three or four players: play goes on
         return self.view(self.get(live.id), seat)
+
+    @staticmethod
+    def _may_resign(live: LiveGame, seat: int | None) -> bool:
+        """Whether ``seat`` may resign now: a seat still in, once every seat has made a
+        first move (O4: before that, abort)."""
+        game = live.game
+        return seat is not None and game.can_leave(seat) and game.started
 
     # -- presence and claims (:mod:`.presence`) ------------------------------------------
 
@@ -1434,12 +1538,21 @@ class GameService:
                 raise ServiceError(
                     409, _("{name} is a computer player: it never leaves", name=name)
                 )
+            if not live.game.started:
+                raise ServiceError(
+                    409,
+                    _(
+                        "no claim before every player has made a first move: a game nobody "
+                        "starts is aborted by its first-move time (O4), or abort it yourself"
+                    ),
+                    seq=live.events,
+                )
             rows = await self.presence.fresh(live.id)
             now = self.now()
-            here = merged(rows, away, now)
+            here = self.presence.merged(rows, away, now)
             if here.connected:
                 raise ServiceError(409, _("{name} is connected", name=name), seq=live.events)
-            since = live.created if here.since is None else here.since
+            since = self._away_since(live, here)
             gone = max(0.0, now - since)
             if gone <= self.claim_after:
                 raise ServiceError(
@@ -1458,6 +1571,15 @@ class GameService:
         await self._broadcast(live)
         await self._run_bots(live)  # three or four players: play goes on (L1)
         return self.view(self.get(live.id), seat)
+
+    @staticmethod
+    def _away_since(live: LiveGame, here: Here) -> float:
+        """Since when the seat to move counts as away: its last socket's closing, or,
+        for a seat with no socket ever (a client of the API), its turn's start."""
+        if here.since is not None:
+            return here.since
+        timing = live.timing
+        return live.created if timing is None else timing.turns[-1].at / 1000
 
     async def seat_opened(self, seated: Seated) -> None:
         """A socket opened here: the game's presence followed, a seat's connected."""
@@ -1570,11 +1692,21 @@ class GameService:
             else None
         )
         data["presence"] = None if here is None else [h.to_json() for h in here]
-        data["claim_after"] = self.claim_after if self._claims(live) else None
+        data["claim_after"] = (  # claims once every seat has moved (O4)
+            self.claim_after if self._claims(live) and game.started else None
+        )
         data["abort"] = game.can_abort(seat)  # before each has moved (L1)
+        data["resign"] = self._may_resign(live, seat)  # only once each has moved (O4)
+        waiting = None if clocks is None or game.is_over else clocks.first_move
+        data["first_move"] = (
+            None if waiting is None else {"seat": waiting.seat, "deadline": waiting.deadline}
+        )  # O4: the seat to make its first move, by when (ms; null: seats still empty)
+        ended = None if timing is None else timing.ending_text()
+        if ended is not None:
+            data["end_reason"] = data["status"] = str(ended)
         if game.is_over:
             data["winners"] = list(game.winners())
-            data["seed"] = game.seed  # O1: the deal is no secret any more
+            data["seed"] = shown_seed(game.seed)  # O1: the deal is no secret any more
             data["rating_changes"] = live.rating_changes  # rated: shown at the end
             rematch = self._rematch_of(live)
             if rematch is not None:
@@ -1705,7 +1837,7 @@ class GameService:
                         "(at one screen, a player saves it with their own link)"
                     ),
                 )
-            if live.mode == "online":
+            if live.mode == "online" or live.rated:  # a rated game: whoever sits in it
                 raise ServiceError(
                     409,
                     _(
@@ -1786,6 +1918,14 @@ class GameService:
                 _(
                     "the game is still being played: its replay opens to all at the end "
                     "(during the game to a seat, with its own link)"
+                ),
+            )
+        if not seated.live.game.is_over and seated.live.rated:
+            raise ServiceError(
+                409,
+                _(
+                    "a rated game is played without aids: its replay opens at the end "
+                    "(fair play, O2)"
                 ),
             )
         return self.replay(seated.live.game, step, seated.seat)
@@ -1878,6 +2018,24 @@ class GameService:
         the event loop never waits on it."""
         later, stored = await asyncio.to_thread(self._stored_after, live, seats)
         return self._apply_stored(live, later, stored)
+
+    async def level(self, live: LiveGame) -> LiveGame:
+        """Read your writes across processes (issue 29): before a read is answered, a game
+        in memory is brought level with the store, so that whatever any process stored
+        before it shows (the change feed brings it too, but later: a poll, a note). The
+        cost: one indexed read of the newest seq, in a thread (the event loop never waits
+        on the database); a game behind is caught up under its lock, and its watchers
+        told. A database in memory has no other process: nothing to read."""
+        if not self.store.shared:
+            return live
+        head = await asyncio.to_thread(self.store.head, live.id)
+        if head <= live.events:
+            return live
+        async with live.lock:
+            live, changed = await self._catch_up(self.live.get(live.id, live))
+        if changed:
+            await self._broadcast(live)
+        return live
 
     def _stored_after(
         self, live: LiveGame, seats: bool

@@ -104,12 +104,13 @@ def ending_of(
     bots: dict[int, str],
     at: float,
 ) -> Ending:
-    """The result of ``game`` (over), ended at ``at``; an aborted game is never rated."""
+    """The result of ``game`` (over), ended at ``at``; an aborted game is never rated, nor
+    one that ended before every seat still in had made a first move (O4)."""
     return Ending(
         game_id,
         variant,
         pace,
-        rated and not game.aborted and pace in RATED_PACES,
+        rated and not game.aborted and game.started and pace in RATED_PACES,
         at,
         i18n.stored(game.end_text),
         list(game.scores),
