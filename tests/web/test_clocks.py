@@ -72,7 +72,16 @@ def first_moves(client: TestClient, game_id: str, seats: list[str]) -> None:
     """Every seat makes its first turn, the service's clock standing still (O4: those turns
     are free of the clocks); then the clocks run."""
     for _seat in seats:
-        finish_turn(client, game_id, seats)
+        take_turn(client, game_id, seats)
+
+
+def take_turn(client: TestClient, game_id: str, seats: list[str]) -> int:
+    """The seat to move places a token if it can (:func:`finish_turn`), else passes."""
+    mover = view(client, game_id)["to_move"]
+    if any("=" in a for a in view(client, game_id, seats[mover])["legal"]):
+        return finish_turn(client, game_id, seats)
+    assert act(client, game_id, seats[mover], "pass").status_code == 200
+    return int(mover)
 
 
 def test_views_carry_clocks_from_the_events_and_a_restart_derives_the_same(
@@ -93,18 +102,18 @@ def test_views_carry_clocks_from_the_events_and_a_restart_derives_the_same(
     assert start["first_move"] == {"seat": first, "deadline": deadline}
     clock.at += 10
     assert view(client, game_id)["clocks"] == [60_000, 60_000]
-    assert finish_turn(client, game_id, seats) == first
+    assert take_turn(client, game_id, seats) == first
     clock.at += 5
     waiting = view(client, game_id)
     assert waiting["clocks"] == [60_000, 60_000] and waiting["running"] is None
     assert waiting["first_move"] == {"seat": other, "deadline": round(clock.at * 1000) + 25_000}
-    assert finish_turn(client, game_id, seats) == other
+    assert take_turn(client, game_id, seats) == other
     started = view(client, game_id)
     assert started["running"] == first and started["first_move"] is None
     assert started["clocks"] == [60_000, 60_000]  # free turns: nothing used, no increment
     clock.at += 10
     assert view(client, game_id)["clocks"][first] == 50_000
-    assert finish_turn(client, game_id, seats) == first
+    assert take_turn(client, game_id, seats) == first
     clock.at += 5
     after = view(client, game_id)
     assert after["running"] == other
@@ -227,7 +236,7 @@ def test_abort_only_before_each_player_has_moved(database_url: str) -> None:
     client = app_at(database_url, Clock())
     made = new_game(client, rated=True, seed=None)
     game_id, seats = made["id"], tokens(made)
-    finish_turn(client, game_id, seats)  # one player has moved: still open
+    take_turn(client, game_id, seats)  # one player has moved: still open
     answer = end(client, game_id, "abort", seats[0])
     assert answer.status_code == 200, answer.text
     over = answer.json()

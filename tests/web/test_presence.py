@@ -15,7 +15,7 @@ from sqlalchemy import select
 
 from mathable.web.api import create_app
 from mathable.web.db import games, presence
-from web.test_clocks import Clock
+from web.test_clocks import Clock, finish_turn
 from web.test_multiprocess import eventually
 from web.test_web_api import online, seat_tokens
 
@@ -159,23 +159,34 @@ def test_a_claim_is_refused_before_the_timeout_and_accepted_after(
         game_id = made["id"]
         tokens = seat_tokens(client, made)
         start = client.get(f"/api/games/{game_id}").json()
-        assert start["claim_after"] == 60
+        assert start["claim_after"] is None  # O4: no claims before each has moved
         away = int(start["to_move"])
         name, claimant = ["Ann", "Bob"][away], tokens[1 - away]
+        clock.at += 20
+        unstarted = claim(client, game_id, claimant)  # never came nor moved: no claim
+        assert unstarted.status_code == 409 and "first move" in unstarted.json()["error"]
+        finish_turn(client, game_id, tokens)
+        finish_turn(client, game_id, tokens)
+        moved = service(client).store.load(game_id).actions
+        assert client.get(f"/api/games/{game_id}").json()["claim_after"] == 60
 
         assert claim(client, game_id, "").status_code == 403  # a spectator
         mine = claim(client, game_id, tokens[away])
         assert mine.status_code == 409 and "your turn" in mine.json()["error"]
-        early = claim(client, game_id, claimant)  # never came: away since the creation
+        early = claim(client, game_id, claimant)  # no socket ever: away since its turn began
         assert early.status_code == 409
         assert early.json()["error"] == f"{name} has been away 0 s; claim after 60 s"
 
         socket = Socket(client, game_id, tokens[away])
         try:
             assert eventually(lambda: rows(client, game_id) == [(away, True)])
-            clock.at += 40  # connected: however long ago (its heartbeats keep it so)
+            # connected, however long ago: past the heartbeats' staleness too (issue 29:
+            # this process's own rows went stale after 50 s and the claim was accepted)
+            clock.at += 120
             here = claim(client, game_id, claimant)
             assert here.status_code == 409 and here.json()["error"] == f"{name} is connected"
+            shown = client.get(f"/api/games/{game_id}").json()["presence"][away]
+            assert shown["connected"] is True
         finally:
             socket.close()
         assert eventually(lambda: rows(client, game_id) == [(away, False)])
@@ -191,7 +202,7 @@ def test_a_claim_is_refused_before_the_timeout_and_accepted_after(
         over = won.json()
         assert over["over"] is True and over["end_reason"].startswith(f"{name} left the game")
         assert over["winners"] == [1 - away] and over["claim_after"] is None
-        assert service(client).store.load(game_id).actions == [f"claim {away}"]
+        assert service(client).store.load(game_id).actions == [*moved, f"claim {away}"]
         assert not running_clock(client, game_id)  # stopped in the ending's write
         assert claim(client, game_id, claimant).status_code == 409  # over
     again = app_at(database_url, clock)  # replayed from the events alone
@@ -223,16 +234,19 @@ def test_in_a_game_of_three_a_claim_removes_the_seat_and_play_goes_on(database_u
     made = online(client, players=players)
     game_id = made["id"]
     tokens = seat_tokens(client, made)
+    for _seat in range(3):  # O4: claims once each has made a first move
+        finish_turn(client, game_id, tokens)
+    moved = service(client).store.load(game_id).actions
     start = client.get(f"/api/games/{game_id}").json()
     away = int(start["to_move"])
     claimant = (away + 1) % 3
     assert claim(client, game_id, tokens[claimant]).status_code == 409  # not away long enough
-    clock.at += 61  # never came: away since the creation
+    clock.at += 61  # no socket ever: away since its turn began
     answer = claim(client, game_id, tokens[claimant])
     assert answer.status_code == 200, answer.text
     after = answer.json()
     assert after["over"] is False and after["left"][away]  # the seat left, play goes on
     assert after["to_move"] != away and after["scores"][away] == start["scores"][away]
-    assert service(client).store.load(game_id).actions == [f"claim {away}"]
+    assert service(client).store.load(game_id).actions == [*moved, f"claim {away}"]
     refused = claim(client, game_id, tokens[away])  # gone: no claims from them
     assert refused.status_code == 409 and "left the game" in refused.json()["error"]

@@ -24,7 +24,7 @@ from mathable.online.ratings import Rating, rate_game
 from mathable.web.db import game_players, players, rating_changes, ratings, results
 from mathable.web.standings import Ending, Standings
 from mathable.web.store import EventStore
-from web.test_clocks import Clock, app_at, end, finish_turn, tokens, view
+from web.test_clocks import Clock, app_at, end, first_moves, take_turn, tokens, view
 from web.test_web_api import new_game
 
 
@@ -98,7 +98,7 @@ def close(a: Rating, b: Rating) -> bool:
 
 
 def rated_game(client: TestClient, ann: str, bob: str, **spec: Any) -> tuple[str, list[str]]:
-    made = new_game(client, clock={"minutes": 5, "increment": 3}, rated=True, **spec)
+    made = new_game(client, clock={"minutes": 5, "increment": 3}, rated=True, seed=None, **spec)
     bind(client, made["id"], ann, bob)
     return made["id"], tokens(made)
 
@@ -107,8 +107,8 @@ def test_a_rated_game_to_its_end_writes_one_result_and_rates_both(database_url: 
     client = app_at(database_url, Clock())
     ann, bob = account(client, "ann", "Ann"), account(client, "bob", "Bob")
     game_id, seats = rated_game(client, ann, bob)
-    finish_turn(client, game_id, seats)
-    finish_turn(client, game_id, seats)
+    take_turn(client, game_id, seats)
+    take_turn(client, game_id, seats)
     over = end(client, game_id, "resign", seats[1]).json()  # Bob resigns: Ann first
     assert over["over"] and over["rated"] is True
     (result,) = table(client, results)
@@ -154,6 +154,7 @@ def test_computer_players_are_rated_from_a_game_played_out(database_url: str) ->
         players=[{"name": "A", "bot": "greedy"}, {"name": "B", "bot": "gentle"}],
         clock={"days": 3},
         rated=True,
+        seed=None,
     )
     over = view(client, made["id"])
     assert over["over"] and over["end_reason"] and not over["end_reason"].endswith("resigned")
@@ -181,6 +182,7 @@ def test_a_casual_game_has_a_result_and_no_rating(database_url: str) -> None:
     ann, bob = account(client, "ann", "Ann"), account(client, "bob", "Bob")
     made = new_game(client)
     bind(client, made["id"], ann, bob)
+    first_moves(client, made["id"], tokens(made))  # O4: a resignation after them
     over = end(client, made["id"], "resign", tokens(made)[0]).json()
     assert over["over"] and over["rating_changes"] is None
     (result,) = table(client, results)
@@ -216,6 +218,7 @@ def test_an_end_whose_result_was_lost_is_written_once_by_the_next_process(
         raise RuntimeError("killed")
 
     monkeypatch.setattr(app.state.service.standings, "settle", crash)
+    first_moves(first, game_id, seats)
     assert end(first, game_id, "resign", seats[0]).json()["over"]
     assert table(first, results) == [] and len(endings) == 1
     second = app_at(database_url, Clock())
@@ -236,7 +239,7 @@ def test_two_games_of_a_player_ending_at_once_lose_no_update(database_url: str) 
     others = [account(client, f"p{n}", f"P{n}") for n in range(6)]
     games = []
     for other in others:
-        made = new_game(client, clock={"minutes": 5}, rated=True)
+        made = new_game(client, clock={"minutes": 5}, rated=True, seed=None)
         bind(client, made["id"], ann, other)
         games.append(made["id"])
     barrier = threading.Barrier(len(games))
@@ -270,7 +273,8 @@ def test_the_leaderboard_orders_by_rating_and_sets_provisional_ones_apart(
         account(client, name, name.title())
     for winner, loser in (("ann", "bob"), ("ann", "cy"), ("bob", "cy")):
         game_id, seats = rated_game(client, winner, loser)
-        end(client, game_id, "resign", seats[1])
+        first_moves(client, game_id, seats)
+        assert end(client, game_id, "resign", seats[1]).status_code == 200
     with store_of(client).writing() as connection:  # a settled player, as after many games
         connection.execute(
             update(ratings).where(ratings.c.player_id == "bob").values(deviation=60.0)
@@ -301,7 +305,8 @@ def test_the_history_is_searchable_by_game_opponent_and_date_and_paged(
         clock.at += 3600
         made = new_game(client, variant=variant)
         bind(client, made["id"], ann, other)
-        end(client, made["id"], "resign", tokens(made)[1])
+        first_moves(client, made["id"], tokens(made))
+        assert end(client, made["id"], "resign", tokens(made)[1]).status_code == 200
         played.append((made["id"], clock.at))
     unfinished = new_game(client)
     bind(client, unfinished["id"], ann, bob)

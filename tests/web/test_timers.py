@@ -15,7 +15,7 @@ from sqlalchemy import update
 from mathable.web.api import create_app
 from mathable.web.db import games
 from mathable.web.timers import ClockScheduler
-from web.test_clocks import Clock, app_at, end, stored_events, view
+from web.test_clocks import Clock, app_at, end, first_moves, stored_events, tokens, view
 from web.test_multiprocess import eventually
 from web.test_web_api import new_game
 
@@ -61,11 +61,13 @@ def test_start_up_sets_timers_for_running_clocks_only(
     clock = Clock()
     before = app_at(database_url, clock)  # no lifespan: makes the games
     ended = new_game(before, clock={"minutes": 5})
-    assert end(before, ended["id"], "resign", ended["seats"][0]["token"]).status_code == 200
+    assert end(before, ended["id"], "abort", ended["seats"][0]["token"]).status_code == 200
     legacy = new_game(before, clock={"minutes": 5})  # ended before the flag was kept
-    assert end(before, legacy["id"], "resign", legacy["seats"][0]["token"]).status_code == 200
+    assert end(before, legacy["id"], "abort", legacy["seats"][0]["token"]).status_code == 200
     running(before, legacy["id"], True)
     ticking = new_game(before, clock={"minutes": 1})
+    first_moves(before, ticking["id"], tokens(ticking))
+    moved = stored_events(before, ticking["id"])
     plain = new_game(before)
     app: Any = before.app
     store = app.state.service.store
@@ -81,7 +83,8 @@ def test_start_up_sets_timers_for_running_clocks_only(
         assert ended["id"] not in service.live and plain["id"] not in service.live
         first = view(after, ticking["id"])["to_move"]
         clock.at += 61
-        assert eventually(lambda: stored_events(after, ticking["id"]) == [f"flag {first}"])
+        flagged = [*moved, f"flag {first}"]
+        assert eventually(lambda: stored_events(after, ticking["id"]) == flagged)
         assert store.running_clocks() == []  # cleared in the flag's write
         assert len(service.clocks) == 0
 
@@ -102,11 +105,40 @@ def test_two_processes_timers_store_one_flag(
             services.append(app.state.service)
         made = new_game(a, clock={"minutes": 1})
         game_id = made["id"]
+        first_moves(a, game_id, tokens(made))
+        moved = stored_events(a, game_id)
         first = view(b, game_id)["to_move"]  # b holds it too: both timers set
         assert all(eventually(lambda s=s: s.clocks.due(game_id) is not None) for s in services)
         clock.at += 61
-        assert eventually(lambda: stored_events(a, game_id) == [f"flag {first}"])
+        assert eventually(lambda: stored_events(a, game_id) == [*moved, f"flag {first}"])
         assert eventually(lambda: all(s.clocks.due(game_id) is None for s in services))
         # the view has no "winners" until b has read the flag from the change feed
         assert eventually(lambda: view(b, game_id).get("winners") == [1 - first])
-        assert stored_events(b, game_id) == [f"flag {first}"]  # once
+        assert stored_events(b, game_id) == [*moved, f"flag {first}"]  # once
+
+
+def test_a_flag_that_fell_while_no_process_held_the_game_is_stored_at_start_up(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 29, finding 6: a server stopped (a crash), a seat's time runs out meanwhile,
+    a server starts again: the flag is stored by the start-up itself (before, the clock
+    showed 0 with nothing running, not over, for as long as nobody acted), and in a game
+    of three the next seat is not charged for the time nobody held the game."""
+    monkeypatch.setenv("MATHABLE_WORKERS", "0")
+    clock = Clock()
+    three = [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy"}]
+    before = app_at(database_url, clock)  # no lifespan: as a process that then died
+    made = new_game(before, players=three, clock={"minutes": 1})
+    game_id = made["id"]
+    first_moves(before, game_id, tokens(made))
+    moved = stored_events(before, game_id)
+    late = view(before, game_id)["to_move"]
+    clock.at += 300  # nobody holds the game: it fell due 240 s ago
+    with app_at(database_url, clock) as after:
+        flagged = [*moved, f"flag {late}"]
+        assert eventually(lambda: stored_events(after, game_id) == flagged)
+        shown = view(after, game_id)
+        assert shown["over"] is False and shown["left"][late] == "flag"
+        following = shown["to_move"]
+        assert shown["running"] == following and shown["clocks"][late] == 0
+        assert shown["clocks"][following] == 60_000  # not charged the 240 s
