@@ -260,6 +260,7 @@ def create_app(database_url: str | None = None) -> FastAPI:
         try:
             yield
         finally:
+            await lobby.close(app)  # the lobby's feed and notes (issue 29)
             await service.close()
 
     titles = ", ".join(kind.title for kind in GAMES.values())

@@ -204,10 +204,19 @@ class TokenBucket:
 class Connection:
     """One accepted WebSocket: its outbox, the task draining it, and its incoming frames."""
 
-    def __init__(self, websocket: WebSocket, limits: SocketLimits, patched: bool = False) -> None:
+    def __init__(
+        self,
+        websocket: WebSocket,
+        limits: SocketLimits,
+        patched: bool = False,
+        newest: str = "view",
+    ) -> None:
         self.websocket = websocket
         self.limits = limits
         self.patched = patched
+        self.newest = newest
+        """The type of message of which only the newest unsent one is kept (a game's
+        view; the lobby's list of seeks, :mod:`.lobby`)."""
         """Views after the first go as patches from the last one sent."""
         self.sent_view: Encoded | None = None
         """The last view sent (shared with every socket of its seat: not a copy)."""
@@ -227,13 +236,14 @@ class Connection:
     # -- sending ------------------------------------------------------------------------
 
     def send(self, message: dict[str, Any]) -> None:
-        """Queue ``message``; never waits. A view replaces an unsent view (the newest is
-        all a watcher needs); a full outbox drops the connection."""
+        """Queue ``message``; never waits. A view (a message of type :attr:`newest`)
+        replaces an unsent one (the newest is all a watcher needs); a full outbox drops
+        the connection."""
         if self.closing is not None or self.gone:
             return
-        if message.get("type") == "view":
+        if message.get("type") == self.newest:
             for queued in self.outbox:
-                if queued.get("type") == "view":
+                if queued.get("type") == self.newest:
                     self.outbox.remove(queued)
                     break
         if len(self.outbox) >= self.limits.outbox:

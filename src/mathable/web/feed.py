@@ -113,10 +113,14 @@ class PostgresListener(Feed):
     """``LISTEN`` on its own connection; reconnects after a failure and then reports the
     games that changed while it was away (from the events' times, with a margin)."""
 
-    def __init__(self, connect: dict[str, Any], on_change: OnChange, origin: str) -> None:
+    def __init__(
+        self, connect: dict[str, Any], on_change: OnChange, origin: str, channel: str = CHANNEL
+    ) -> None:
         super().__init__(on_change)
         self.connect = connect
         self.origin = origin
+        self.channel = channel
+        """The channel listened to (the lobby's seeks have their own, :mod:`.lobby`)."""
         self.listening = threading.Event()
 
     def start(self) -> None:
@@ -146,7 +150,7 @@ class PostgresListener(Feed):
         while not self._stop.is_set():
             try:
                 with psycopg.connect(**self.connect, autocommit=True) as connection:
-                    connection.execute(f"LISTEN {CHANNEL}")
+                    connection.execute(f"LISTEN {self.channel}")
                     if heard is not None:  # back after a failure: what was missed
                         self._catch_up(connection, heard)
                     self.listening.set()
@@ -174,9 +178,10 @@ class PostgresNotifier:
     milliseconds) leaves other processes' watchers of that game one action behind until
     its next action or their next reconnect; nothing stored is lost."""
 
-    def __init__(self, connect: dict[str, Any], origin: str) -> None:
+    def __init__(self, connect: dict[str, Any], origin: str, channel: str = CHANNEL) -> None:
         self.connect = connect
         self.origin = origin
+        self.channel = channel
         self._pending: dict[str, int] = {}  # game -> its newest seq to announce
         self._sending = False
         self._closed = False
@@ -248,7 +253,7 @@ class PostgresNotifier:
                 with connection.transaction():
                     for game_id, seq in batch.items():
                         payload = f"{game_id} {seq} {self.origin}"
-                        connection.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
+                        connection.execute("SELECT pg_notify(%s, %s)", (self.channel, payload))
                 self._done({})
             except psycopg.Error as exc:
                 log.warning("could not send the change notes to other processes: %s", exc)

@@ -22,6 +22,7 @@ to move.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -29,8 +30,6 @@ from typing import Any
 from mathable.engine.actions import Abort, Leave, action_kind
 from mathable.engine.protocol import Game
 from mathable.i18n import Text, lazy
-import os
-
 from mathable.online.clocks import (
     FIRST_MOVE_LIVE_MS,
     Clocks,

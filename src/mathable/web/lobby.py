@@ -15,24 +15,34 @@ players still as read and the seek still open), retried on a conflict, as
 :data:`EXPIRY` seconds; a player holds at most :data:`MAX_OPEN` open seeks; offering
 seeks is rate-limited per address (``MATHABLE_RATE_SEEK``).
 
-The page polls ``GET /api/seeks`` every few seconds rather than holding a lobby socket:
-a read of one indexed table, answered alike by every process over the database, with
-nothing to fan out between processes (the games' change feed knows games, not seeks).
+The lobby pushes (issue 29): the page holds one socket, ``/api/lobby/ws``
+(:class:`Lobby`), sent the open seeks whenever they change and, for its player, each
+change of a seek they are in: a seek's owner is on the board as soon as the last seat is
+taken, not at the next poll. Every change a process makes to a seek is told to its own
+sockets at once and to the other processes through a change feed of the seeks, as the
+games have theirs (:mod:`.feed`): ``NOTIFY`` on a channel of its own on PostgreSQL, and
+on SQLite a light look at the open seeks (and those closed lately) a few times a second.
+The sockets are :class:`~.connections.Connection` s within the same limits as a game's
+(an outbox keeping only the newest list, frame limits, sockets per address); the reads
+and the JSON are made on a thread, once per change however many sockets listen. The
+page polls ``GET /api/seeks`` only while its socket is down.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, FastAPI, Query, Request
+from fastapi import APIRouter, Depends, FastAPI, Query, Request, WebSocket
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, Field
-from sqlalchemy import Connection, insert, select, update
+from sqlalchemy import Connection, func, insert, select, union_all, update
 
 from mathable.ai import BOTS, bot_player_id
 from mathable.games import registry
@@ -41,14 +51,18 @@ from mathable.i18n import _, ngettext
 from mathable.online.clocks import TimeControlError, parse_time_control
 from mathable.online.fairplay import rated_refusal
 
+from . import connections
 from .accounts import MeDep
-from .db import seeks
+from .connections import Admissions, Encoded, refuse
+from .db import in_memory, psycopg_arguments, seeks
 from .deps import ServiceDep
+from .feed import Feed, OnChange, PostgresListener, PostgresNotifier
 from .language import html_page
 from .limits import rate_limited
 from .players import Player
 from .routes import REFUSALS
 from .schemas import NewGame, Seat
+from .seating import cookie_player
 from .service import GameService, ServiceError, at_field, unknown_house_rule
 from .standings import shown_name
 from .store import EventStore
@@ -62,6 +76,15 @@ LISTED = 50
 """Open seeks listed at most (the newest)."""
 RETRIES = 5
 """Conditional updates tried before a join gives up (each lost one means a change)."""
+CHANNEL = "mathable_lobby"
+"""The PostgreSQL channel of the seeks' changes (the games' is :data:`.db.CHANNEL`)."""
+ANY = "*"
+"""A change of any seek (a feed back after a failure: what changed meanwhile is unknown)."""
+RECENT = 60.0
+"""Seconds back the SQLite feed also looks at closed seeks: one opened and closed between
+two looks is seen all the same."""
+
+log = logging.getLogger(__name__)
 
 # -- shapes ------------------------------------------------------------------------------
 
@@ -201,6 +224,13 @@ class SeekStore:
     def __init__(self, store: EventStore, now: Callable[[], float] = time.time) -> None:
         self.store = store
         self.now = now
+        self.on_change: Callable[[list[str]], None] | None = None
+        """Called (on the writing thread) with the seeks each change has changed, once
+        committed: the :class:`Lobby` tells its sockets and the other processes."""
+
+    def _changed(self, *seek_ids: str) -> None:
+        if self.on_change is not None and seek_ids:
+            self.on_change(list(seek_ids))
 
     # -- reading --------------------------------------------------------------------------
 
@@ -226,6 +256,8 @@ class SeekStore:
             "game_id": row.game_id,
             "created": row.created,
             "seat": None,
+            "kind": "seek",
+            "your_turn": None,
             "token": None,
         }
         for seat, entry in enumerate(joined):
@@ -259,6 +291,21 @@ class SeekStore:
         found = [self.shown(row) for row in rows]
         return [seek for seek in found if seek["open_seats"] > 0][:limit]
 
+    def rows(self, seek_ids: Collection[str]) -> list[Any]:
+        """The rows of these seeks (with :data:`ANY`: the open ones and those made in the
+        last :data:`RECENT` seconds)."""
+        if ANY in seek_ids:
+            where = (seeks.c.status == OPEN) | (seeks.c.created > self.now() - RECENT)
+            with self.store.reading() as connection:
+                return list(connection.execute(select(seeks).where(where)).all())
+        found: list[Any] = []
+        wanted = sorted(seek_ids)
+        with self.store.reading() as connection:
+            for start in range(0, len(wanted), 500):
+                chunk = wanted[start : start + 500]
+                found += connection.execute(select(seeks).where(seeks.c.id.in_(chunk))).all()
+        return found
+
     def mine(self, player_id: str, limit: int = 50) -> list[dict[str, Any]]:
         """The seeks ``player_id`` offered or joined, open or started, newest first."""
         self.expire()
@@ -279,12 +326,14 @@ class SeekStore:
         lobby is polled, and most polls find none to cancel)."""
         old = (seeks.c.status == OPEN, seeks.c.created < self.now() - EXPIRY)
         with self.store.reading() as connection:
-            if connection.execute(select(seeks.c.id).where(*old).limit(1)).first() is None:
-                return 0
+            found = [str(row.id) for row in connection.execute(select(seeks.c.id).where(*old))]
+        if not found:
+            return 0
         with self.store.writing() as connection:
             changed: int = connection.execute(
-                update(seeks).where(*old).values(status=CANCELLED)
+                update(seeks).where(seeks.c.id.in_(found), *old).values(status=CANCELLED)
             ).rowcount
+        self._changed(*found)
         return changed
 
     def create(self, player: Player, spec: dict[str, Any], rated: bool) -> dict[str, Any]:
@@ -322,6 +371,7 @@ class SeekStore:
                 )
             )
             row = self._row(connection, seek_id)
+        self._changed(seek_id)
         return self.shown(row, player.id)
 
     def join(self, seek_id: str, player: Player) -> tuple[dict[str, Any], bool]:
@@ -357,9 +407,10 @@ class SeekStore:
                     )
                     .values(joined=json.dumps(after))
                 ).rowcount
-                if changed == 1:
-                    row = self._row(connection, seek_id)
-                    return self.shown(row, player.id), len(after) == people
+                taken = self._row(connection, seek_id) if changed == 1 else None
+            if taken is not None:  # committed: now the others may hear of it
+                self._changed(seek_id)
+                return self.shown(taken, player.id), len(after) == people
         raise ServiceError(409, _("this seek changed too often at the same moment: try again"))
 
     def started(self, seek_id: str, game_id: str) -> None:
@@ -369,6 +420,7 @@ class SeekStore:
             connection.execute(
                 update(seeks).where(seeks.c.id == seek_id).values(status=STARTED, game_id=game_id)
             )
+        self._changed(seek_id)
 
     def failed(self, seek_id: str) -> None:
         """The filled seek's game could not be made: cancelled, not left full for ever."""
@@ -378,6 +430,7 @@ class SeekStore:
                 .where(seeks.c.id == seek_id, seeks.c.status == OPEN)
                 .values(status=CANCELLED)
             )
+        self._changed(seek_id)
 
     def cancel(self, seek_id: str, player: Player) -> dict[str, Any]:
         """The owner withdraws an open seek (403 for anyone else, 409 once started)."""
@@ -395,6 +448,7 @@ class SeekStore:
             if changed != 1:
                 raise ServiceError(409, _seek_done(row.status))
             row = self._row(connection, seek_id)
+        self._changed(seek_id)
         return self.shown(row, player.id)
 
     def matching(self, player: Player, spec: dict[str, Any]) -> list[str]:
@@ -430,6 +484,230 @@ def _seek_done(status: str) -> str:
     if status == CANCELLED:
         return _("this seek has been cancelled already")
     return _("this seek has been {status} already", status=status)
+
+
+# -- the lobby's pushes (issue 29) -------------------------------------------------------
+
+
+class SeekPoller(Feed):
+    """The seeks' change feed on SQLite: a look at the open seeks (and those made in the
+    last :data:`RECENT` seconds) every ``interval`` seconds, reporting each seek that
+    appeared, changed (a seat taken, started, cancelled) or closed since the last look.
+    Both indexed reads (:data:`~.db.seeks` by status and time); the changes this process
+    made come too (told already: the :class:`Lobby` sends nothing twice that is the same
+    list, and a seek's news again is harmless)."""
+
+    def __init__(self, seeks_: SeekStore, on_change: OnChange, interval: float) -> None:
+        super().__init__(on_change)
+        self.seeks = seeks_
+        self.interval = interval
+        self.last = self.look()
+
+    def look(self) -> dict[str, tuple[str, int]]:
+        """Each seek looked at: its status and the length of its joined players."""
+        shown = (seeks.c.id, seeks.c.status, func.length(seeks.c.joined))
+        closed = (
+            seeks.c.status.in_([STARTED, CANCELLED]),
+            seeks.c.created > self.seeks.now() - RECENT,
+        )
+        with self.seeks.store.reading() as connection:
+            rows = connection.execute(
+                union_all(
+                    select(*shown).where(seeks.c.status == OPEN), select(*shown).where(*closed)
+                )
+            ).all()
+        return {str(row[0]): (str(row[1]), int(row[2])) for row in rows}
+
+    def poll(self) -> None:
+        """One look: report what changed since the last."""
+        now = self.look()
+        before, self.last = self.last, now
+        for seek_id, state in now.items():
+            if before.get(seek_id) != state:
+                self._deliver(seek_id, 0)
+        for seek_id, (status, _length) in before.items():
+            if seek_id not in now and status == OPEN:  # closed, and made a while ago
+                self._deliver(seek_id, 0)
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval):
+            try:
+                self.poll()
+            except Exception:  # a busy or vanished file: try again at the next look
+                log.exception("the lobby's change feed could not read the database")
+
+
+class SeekListener(PostgresListener):
+    """The seeks' change feed on PostgreSQL: ``LISTEN`` on :data:`CHANNEL`; back after a
+    failure, any seek may have changed meanwhile (:data:`ANY`)."""
+
+    def _catch_up(self, connection: Any, since: float) -> None:
+        self._deliver(ANY, 0)
+
+
+class Listener:
+    """A lobby socket: its connection, its player (None: no session cookie) and the text
+    of the last list of seeks it was sent."""
+
+    def __init__(self, connection: connections.Connection, player: str | None) -> None:
+        self.connection = connection
+        self.player = player
+        self.listed: str | None = None
+
+
+class Lobby:
+    """The lobby's sockets on this process and the news of the seeks that reaches them.
+
+    A change (a seek made, joined, started, cancelled or expired), from this process
+    (:attr:`SeekStore.on_change`, also sent to the others on PostgreSQL) or from another
+    (the seeks' change feed, started with the first socket), marks its seek; one task at
+    a time then reads, on a thread, the open seeks and the marked seeks, encodes them
+    there once, and offers every socket the list if it is not the one it has, and each
+    player the seeks of theirs that changed. The reads follow one another, so no socket
+    is ever sent an older list after a newer one; many changes at once make one read."""
+
+    def __init__(self, seeks_: SeekStore) -> None:
+        self.seeks = seeks_
+        store = seeks_.store
+        self.listeners: dict[connections.Connection, Listener] = {}
+        self.players: dict[str, set[Listener]] = {}
+        self.origin = secrets.token_hex(6)
+        self.notifier = (
+            PostgresNotifier(psycopg_arguments(store.url), self.origin, CHANNEL)
+            if store.postgresql
+            else None
+        )
+        self.feed: Feed | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._starting: asyncio.Lock | None = None
+        self._marked: set[str] = set()
+        self._due = False
+        self._pushing: asyncio.Task[None] | None = None
+        self._closed = False
+        seeks_.on_change = self.changed
+
+    # -- news, from any thread --------------------------------------------------------------
+
+    def changed(self, seek_ids: list[str]) -> None:
+        """Seeks this process changed (committed): the other processes are told, and the
+        sockets here."""
+        for seek_id in seek_ids:
+            if self.notifier is not None:
+                self.notifier.note(seek_id, 0)
+            self.heard(seek_id)
+
+    def heard(self, seek_id: str, _seq: int = 0) -> None:
+        """A seek changed (:data:`ANY`: any may have): marked, for a push on the loop."""
+        loop = self._loop
+        if loop is None:  # no socket yet: nobody to tell
+            return
+        with contextlib.suppress(RuntimeError):  # the loop has closed
+            loop.call_soon_threadsafe(self._mark, seek_id)
+
+    # -- on the event loop ------------------------------------------------------------------
+
+    def _mark(self, seek_id: str | None) -> None:
+        if seek_id is not None:
+            self._marked.add(seek_id)
+        self._due = True
+        if not self._closed and (self._pushing is None or self._pushing.done()):
+            self._pushing = asyncio.ensure_future(self._push())
+
+    async def _push(self) -> None:
+        while self._due and not self._closed:
+            marked, self._marked, self._due = self._marked, set(), False
+            players = set(self.players)
+            try:
+                listed, theirs = await asyncio.to_thread(self._news, marked, players)
+            except Exception:  # the database away for a moment: the same again soon
+                log.exception("the lobby could not read the seeks")
+                self._marked |= marked
+                self._due = True
+                await asyncio.sleep(1.0)
+                continue
+            text = listed.text()
+            for listener in list(self.listeners.values()):
+                if listener.listed != text:
+                    listener.listed = text
+                    listener.connection.send(listed)
+            for player, message in theirs:
+                for listener in list(self.players.get(player, ())):
+                    listener.connection.send(message)
+
+    def _news(
+        self, marked: set[str], players: set[str]
+    ) -> tuple[Encoded, list[tuple[str, Encoded]]]:
+        """On a thread: the list of open seeks, and the marked seeks for each of their
+        players listening here, each encoded once."""
+        listed = Encoded(type="seeks", seeks=self.seeks.listed())
+        listed.text()
+        theirs: list[tuple[str, Encoded]] = []
+        for row in self.seeks.rows(marked) if marked and players else []:
+            for entry in json.loads(row.joined):
+                if entry["id"] in players:
+                    message = Encoded(type="seek", seek=SeekStore.shown(row, entry["id"]))
+                    message.text()
+                    theirs.append((entry["id"], message))
+        return listed, theirs
+
+    async def _listen(self) -> None:
+        """The seeks' change feed, from the first socket until :meth:`close` (none for a
+        database in memory: no other process)."""
+        if self._starting is None:
+            self._starting = asyncio.Lock()
+        async with self._starting:
+            store = self.seeks.store
+            if self.feed is not None or self._closed or in_memory(store.url):
+                return
+            feed: Feed
+            if store.postgresql:
+                connect = psycopg_arguments(store.url)
+                feed = SeekListener(connect, self.heard, self.origin, CHANNEL)
+            else:
+                feed = await asyncio.to_thread(
+                    SeekPoller, self.seeks, self.heard, store.poll_interval
+                )
+            await asyncio.to_thread(feed.start)  # listening once this returns
+            self.feed = feed
+
+    async def enter(self, connection: connections.Connection, player: str | None) -> Listener:
+        """A socket in: sent the list now, and the news from now on."""
+        self._loop = asyncio.get_running_loop()
+        listener = Listener(connection, player)
+        self.listeners[connection] = listener
+        if player is not None:
+            self.players.setdefault(player, set()).add(listener)
+        try:
+            await self._listen()
+        except BaseException:
+            self.leave(listener)
+            raise
+        self._mark(None)  # its first list: read after it came in (nothing missed)
+        return listener
+
+    def leave(self, listener: Listener) -> None:
+        self.listeners.pop(listener.connection, None)
+        if listener.player is not None:
+            mine = self.players.get(listener.player)
+            if mine is not None:
+                mine.discard(listener)
+                if not mine:
+                    del self.players[listener.player]
+
+    async def close(self) -> None:
+        """Stop the feed and the pushes; send the last notes to the other processes."""
+        self._closed = True
+        pushing = self._pushing
+        if pushing is not None and not pushing.done():
+            pushing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await pushing
+        if self.feed is not None:
+            await asyncio.to_thread(self.feed.stop)
+            self.feed = None
+        if self.notifier is not None:
+            await asyncio.to_thread(self.notifier.close)
+        self._loop = None
 
 
 # -- starting a game ---------------------------------------------------------------------
@@ -477,6 +755,8 @@ SeeksDep = Annotated[SeekStore, Depends(get_seeks)]
 router = APIRouter(prefix="/api", tags=["lobby"], responses=REFUSALS)
 page = APIRouter(include_in_schema=False)
 seek_limited = [Depends(rate_limited("seek"))]
+LOBBY = "lobby"
+"""The lobby's sockets' key in :class:`~.connections.Admissions` (counted by address)."""
 
 
 @page.get("/lobby")
@@ -488,7 +768,8 @@ async def lobby_page() -> HTMLResponse:
 async def list_seeks(
     seeks_: SeeksDep, limit: Annotated[int, Query(ge=1, le=LISTED)] = LISTED
 ) -> list[dict[str, Any]]:
-    """Seeks with a free seat; the page polls this every few seconds."""
+    """Seeks with a free seat (the lobby's socket, ``/api/lobby/ws``, pushes them; the page
+    polls this only while its socket is down)."""
     return await asyncio.to_thread(seeks_.listed, limit)
 
 
@@ -563,6 +844,37 @@ async def cancel_seek(seek_id: str, player: MeDep, seeks_: SeeksDep) -> dict[str
     return await asyncio.to_thread(seeks_.cancel, seek_id, player)
 
 
+@router.websocket("/lobby/ws")
+async def lobby_socket(websocket: WebSocket) -> None:
+    """The lobby, pushed: ``{"type": "seeks", "seeks": [...]}`` (as ``GET /api/seeks``)
+    now and whenever the open seeks change, and, for the session cookie's player,
+    ``{"type": "seek", "seek": {...}}`` (as ``GET /api/seeks/{id}``) whenever a seek they
+    are in changes: joined, started (its ``game_id``: the game to open), cancelled. The
+    client sends nothing (frames are read within the limits all the same: 1003, 1009,
+    1008); a list not yet sent is replaced by the newest, a reader that does not read is
+    dropped (1008), and the sockets from one address are capped (:mod:`.connections`)."""
+    await websocket.accept()
+    admissions: Admissions = websocket.app.state.admissions
+    address = websocket.client.host if websocket.client else ""
+    refused = admissions.enter(LOBBY, address, spectator=False)
+    if refused is not None:
+        code, reason = refused
+        await refuse(websocket, 429, reason, code)
+        return
+    hub: Lobby = websocket.app.state.lobby
+    connection = connections.Connection(websocket, admissions.limits, newest="seeks")
+    listener: Listener | None = None
+    try:
+        listener = await hub.enter(connection, cookie_player(websocket))
+        async for _text in connection.frames():
+            pass  # nothing is asked here
+    finally:
+        if listener is not None:
+            hub.leave(listener)
+        admissions.leave(LOBBY, address, spectator=False)
+        await connection.close()
+
+
 def game_entry(game: dict[str, Any]) -> dict[str, Any]:
     """One of my games being played (:meth:`GameService.player_games`), shaped as a seek
     (``kind`` game) so that the list keeps one shape."""
@@ -605,7 +917,16 @@ async def my_games(player: MeDep, seeks_: SeeksDep, service: ServiceDep) -> list
 
 
 def install(app: FastAPI, store: EventStore) -> None:
-    """The seeks' store (``app.state.seeks``), the lobby's page and routes."""
+    """The seeks' store (``app.state.seeks``), the lobby's pushes (``app.state.lobby``:
+    :func:`close` it at shutdown), its page and routes."""
     app.state.seeks = SeekStore(store)
+    app.state.lobby = Lobby(app.state.seeks)
     app.include_router(page)
     app.include_router(router)
+
+
+async def close(app: FastAPI) -> None:
+    """At shutdown: the lobby's feed stopped, its last notes sent."""
+    hub: Lobby | None = getattr(app.state, "lobby", None)
+    if hub is not None:
+        await hub.close()

@@ -1,19 +1,29 @@
 // The lobby (issue 15): my name, a form to offer a game (a seek), the open seeks with
-// their Join buttons, and quick pairing. The list is polled (GET /api/seeks every
-// 2.5 s): one read any server process answers alike. The seeks I am in are polled too
-// (GET /api/seeks/{id}): when one starts, the page opens the game at /g/{id}, where my
-// session cookie holds my seat (the seat is bound to me: no token in the address).
+// their Join buttons, and quick pairing. The lobby pushes (issue 29): one socket,
+// /api/lobby/ws, sends the open seeks whenever they change, and each change of a seek I
+// am in; when one starts, the page opens the game at /g/{id}, where my session cookie
+// holds my seat (the seat is bound to me: no token in the address). Only while the
+// socket is down (it reconnects) are the seeks polled (GET /api/seeks, and
+// GET /api/seeks/{id} for mine). My games and the games being played are polled.
 
 import { announce, api, app, capsOf, h, say, setWhere, state, whoAmI } from "./core.js";
 import { houseRuleName } from "./home.js";
 import { lang, nt, pt, t } from "./i18n.js";
 
-const POLL = 2500;
+const FALLBACK = 5000;  // ms between polls of the seeks while the socket is down
+const GAMES_POLL = 2500;  // ms between reads of my games and the games being played
+const HEARD = 20;  // news of seeks of mine kept before the page follows them
 // The clocks offered, as the server reads them (each named by clockText).
 const CLOCKS = ["", '{"minutes":1,"increment":0}', '{"minutes":3,"increment":2}', '{"minutes":5,"increment":3}',
   '{"minutes":10,"increment":0}', '{"minutes":15,"increment":5}', '{"days":3}'];
 const mine = new Map();  // the seeks I am in, still open: id -> the players seen so far
+const heard = new Map();  // pushed news of seeks of mine not followed yet (a race): id -> seek
 let me = null;
+let socket = null;  // the lobby's socket
+let live = false;  // it is open and has sent the list: no polling
+let lost = false;  // it was down: what it missed is read once when it is back
+let retry = 1000;  // ms before the next reconnection (doubling, 30 s at most)
+let seekList = [];  // the open seeks as last received
 
 // A clock in words: "no clock", "3 days a turn", "10 minutes"; "3 + 2" (minutes, then
 // seconds added a move) is notation.
@@ -71,10 +81,58 @@ export async function lobbyPage() {
     name.value = me.name;
     document.getElementById("account").textContent = accountWord(me);
   });
+  connect();  // first: whatever changes after my seeks are read below is pushed
   const listed = await api("/api/me/games");
-  for (const seek of listed) if (seek.kind !== "game" && seek.status === "open") mine.set(seek.id, seek.players.length);
+  for (const seek of listed) if (seek.kind !== "game" && seek.status === "open" && !mine.has(seek.id)) mine.set(seek.id, seek.players.length);
+  for (const seek of listed) if (seek.kind !== "game" && heard.has(seek.id) && follow(seek)) return;
+  draw(seekList);
   myGames(listed);
-  poll();
+  setTimeout(fallback, fallbackPoll());
+  setTimeout(games, GAMES_POLL);
+}
+
+// The poll's interval while the socket is down (a test may set a longer one).
+function fallbackPoll() { return window.mathableLobbyFallback || FALLBACK; }
+
+function connect() {
+  const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/api/lobby/ws");
+  socket = ws;
+  ws.onmessage = event => {
+    const message = JSON.parse(event.data);
+    if (message.type === "seeks") {
+      retry = 1000;
+      if (!live && lost) caughtUp();
+      live = true;
+      draw(seekList = message.seeks);
+    } else if (message.type === "seek") pushed(message.seek);
+    else if (message.type === "error") say(message.error, true);
+  };
+  ws.onclose = () => {
+    if (socket !== ws) return;
+    socket = null;
+    live = false;
+    lost = true;
+    refresh().catch(err => say(err.message, true));  // at once, then every FALLBACK ms
+    setTimeout(connect, retry);
+    retry = Math.min(2 * retry, 30000);
+  };
+}
+
+// Back after a loss: my seeks as they are now (their news may have been missed).
+async function caughtUp() {
+  lost = false;
+  try {
+    for (const id of [...mine.keys()]) if (follow(await api("/api/seeks/" + encodeURIComponent(id)))) return;
+  } catch (err) { say(err.message, true); }
+}
+
+// A seek of mine changed: followed if the page knows it, else kept for when it does
+// (its news can come before the answer that made or joined it).
+function pushed(seek) {
+  if (mine.has(seek.id)) { follow(seek); return; }
+  heard.delete(seek.id);
+  heard.set(seek.id, seek);
+  if (heard.size > HEARD) heard.delete(heard.keys().next().value);
 }
 
 // What the player is: an account, or a guest (no account yet).
@@ -150,8 +208,12 @@ async function cancel(id) {
   } catch (err) { say(err.message, true); }
 }
 
-// A seek I am in: open, watched; started, my cookie opens the game at my seat.
+// A seek I am in: open, watched; started, my cookie opens the game at my seat. Newer
+// news of it pushed before (started, cancelled or more players) is taken instead.
 function follow(seek) {
+  const news = heard.get(seek.id);
+  heard.delete(seek.id);
+  if (news && seek.status === "open" && (news.status !== "open" || news.players.length > seek.players.length)) seek = news;
   if (seek.status === "started" && seek.game_id) {
     mine.clear();
     announce(t("Your game starts."));
@@ -173,16 +235,25 @@ function follow(seek) {
   return false;
 }
 
-async function poll() {
-  try { await refresh(); } catch (err) { say(err.message, true); }
-  setTimeout(poll, POLL);
+// The seeks polled, only while the socket is down.
+async function fallback() {
+  if (!live) try { await refresh(); } catch (err) { say(err.message, true); }
+  setTimeout(fallback, fallbackPoll());
 }
 
+async function games() {
+  try {
+    watchList(await api("/api/games?live=true&limit=20"));
+    myGames(await api("/api/me/games"));
+  } catch (err) { say(err.message, true); }
+  setTimeout(games, GAMES_POLL);
+}
+
+// After my own change: drawn again (my seeks' buttons); read only if the socket is down.
 async function refresh() {
+  if (live) { draw(seekList); return; }
   for (const id of [...mine.keys()]) if (follow(await api("/api/seeks/" + encodeURIComponent(id)))) return;
-  draw(await api("/api/seeks"));
-  watchList(await api("/api/games?live=true&limit=20"));
-  myGames(await api("/api/me/games"));
+  draw(seekList = await api("/api/seeks"));
 }
 
 // The games I sit at (GET /api/me/games, kind game), those where it is my turn first;
