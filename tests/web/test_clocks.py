@@ -99,14 +99,15 @@ def test_views_carry_clocks_from_the_events_and_a_restart_derives_the_same(
     # O4: no clock runs before its seat's first move; a first-move time of 30 s instead
     assert start["running"] is None
     deadline = round(clock.at * 1000) + 30_000
-    assert start["first_move"] == {"seat": first, "deadline": deadline}
+    assert start["first_move"] == {"seat": first, "deadline": deadline, "left": 30_000}
     clock.at += 10
     assert view(client, game_id)["clocks"] == [60_000, 60_000]
     assert take_turn(client, game_id, seats) == first
     clock.at += 5
     waiting = view(client, game_id)
     assert waiting["clocks"] == [60_000, 60_000] and waiting["running"] is None
-    assert waiting["first_move"] == {"seat": other, "deadline": round(clock.at * 1000) + 25_000}
+    deadline = round(clock.at * 1000) + 25_000
+    assert waiting["first_move"] == {"seat": other, "deadline": deadline, "left": 25_000}
     assert take_turn(client, game_id, seats) == other
     started = view(client, game_id)
     assert started["running"] == first and started["first_move"] is None

@@ -70,6 +70,7 @@ def test_the_second_seat_s_first_move_is_timed_from_its_turn_by_the_timer(
         assert waiting["first_move"] == {
             "seat": second,
             "deadline": round(clock.at * 1000) + 30_000,
+            "left": 30_000,
         }
         assert waiting["clocks"] == [180_000, 180_000] and waiting["running"] is None
         assert waiting["resign"] is False and waiting["abort"] is True
@@ -92,14 +93,16 @@ def test_an_invited_seat_s_first_move_is_timed_once_it_has_taken_its_seat(
     clock.at += 20
     start = view(client, game_id)
     starter = start["to_move"]  # drawn by the rules (C10)
-    assert start["first_move"] == {"seat": starter, "deadline": None}  # Bob not there yet
+    empty = {"seat": starter, "deadline": None, "left": None}
+    assert start["first_move"] == empty  # Bob not there yet
     if starter == 0:
         assert take_turn(client, game_id, [creator, ""]) == 0  # Ann's first move
     clock.at += 600  # Bob follows his invitation ten minutes later
     assert view(client, game_id)["over"] is False
     assert claim(client, made, 1).status_code == 200
     joined = view(client, game_id)
-    assert joined["first_move"] == {"seat": 1, "deadline": round(clock.at * 1000) + 30_000}
+    deadline = round(clock.at * 1000) + 30_000
+    assert joined["first_move"] == {"seat": 1, "deadline": deadline, "left": 30_000}
     clock.at += 31
     assert act(client, game_id, creator, "pass").status_code == 409  # the game ends first
     assert view(client, game_id)["end_reason"].startswith("aborted: Bob made no first move")

@@ -16,6 +16,14 @@ from pydantic import BaseModel, ConfigDict, Field
 from mathable.ai import BOTS
 from mathable.games.registry import GAMES
 
+SEED_LIMIT = 2**53
+"""Seeds are below 2^53 (issue 29): every JSON reader, a browser's JavaScript included,
+holds such a number exactly, so the seed a page shows deals the same game when typed
+into the new-game form. The server draws its seeds below it and a chosen seed of 2^53
+or more is refused (``seed: less than 9007199254740992``). Games stored before, and
+records made elsewhere, may hold a larger seed: their views carry it as a string of
+its digits (:func:`~.service.shown_seed`)."""
+
 # -- what clients send ---------------------------------------------------------------
 
 
@@ -50,8 +58,11 @@ class NewGame(BaseModel):
     seed: int | None = Field(
         default=None,
         ge=0,
+        lt=SEED_LIMIT,
         description="Deals the same game again: at one screen or against the computer only. "
-        "Online games are dealt by the server and their seed is shown at the end (O1).",
+        "Online games are dealt by the server and their seed is shown at the end (O1). "
+        "Below 2^53 (9007199254740992), which every JSON reader holds exactly; a string of "
+        "digits is taken too.",
     )
     house_rules: dict[str, bool] = Field(
         default_factory=dict,
@@ -383,7 +394,12 @@ class ViewOut(PublicViewOut):
     abort: bool = Field(
         default=False, description="whether this seat may abort now (before each player moved)"
     )
-    seed: int | None = Field(default=None, description="the deal's seed, once the game is over")
+    seed: int | str | None = Field(
+        default=None,
+        description="the deal's seed, once the game is over: a number below 2^53, or for "
+        "an older game dealt from a larger seed the string of its digits (exact in every "
+        "JSON reader either way)",
+    )
     rematch: str | None = Field(
         default=None,
         description="once over: the id of the rematch a player asked for (each player takes "

@@ -1698,9 +1698,16 @@ class GameService:
         data["abort"] = game.can_abort(seat)  # before each has moved (L1)
         data["resign"] = self._may_resign(live, seat)  # only once each has moved (O4)
         waiting = None if clocks is None or game.is_over else clocks.first_move
-        data["first_move"] = (
-            None if waiting is None else {"seat": waiting.seat, "deadline": waiting.deadline}
-        )  # O4: the seat to make its first move, by when (ms; null: seats still empty)
+        data["first_move"] = (  # O4: the seat to make its first move, by when (ms since
+            # the epoch; null: seats still empty) and how long that is from this view
+            None
+            if waiting is None or clocks is None
+            else {
+                "seat": waiting.seat,
+                "deadline": waiting.deadline,
+                "left": None if waiting.deadline is None else max(0, waiting.deadline - clocks.at),
+            }
+        )
         ended = None if timing is None else timing.ending_text()
         if ended is not None:
             data["end_reason"] = data["status"] = str(ended)

@@ -7,6 +7,19 @@ export const app = document.getElementById("app");
 export const state = { variants: [], bots: [], view: null, tokens: {}, picked: null, cursor: null,
   exchange: null, hinted: [], socket: null, socketToken: null, covered: null, passAndPlay: false, note: "" };
 
+// One identity for seats (issue 29): a seat is bound to a player, and a token is one way
+// to prove it. This page's requests for its seat carry the token it holds (a private
+// link's, or pass and play's), else none: the session cookie then opens the seat bound to
+// this browser's player (a lobby game, an invitation followed, a rematch). Either way the
+// view's `seat` says which seat the page is for, and every control follows it.
+export function seatBody(fields = {}) {
+  return JSON.stringify(state.socketToken ? { ...fields, token: state.socketToken } : fields);
+}
+// The same as a query: "?token=…" (or "&token=…" after `joint`), or "" for the cookie.
+export function seatQuery(joint = "?", name = "token") {
+  return state.socketToken ? joint + name + "=" + encodeURIComponent(state.socketToken) : "";
+}
+
 // What each action keyword's button says, and its key, in the order they are offered.
 // Placing is done on the surface. A stop is a proposal (J4) and a game-ending turn waits
 // for a challenge (C12): the players asked answer with accept or decline.

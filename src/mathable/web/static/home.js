@@ -124,7 +124,7 @@ export async function createGame() {
   const spec = { variant: c.name, players, mode,
     house_rules: Object.fromEntries(c.house_rules.map(r => [r, document.getElementById(r).checked])) };
   if (c.rounds) spec.rounds = Number(document.getElementById("rounds").value || 1);
-  if (seedText) spec.seed = Number(seedText);
+  if (seedText) spec.seed = exactSeed(seedText);
   try {
     await whoAmI().catch(() => {});  // the session cookie the creator's seat is bound to
     const made = await api("/api/games", { method: "POST", body: JSON.stringify(spec) });
@@ -137,6 +137,15 @@ export async function createGame() {
       showLinks(made);
     }
   } catch (e) { say(e.message, true); }
+}
+
+// A typed seed, sent exactly (issue 29): a number where JavaScript holds it exactly (any
+// seed below 2^53, as every seed the server deals and shows), else its text as typed, which
+// the server reads exactly and checks ("seed: less than 9007199254740992", "seed: a whole
+// number"), rather than a number rounded to another deal.
+function exactSeed(text) {
+  const n = Number(text);
+  return /^\d+$/.test(text) && Number.isSafeInteger(n) ? n : text;
 }
 
 // Online: the creator's own private link, and one invitation per other person. An

@@ -1,7 +1,7 @@
 // Game over: the winner, final racks and deductions, the score graph, the links.
 
 import { analysis } from "./analysis.js";
-import { api, byPiece, capsOf, h, listed, say, state, svg, unitCount, unitName } from "./core.js";
+import { api, byPiece, capsOf, h, listed, say, seatBody, seatQuery, state, svg, unitCount, unitName } from "./core.js";
 import { nt, t } from "./i18n.js";
 import { runningTotals } from "./panels.js";
 
@@ -54,7 +54,9 @@ export function summary(v) {
     ratingChanges(v),
     finalRacks(v, c),
     scoreGraph(v),
-    v.seed !== undefined && v.seed !== null ? h("p", { id: "seed-shown" }, t("The deal's seed: {seed}", { seed: v.seed })) : "",
+    // the seed exactly as the server sent it (below 2^53, or an older game's as a string):
+    // typed into the new game's form, it deals the same game
+    v.seed !== undefined && v.seed !== null ? h("p", { id: "seed-shown", "data-seed": String(v.seed) }, t("The deal's seed: {seed}", { seed: String(v.seed) })) : "",
     h("div", { class: "row" },
       h("a", { href: "/g/" + v.id + "?replay", id: "replay-link" }, t("Replay and analysis")), " · ",
       h("a", { href: "/g/" + v.id + "/print", id: "print-link" }, t("Printable game")), " · ",  // issue 18
@@ -63,10 +65,11 @@ export function summary(v) {
       h("button", { id: "analysis", onclick: () => analysis(v.id) }, t("Analysis")), rematchOffer(v)));
 }
 
-// A rematch: the same seats, a new deal. A player asks for it (or, once another has,
-// takes their own seat in it, with their own token); spectators may watch it.
+// A rematch: the same seats, a new deal (the same clock, rated or casual, house rules). A
+// player asks for it (or, once another has, takes their own seat in it, with their own
+// token or session cookie); spectators may watch it.
 export function rematchOffer(v) {
-  if (v.seat === null || v.seat === undefined || !state.socketToken) {
+  if (v.seat === null || v.seat === undefined) {
     return v.rematch ? [" · ", h("a", { href: "/g/" + v.rematch, id: "watch-rematch" }, t("Watch the rematch"))] : "";
   }
   return h("button", { id: "rematch", class: v.rematch ? "primary" : "", onclick: () => rematch(v) }, v.rematch ? t("Rematch offered: join") : t("Rematch"));
@@ -76,7 +79,7 @@ export async function rematch(v) {
   const held = v.rematch && JSON.parse(localStorage.getItem("mathable:" + v.rematch) || "{}");
   if (held && Object.keys(held).length) { openGame(v.rematch, v.mode, held); return; }  // this browser's already
   try {
-    const made = await api("/api/games/" + v.id + "/rematch", { method: "POST", body: JSON.stringify({ token: state.socketToken }) });
+    const made = await api("/api/games/" + v.id + "/rematch", { method: "POST", body: seatBody() });
     const tokens = {};
     made.seats.forEach(s => { if (s.token) tokens[s.seat] = s.token; });
     if (Object.keys(tokens).length) localStorage.setItem("mathable:" + made.id, JSON.stringify(tokens));
@@ -85,27 +88,30 @@ export async function rematch(v) {
 }
 
 // A game this browser holds seats of: at one screen, every seat (pass and play); online,
-// the seat's own private link.
+// the seat's own private link for a page that came by one, else the game's plain address,
+// where the session cookie opens the seat (bound to this player; its token kept here too).
 function openGame(id, mode, tokens) {
   const mine = Object.values(tokens);
   if (mode === "screen" || !mine.length) location.href = "/g/" + id + (mine.length ? "?screen=1" : "");
-  else location.href = "/g/" + id + "?t=" + encodeURIComponent(mine[0]);
+  else if (state.socketToken) location.href = "/g/" + id + "?t=" + encodeURIComponent(mine[0]);
+  else location.href = "/g/" + id;
 }
 
 // Save and continue: a seat of a game at one screen downloads its record during the
 // game, to upload it later and play on (with its computer seats). Online, the record
 // holds the secret deal (O1): it is saved at the end, from the summary.
 export function saveLink(v) {
-  if (v.over || v.mode !== "screen" || v.seat === null || v.seat === undefined || !state.socketToken) return "";
-  return h("p", { id: "save" }, h("a", { id: "save-record", href: "/api/games/" + v.id + "/record?token=" + encodeURIComponent(state.socketToken), download: "mathable-" + v.id + ".json" }, t("Save the game")),
+  if (v.over || v.mode !== "screen" || v.seat === null || v.seat === undefined) return "";
+  return h("p", { id: "save" }, h("a", { id: "save-record", href: "/api/games/" + v.id + "/record" + seatQuery(), download: "mathable-" + v.id + ".json" }, t("Save the game")),
     " ", t("(a record file: upload it on the home page to play on)"));
 }
 
 // A seated player of a running game may replay it so far (their own rack at each step,
-// O1): the replay opens to the seat's token, carried in the link as the private link does.
+// O1): the replay opens to the seat's token, carried in the link as the private link does,
+// or to the session cookie's seat (a link without a token).
 export function replaySoFar(v) {
-  if (v.over || v.seat === null || v.seat === undefined || !state.socketToken) return "";
-  return h("p", { id: "replay-so-far" }, h("a", { id: "replay-so-far-link", href: "/g/" + v.id + "?replay&t=" + encodeURIComponent(state.socketToken) }, t("Replay so far")));
+  if (v.over || v.seat === null || v.seat === undefined) return "";
+  return h("p", { id: "replay-so-far" }, h("a", { id: "replay-so-far-link", href: "/g/" + v.id + "?replay" + seatQuery("&", "t") }, t("Replay so far")));
 }
 
 // Game over: what each player still held, and what it cost them where the rules deduct it.

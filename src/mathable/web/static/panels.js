@@ -87,7 +87,23 @@ export function clocks(v) {
       const running = !v.over && v.running === i;
       return h("li", { class: "clock" + (running ? " running" : ""), "data-seat": i, "data-left": v.clocks[i], "data-running": running ? "1" : "" },
         running ? t("{name}: {time} left (running)", { name: p, time: shownTime(v.clocks[i]) }) : t("{name}: {time} left", { name: p, time: shownTime(v.clocks[i]) }));
-    })));
+    })),
+    firstMove(v));
+}
+
+// Ruling O4: no clock runs before its seat's first move; the seat to move has the
+// first-move time instead (30 s live), else the game is aborted, unrated.
+function firstMove(v) {
+  const f = v.first_move;
+  if (!f || v.over) return "";
+  if (f.left === null || f.left === undefined) {
+    return h("p", { id: "first-move", class: "first-move" }, t("The clocks start with each player's first move, once every seat is taken."));
+  }
+  return h("p", { id: "first-move", class: "first-move", "data-left": f.left, "data-seat": f.seat }, firstMoveText(v, f.seat, f.left));
+}
+
+function firstMoveText(v, seat, left) {
+  return t("{name} to make a first move: {time} left, else the game is aborted (not rated).", { name: v.players[seat], time: shownTime(left) });
 }
 
 export function shownTime(ms) {
@@ -106,6 +122,15 @@ setInterval(() => {
   if (!el || !v || !v.clocks) return;
   const left = Number(el.dataset.left) - (Date.now() - (state.viewAt || Date.now()));
   el.textContent = t("{name}: {time} left (running)", { name: v.players[Number(el.dataset.seat)], time: shownTime(left) });
+}, 250);
+
+// the first-move countdown ticks down the same way
+setInterval(() => {
+  const el = document.querySelector("#first-move[data-left]");
+  const v = state.view;
+  if (!el || !v) return;
+  const left = Number(el.dataset.left) - (Date.now() - (state.viewAt || Date.now()));
+  el.textContent = firstMoveText(v, Number(el.dataset.seat), left);
 }, 250);
 
 // What every seat knows about how this game is played: where (online or at one screen),

@@ -1,7 +1,7 @@
 // The game page (its connection is net.js): the cover of pass and play, the rack, the actions
 // and the keys.
 
-import { BUTTONS, announce, api, app, ask, byPiece, can, caps, capsOf, commandName, h, hintsOn, listed, myTurn, people, say, setTitle, shownAction, setWhere, state, whoAmI } from "./core.js";
+import { BUTTONS, announce, api, app, ask, byPiece, can, caps, capsOf, commandName, h, hintsOn, listed, myTurn, people, say, seatBody, seatQuery, setTitle, shownAction, setWhere, state, whoAmI } from "./core.js";
 import { nt, t } from "./i18n.js";
 import { chatPanel } from "./chat.js";
 import { openSocket } from "./net.js";
@@ -234,22 +234,24 @@ export function actionButtons(v) {
 
 // Resign (a seat still in the game, before the end, confirmed: with two players the other
 // wins, with more the seat leaves and play goes on) and abort (while the view says the
-// seat may: before each player has moved).
+// seat may: before each player has moved). For the view's seat, held by a token or by the
+// session cookie alike (seatBody).
 function endButtons(v) {
-  if (v.seat === null || v.over || (v.left && v.left[v.seat]) || !state.socketToken) return [];
+  if (v.seat === null || v.seat === undefined || v.over || (v.left && v.left[v.seat])) return [];
   const end = async (kind, question) => {
     if (!(await ask(question))) return;
     try {
-      receive(await api("/api/games/" + v.id + "/" + kind, { method: "POST", body: JSON.stringify({ token: state.socketToken }) }));
+      receive(await api("/api/games/" + v.id + "/" + kind, { method: "POST", body: seatBody() }));
     } catch (e) { say(e.message, true); }
   };
   const claim = async () => {  // the player to move is away too long (the server judges)
     try {
-      receive(await api("/api/games/" + v.id + "/claim", { method: "POST", body: JSON.stringify({ token: state.socketToken }) }));
+      receive(await api("/api/games/" + v.id + "/claim", { method: "POST", body: seatBody() }));
     } catch (e) { say(e.message, true); }
   };
   const opens = claimAt(v);
-  return [h("button", { id: "resign", onclick: () => end("resign", v.players.length === 2 ? t("Resign this game? {name} wins.", { name: v.players[1 - v.seat] }) : t("Resign? You leave the game, your score as it stands; the others play on.")) }, t("Resign")),
+  // O4: before every seat has made a first move, abort only (the view's "resign")
+  return [v.resign === false ? "" : h("button", { id: "resign", onclick: () => end("resign", v.players.length === 2 ? t("Resign this game? {name} wins.", { name: v.players[1 - v.seat] }) : t("Resign? You leave the game, your score as it stands; the others play on.")) }, t("Resign")),
     v.abort ? h("button", { id: "abort", onclick: () => end("abort", t("Abort this game? Nobody wins, and it is not rated.")) }, t("Abort")) : "",
     opens !== null ? h("button", { id: "claim", onclick: claim, disabled: opens > Date.now() }, claimText(v, Date.now())) : ""];
 }
@@ -263,7 +265,7 @@ export function example(v, c) {
 
 export async function hint() {
   try {
-    const data = await api("/api/games/" + state.view.id + "/hint?token=" + encodeURIComponent(state.socketToken));
+    const data = await api("/api/games/" + state.view.id + "/hint" + seatQuery());
     state.hinted = data.turns.length ? data.turns[0].cells : [];
     render();
     say(data.turns.length
