@@ -67,6 +67,29 @@ def create(
     return response.json()
 
 
+def api_turn(server: Server, game_id: str, tokens: list[str]) -> int:
+    """The seat to move plays a turn over the API (its first legal placement, then ends
+    its turn if it must; a pass if nothing fits); returns that seat."""
+    url = f"{server.url}/api/games/{game_id}"
+    mover = int(httpx.get(url).json()["to_move"])
+    token = tokens[mover]
+    legal = httpx.get(url, params={"token": token}).json()["legal"]
+    placement = next((a for a in legal if "=" in a), None)
+    answer = httpx.post(url + "/actions", json={"token": token, "action": placement or "pass"})
+    assert answer.status_code == 200, answer.text
+    if answer.json()["to_move"] == mover and not answer.json()["over"]:
+        ended = httpx.post(url + "/actions", json={"token": token, "action": "end"})
+        assert ended.status_code == 200, ended.text
+    return mover
+
+
+def first_moves(server: Server, game_id: str, tokens: list[str]) -> None:
+    """Every seat makes its first move over the API (ruling O4: from then on the clocks
+    run, and a seat may resign or be claimed against)."""
+    for _seat in tokens:
+        api_turn(server, game_id, tokens)
+
+
 def play_one_turn(page: Page) -> str:
     """Pick rack tokens and click lit cells until the turn ends; returns the first move."""
     first = ""

@@ -13,7 +13,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from web.test_browser import browser, create, server, shot
+from web.test_browser import browser, create, first_moves, server, shot
 from web.test_page_a11y import serious
 from web.test_page_defects import DESKTOP
 from webserver import Server
@@ -30,8 +30,10 @@ def contexts(browser: Browser) -> Iterator[list[BrowserContext]]:
         context.close()
 
 
-def seated(server: Server, contexts: list[BrowserContext]) -> tuple[dict[str, Any], list[Page]]:
-    """A 1+0 online game: Ann's and Bob's pages on their seats."""
+def seated(
+    server: Server, contexts: list[BrowserContext]
+) -> tuple[dict[str, Any], list[Page], list[str]]:
+    """A 1+0 online game: Ann's and Bob's pages on their seats, and their tokens."""
     made = create(server, [{"name": "Ann"}, {"name": "Bob"}], seed=None, clock={"minutes": 1})
     code = made["seats"][1]["invite"].split("invite=")[1]
     joined = httpx.post(f"{server.url}/api/games/{made['id']}/join", json={"invite": code})
@@ -40,20 +42,28 @@ def seated(server: Server, contexts: list[BrowserContext]) -> tuple[dict[str, An
     for page, token in zip(pages, tokens, strict=True):
         page.goto(f"{server.url}/g/{made['id']}?t={token}")
         expect(page.locator("#clocks")).to_be_visible()
-    return made, pages
+    return made, pages, tokens
 
 
 def test_the_clock_ticks_and_resign_ends_the_game_for_both(
     server: Server, contexts: list[BrowserContext]
 ) -> None:
-    _, (ann, bob) = seated(server, contexts)
+    made, (ann, bob), tokens = seated(server, contexts)
     running = ann.locator("#clocks li.running")
+    expect(running).to_have_count(0)  # O4: no clock runs before its seat's first move
+    expect(ann.locator("#first-move")).to_have_text(
+        re.compile(r" to make a first move: 0:[0-3]\d left, else the game is aborted")
+    )
+    expect(bob.locator("#abort")).to_be_visible()  # nobody has moved
+    expect(ann.locator("#resign")).to_have_count(0)  # abort only, before the first moves
+    first_moves(server, made["id"], tokens)
+    expect(ann.locator("#first-move")).to_have_count(0)
     expect(running).to_have_count(1)
     expect(running).to_have_text(re.compile(r": 0:5\d left \(running\)$"))  # ticking down
     first = running.inner_text()
     expect(running).not_to_have_text(first, timeout=3000)
     expect(ann.locator("#clocks")).to_have_attribute("aria-label", re.compile("Clocks, 1\\+0"))
-    expect(bob.locator("#abort")).to_be_visible()  # nobody has moved
+    expect(bob.locator("#abort")).to_have_count(0)  # each has moved: resign, not abort
     assert serious(ann) == []
     shot(ann, "clocks")
     ann.click("#resign")

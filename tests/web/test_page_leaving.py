@@ -7,7 +7,7 @@ from __future__ import annotations
 import httpx
 from playwright.sync_api import Browser, expect
 
-from web.test_browser import browser, create, server
+from web.test_browser import browser, create, first_moves, server
 from web.test_page_a11y import serious
 from web.test_page_defects import DESKTOP
 from webserver import Server
@@ -28,6 +28,7 @@ def test_a_resigned_seat_shows_as_such_and_play_goes_on(server: Server, browser:
         page = context.new_page()
         page.goto(f"{server.url}/g/{made['id']}?t={tokens[0]}")
         expect(page.locator("#clocks li")).to_have_count(3)
+        first_moves(server, made["id"], tokens)  # O4: a seat resigns once each has moved
         resigned = httpx.post(
             f"{server.url}/api/games/{made['id']}/resign", json={"token": tokens[2]}
         )

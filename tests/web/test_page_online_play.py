@@ -137,8 +137,16 @@ def test_meet_play_rated_games_chat_watch_and_see_ratings(
     offer(ann, "1 minute")
     join(bob, "Ann", "1 minute")
     flagged = game_id_of(bob)
-    flag_deadline = time.monotonic() + 60
     expect(ann).to_have_url(re.compile(flagged))
+    # each makes a first move (O4: no clock runs before it, and a game nobody starts is
+    # aborted after 30 s), over the API with each browser's cookie
+    seats = {seat_view(ann, flagged)["seat"]: ann, seat_view(bob, flagged)["seat"]: bob}
+    for _first in range(2):
+        mover_seat = seat_view(ann, flagged)["to_move"]
+        mover = seats[mover_seat]
+        while seat_view(mover, flagged)["to_move"] == mover_seat:
+            act(mover, flagged, choose(seat_view(mover, flagged)))
+    flag_deadline = time.monotonic() + 60
     for page in (ann, bob):
         page.goto(server.url + "/lobby")
 

@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 
 from mathable.cli.app import app as cli
 from mathable.engine import records
+from mathable.engine.actions import Shake
 from mathable.games import registry
 from mathable.web.api import create_app
 from mathable.web.store import EventStore
@@ -182,7 +183,9 @@ def test_undo_is_an_event_of_the_store_replayed_after_a_restart(tmp_path: Path) 
     (tmp_path / "record.json").write_text(records.dumps(game))
     replayed = CliRunner().invoke(cli, ["replay", str(tmp_path / "record.json"), "--json"])
     assert replayed.exit_code == 0, replayed.output
-    assert json.loads(replayed.output)["actions"] == len(game.log) == start["seq"] + 1
+    assert json.loads(replayed.output)["actions"] == len(game.log)
+    assert game.log[-1] == Shake(int(stored.actions[-1].split()[-1]))  # the bag shaken (O5)
+    assert len(game.log) == start["seq"] + 2  # her placement and the shake stand
     # a second undo takes her placement back; then nothing of hers is left
     second = restarted.post(act, json={"token": ann, "action": "undo"}).json()
     assert second["turn"]["placements"] == [] and not second["undo"]

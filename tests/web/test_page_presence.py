@@ -13,7 +13,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, expect
 
-from web.test_browser import browser, create, shot
+from web.test_browser import browser, create, first_moves, shot
 from web.test_page_a11y import serious
 from web.test_page_defects import DESKTOP
 from webserver import Server
@@ -46,6 +46,7 @@ def test_a_player_whose_page_closes_is_shown_away_and_claimed_a_loss(
     code = made["seats"][1]["invite"].split("invite=")[1]
     joined = httpx.post(f"{server.url}/api/games/{made['id']}/join", json={"invite": code})
     tokens = [made["seats"][0]["token"], joined.json()["token"]]
+    first_moves(server, made["id"], tokens)  # O4: claims once each has moved
     mover = httpx.get(f"{server.url}/api/games/{made['id']}").json()["to_move"]
     names = ["Ann", "Bob"]
     away, stays = names[mover], names[1 - mover]

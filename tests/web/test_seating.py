@@ -178,7 +178,7 @@ def test_a_rematch_binds_each_player_to_their_seat_again(main: TestClient) -> No
     made = online(ann, "Ann", "Bob")
     game_id = made["id"]
     ok(bob.post(f"/api/games/{game_id}/join", json={"invite": invite_of(made, 1)}))
-    ok(bob.post(f"/api/games/{game_id}/resign", json={}))  # by Bob's cookie
+    ok(bob.post(f"/api/games/{game_id}/abort", json={}))  # by Bob's cookie (O4: no one moved)
     again = ok(ann.post(f"/api/games/{game_id}/rematch", json={}), 201)
     assert bound(main, again["id"]) == {0: me(ann)}
     ok(bob.post(f"/api/games/{game_id}/rematch", json={}), 201)

@@ -29,7 +29,7 @@ from mathable import i18n
 from mathable.ai import BOTS, Bot, seat_bots
 from mathable.ai.hints import hints
 from mathable.engine import records
-from mathable.engine.actions import LEAVE_REASONS, Abort, Leave, Place, action_kind
+from mathable.engine.actions import LEAVE_REASONS, Abort, Leave, Place, Shake, action_kind
 from mathable.engine.errors import MathableError
 from mathable.engine.protocol import Game, GameType, View, departure_text
 from mathable.i18n import Text as Message
@@ -410,7 +410,7 @@ def run_hotseat(
             _explain(console, game, view, line.partition(" ")[2])
         elif word == "undo":
             try:
-                game.undo()
+                game.undo(Shake.fresh().entropy)  # O5: the bag shaken, nothing drawn again
             except MathableError as exc:
                 console.print(Text(clean(str(exc)), style="red"))
         else:

@@ -6,11 +6,13 @@ Actions are small frozen value objects; their text form lives in
 ``A=32``, ``draw``, ``penalty`` and ``diago``), and the two that are not turns, open to
 every game and to any seat still in it, out of turn: :class:`Leave` (``resign 1``,
 ``flag 1``, ``claim 1``) and :class:`Abort` (``abort 0``), local ruling L1 (leaving a
-game, docs/architecture.md).
+game, docs/architecture.md). A third is nobody's: :class:`Shake` (``shake 8123``), the
+bag shaken after an undo (ruling O5).
 """
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
 
 Cell = int
@@ -115,6 +117,33 @@ class Abort:
     seat: int
 
 
+SHAKE_ENTROPY = 1 << 63
+"""A shake's entropy is a whole number below this (63 bits, as a seed)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Shake:
+    """The bag (Quattro: the reserve) shaken with ``entropy`` (ruling O5, taking back):
+    the tokens drawn in a turn taken back are back in the bag, and the next draw is
+    random again, so undoing never shows what will be drawn.
+
+    Nobody's action and not a turn: never in ``legal_actions()``, it changes neither the
+    seat to move nor the scores, only the bag's order (and the generator later shuffles
+    draw from). Only an undo makes one (``Game.undo(shake=...)``, with fresh entropy from
+    :meth:`fresh`), so it stands in the log right after the undo's rebuild and a game is
+    still its seed plus its log: records and replays give the same bag. The entropy is
+    mixed with the game's own seeded generator, so knowing it shows nothing of the bag
+    without the seed (O1). An undo never takes a shake back (the order it hid would show
+    again): undoing takes back the last other action and keeps the shakes after it."""
+
+    entropy: int
+
+    @staticmethod
+    def fresh() -> Shake:
+        """A shake with fresh entropy from :mod:`secrets` (front ends, on an undo)."""
+        return Shake(secrets.randbelow(SHAKE_ENTROPY))
+
+
 Action = (
     Place
     | EndTurn
@@ -129,6 +158,7 @@ Action = (
     | Diago
     | Leave
     | Abort
+    | Shake
 )
 
 META_KINDS = (*LEAVE_REASONS, "abort")
@@ -156,7 +186,8 @@ placement that takes a restriction square's extra token (C7)."""
 
 
 def action_kind(action: Action) -> str:
-    """The keyword of an action (one of :data:`ACTION_KINDS` or :data:`META_KINDS`)."""
+    """The keyword of an action (one of :data:`ACTION_KINDS` or :data:`META_KINDS`, or
+    ``shake``: :class:`Shake`)."""
     match action:
         case Place(extra=True):
             return "extra"
@@ -186,3 +217,5 @@ def action_kind(action: Action) -> str:
             return reason
         case Abort():
             return "abort"
+        case Shake():
+            return "shake"

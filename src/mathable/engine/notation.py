@@ -8,6 +8,7 @@
   ``penalty`` and ``diago``, and its plays on a pile ``A=32`` (see ``quattro.py``);
   a seat leaving, ``resign 1``, ``flag 1``, ``claim 1``, or calling the game off,
   ``abort 0`` (seats from 0, as the web server has always stored them; local ruling L1);
+  the bag shaken after an undo, ``shake 8123`` (its entropy, ruling O5);
 * a turn: its placements separated by spaces, in the order played;
 * a position: one line ``variant | board | racks | scores | bag | to move``.
 
@@ -33,6 +34,7 @@ from mathable.i18n import Text, lazy, lazy_plural
 
 from .actions import (
     LEAVE_REASONS,
+    SHAKE_ENTROPY,
     Abort,
     Accept,
     Action,
@@ -48,6 +50,7 @@ from .actions import (
     Pass,
     Penalty,
     Place,
+    Shake,
     action_kind,
 )
 from .errors import NotationError, message_of
@@ -58,6 +61,7 @@ _VALUE_RE = re.compile(r"\d{1,3}", re.ASCII)
 _NUMBER_RE = re.compile(r"-?\d{1,9}", re.ASCII)
 _NATURAL_RE = re.compile(r"\d{1,9}", re.ASCII)
 _SEAT_RE = re.compile(r"\d{1,2}", re.ASCII)
+_ENTROPY_RE = re.compile(r"\d{1,19}", re.ASCII)
 MAX_POSITION_LENGTH = 2000
 """The longest one-line position read, in characters (a full 14x14 board is ~1,400)."""
 
@@ -126,6 +130,16 @@ def parse_action(text: str, grid: CellNames) -> Action:
                 )
             )
         return Abort(int(seat)) if keyword == "abort" else Leave(int(seat), keyword)
+    if keyword == "shake":
+        entropy = words[1].strip() if len(words) > 1 else ""
+        if not _ENTROPY_RE.fullmatch(entropy) or int(entropy) >= SHAKE_ENTROPY:
+            raise NotationError(
+                lazy(
+                    "{text}: write shake then a whole number below 2**63, like shake 8123",
+                    text=_quoted(text.strip()),
+                )
+            )
+        return Shake(int(entropy))
     if keyword == "exchange":
         values = words[1].replace(",", " ").split() if len(words) > 1 else []
         if not values or not all(_VALUE_RE.fullmatch(v) for v in values):
@@ -147,6 +161,8 @@ def format_action(action: Action, grid: CellNames) -> str:
         return "exchange " + ",".join(str(v) for v in action.values)
     if isinstance(action, Leave | Abort):
         return f"{action_kind(action)} {action.seat}"
+    if isinstance(action, Shake):
+        return f"shake {action.entropy}"
     return action_kind(action)  # a keyword alone: its kind is its text
 
 

@@ -51,7 +51,7 @@ from mathable.cli.hotseat import (
     over_text,
 )
 from mathable.engine import records
-from mathable.engine.actions import Action, Exchange, Place, action_kind
+from mathable.engine.actions import Action, Exchange, Place, Shake, action_kind
 from mathable.engine.errors import MathableError
 from mathable.engine.protocol import Game, HouseRules, View
 from mathable.games.registry import new_game
@@ -132,6 +132,12 @@ def fresh_path(stem: str) -> Path:
         number += 1
         path = Path(f"{stem}-{number}.json")
     return path
+
+
+def _taken_back(game: Game) -> bool:
+    """Whether an undo has something to take back: an action that is not a shake of the
+    bag (ruling O5: shakes are never taken back)."""
+    return any(not isinstance(action, Shake) for action in game.log)
 
 
 def owner(name: str, piece: str) -> str:
@@ -830,8 +836,9 @@ class MathableApp(App[None]):
         before = self.viewer()
         try:
             game.undo()
-            while game.log and game.to_move in self.bots and not game.is_over:
+            while game.to_move in self.bots and not game.is_over and _taken_back(game):
                 game.undo()  # take back the bots' replies too, back to a person
+            game.apply(Shake.fresh())  # O5: what was drawn is back in the bag, shaken
         except MathableError as exc:
             self.say(str(exc), error=True)
             return

@@ -31,9 +31,9 @@ from typing import Any, TypeVar
 from mathable.ai import Bot, get_bot
 from mathable.ai.analysis import analysis_report
 from mathable.ai.hints import Hint, hints
-from mathable.engine.actions import META_KINDS, Abort, Action, Leave, Place, action_kind
+from mathable.engine.actions import META_KINDS, Abort, Action, Leave, Place, Shake, action_kind
 from mathable.engine.errors import NotationError
-from mathable.engine.notation import parse_action
+from mathable.engine.notation import format_action, parse_action
 from mathable.engine.protocol import Game, HouseRules, TargetNames, View
 from mathable.games import registry
 from mathable.games.registry import new_game
@@ -79,17 +79,50 @@ UNDO = "undo"
 """A stored event that takes actions back (house rule ``allow_undo``, ruling V-B):
 ``undo`` takes back one action, ``undo 3`` three. It is an event of the store's log,
 not an action of the game's (its log keeps what stands), so replaying the store gives
-the game as its players left it, and the seq of events only grows."""
+the game as its players left it, and the seq of events only grows.
+
+Ruling O5: an undo then shakes the bag with the server's fresh entropy, stored in the
+event (``undo shake 8123``, ``undo 3 shake 8123``, :func:`undo_event`), so the tokens a
+turn taken back drew are not drawn again in the same order, and replaying the store still
+gives the same game (the engine's :class:`~mathable.engine.actions.Shake`). The forms
+without a shake, stored before, still load as they were played."""
+
+
+def undo_event(count: int, shake: int | None = None) -> str:
+    """The stored event of an undo of ``count`` actions, shaking the bag with the entropy
+    ``shake`` after (ruling O5): ``undo``, ``undo 3``, ``undo shake 8123``..."""
+    words = [UNDO] if count == 1 else [UNDO, str(count)]
+    if shake is not None:
+        words.append(format_action(Shake(shake), _NO_CELLS))
+    return " ".join(words)
+
+
+def undo_parts(text: str) -> tuple[int, int | None] | None:
+    """How many actions an ``undo`` event takes back and the entropy its shake holds
+    (None: an event stored before ruling O5, no shake); None for any other text."""
+    words = text.split()
+    if not words or words[0] != UNDO or len(words) > 4:
+        return None
+    shake: int | None = None
+    if len(words) >= 3:
+        try:
+            action = parse_action(" ".join(words[-2:]), _NO_CELLS)
+        except NotationError:
+            return None
+        if not isinstance(action, Shake):
+            return None
+        shake, words = action.entropy, words[:-2]
+    if len(words) == 1:
+        return 1, shake
+    if len(words) == 2 and words[1].isdigit() and 0 < int(words[1]) <= 100_000:
+        return int(words[1]), shake
+    return None
 
 
 def undo_count(text: str) -> int | None:
     """How many actions an ``undo`` event takes back; None for any other text."""
-    words = text.split()
-    if not words or words[0] != UNDO or len(words) > 2:
-        return None
-    if len(words) == 1:
-        return 1
-    return int(words[1]) if words[1].isdigit() and 0 < int(words[1]) <= 100_000 else None
+    parts = undo_parts(text)
+    return None if parts is None else parts[0]
 
 
 ENDINGS = META_KINDS
@@ -116,13 +149,15 @@ def ending_event(text: str) -> tuple[str, int] | None:
 
 def apply_event(game: Game, text: str) -> None:
     """Apply one stored event: an action in notation (a seat leaving or an abort too),
-    or an undo (:data:`UNDO`)."""
-    count = undo_count(text)
-    if count is None:
+    or an undo (:data:`UNDO`), with its shake of the bag after the last action taken
+    back when it holds one (ruling O5)."""
+    parts = undo_parts(text)
+    if parts is None:
         game.apply(game.parse_action(text))
         return
-    for _ in range(count):
-        game.undo()
+    count, shake = parts
+    for left in range(count, 0, -1):
+        game.undo(shake if left == 1 else None)
 
 
 def summary_data(

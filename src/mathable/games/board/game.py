@@ -31,6 +31,7 @@ from mathable.engine.actions import (
     Leave,
     Pass,
     Place,
+    Shake,
 )
 from mathable.engine.errors import IllegalMove
 from mathable.engine.explain import Explanation, equation
@@ -167,6 +168,8 @@ class _State:
             raise IllegalMove(lazy("the game is over"), rule="C11")
         if isinstance(action, Leave):
             self._leave(action)
+        elif isinstance(action, Shake):
+            self._shake(action)
         elif isinstance(action, Abort):
             self.effective.append(action)
             self.challengeable, self.question = None, None
@@ -197,6 +200,16 @@ class _State:
             raise IllegalMove(
                 lazy("{game} has no action {action}", game=self.variant.title, action=repr(action))
             )
+
+    def _shake(self, action: Shake) -> None:
+        """Ruling O5: shake the bag after an undo. The generator is reseeded from its
+        own next output mixed with the shake's entropy (the entropy alone tells nothing
+        without the seed), then shuffles the bag; later exchanges draw on it too. Not a
+        turn: nothing else changes. Kept in the effective log, so a challenge's replay
+        (C12) shakes the bag as well."""
+        self.rng = Rng(self.rng.next64() ^ action.entropy)
+        self.rng.shuffle(self.bag)
+        self.effective.append(action)
 
     def _place(self, action: Place) -> None:
         board, rack, grid = self.board, self.racks[self.to_move], self.board.grid
@@ -603,6 +616,9 @@ class BoardGame(Game):
         if isinstance(action, Leave | Abort):
             self._check_meta(action)
             self._state.step(action)
+        elif isinstance(action, Shake):
+            self._check_shake(action)
+            self._state.step(action)
         elif isinstance(action, Challenge):
             self._state = self._challenged_state(action)
         elif isinstance(action, EndTurn) and action.challenged:
@@ -646,8 +662,8 @@ class BoardGame(Game):
                 rule="C12",
             )
         keep = state.effective[: turn.first_mistake]
-        # seats that left during the turn stay gone (L1)
-        gone = [a for a in state.effective[turn.first_mistake :] if isinstance(a, Leave)]
+        # seats that left during the turn stay gone (L1), the bag shaken stays shaken (O5)
+        gone = [a for a in state.effective[turn.first_mistake :] if isinstance(a, Leave | Shake)]
         fresh = self._fresh_state()
         for past in [*keep, *gone, EndTurn(challenged=True)]:
             fresh.step(past)

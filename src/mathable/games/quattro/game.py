@@ -35,6 +35,7 @@ from mathable.engine.actions import (
     Pass,
     Penalty,
     Place,
+    Shake,
     action_kind,
 )
 from mathable.engine.arithmetic import ALL_OPS, pair_results
@@ -130,6 +131,8 @@ class _QState:
         self.end_reason: Words = ""
         self.out = [False] * n
         """Local ruling L1: the seats that left the match (turn order skips them)."""
+        self.rng = Rng(seed)
+        """The seeded generator: it shuffles the reserve once, then only a shake (O5)."""
         if setup is not None:
             if len(setup.hands) != n:
                 raise ValueError(
@@ -144,7 +147,7 @@ class _QState:
             self.reserve = list(reversed(setup.reserve))
             self.to_move = setup.to_move
         else:
-            self.reserve = Rng(seed).shuffled(as_list(CLASSIC_TOKENS))
+            self.reserve = self.rng.shuffled(as_list(CLASSIC_TOKENS))
             self.to_move = 0  # the dealer is the last seat; the seat on its left starts
             self._deal(0)
             for pile in self.piles:
@@ -263,6 +266,8 @@ class _QState:
             self._leave(action.seat)
         elif isinstance(action, Abort):
             self.over = True
+        elif isinstance(action, Shake):
+            self._shake(action)
         elif isinstance(action, Place):
             self._place(action)
         elif isinstance(action, Diago):
@@ -279,6 +284,14 @@ class _QState:
             raise IllegalMove(
                 lazy("{game} has no action {action}", game=QUATTRO.title_text, action=repr(action))
             )
+
+    def _shake(self, action: Shake) -> None:
+        """Ruling O5: shake the reserve after an undo (the cards a turn taken back drew
+        are back in it), with the seeded generator's next output mixed with the shake's
+        entropy. Not a turn: nothing else changes (a reserve rebuilt later is still
+        turned over unshuffled, Q5)."""
+        self.rng = Rng(self.rng.next64() ^ action.entropy)
+        self.rng.shuffle(self.reserve)
 
     def _place(self, action: Place) -> None:
         pile, value = action.cell, action.value
@@ -593,6 +606,8 @@ class QuattroGame(Game):
         action = self._parsed(action)
         if isinstance(action, Leave | Abort):
             self._check_meta(action)
+        elif isinstance(action, Shake):
+            self._check_shake(action)
         self._state.step(action)  # every check comes before any change
         self._log.append(action)
 
@@ -826,6 +841,7 @@ class QuattroGame(Game):
             s.over,
             tuple(s.blocked),
             tuple(s.out),
+            s.rng.state,
         )
 
     def unseen(self, seat: int | None) -> dict[int, int]:
