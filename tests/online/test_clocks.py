@@ -13,12 +13,14 @@ from mathable.online.clocks import (
     MS_PER_DAY,
     Clocks,
     Correspondence,
+    FirstMove,
     Flag,
     Live,
     TimeControl,
     TimeControlError,
     Turn,
     clocks_at,
+    first_move_ms,
     next_seat,
     parse_time_control,
 )
@@ -320,3 +322,79 @@ def test_clocks_never_exceed_what_a_seat_can_hold(game: Game) -> None:
     if isinstance(game.control, Correspondence):
         assert all(left <= game.control.initial_ms for left in state.left_ms)
     assert len({f.seat for f in state.flags}) == len(state.flags)
+
+
+# -- first moves (ruling O4) ------------------------------------------------------------
+
+
+def test_first_turns_are_free_of_the_clocks_then_they_run() -> None:
+    """O4: no seat's clock runs before its first move (no time used, no increment)."""
+    turns = [Turn(START, 0), Turn(START + 10_000, 1), Turn(START + 25_000, 0)]
+    state = clocks_at(Live(1, 2), 2, turns, START + 35_000, first_move=30_000, ready=START)
+    assert state.left_ms == (50_000, 60_000) and state.used_ms == (10_000, 0)
+    assert state.running == 0 and state.first_move is None and state.unstarted is None
+    assert state.wake == state.deadline == START + 35_000 + 50_000
+    # the same turns without first moves: both first turns were timed
+    plain = clocks_at(Live(1, 2), 2, turns, START + 35_000)
+    assert plain.left_ms == (50_000 + 2_000 - 10_000, 60_000 - 15_000 + 2_000)
+
+
+def test_a_first_move_not_made_in_time_is_found_at_its_instant() -> None:
+    control = Live(3, 2)
+    turns = [Turn(START, 0)]
+    before = clocks_at(control, 2, turns, START + 29_999, first_move=30_000, ready=START)
+    assert before.first_move == FirstMove(0, START + 30_000) and before.unstarted is None
+    assert before.running is None and before.left_ms == (180_000, 180_000)
+    assert before.wake == START + 30_000
+    due = clocks_at(control, 2, turns, START + 30_000, first_move=30_000, ready=START)
+    assert due.unstarted == 0 and due.wake == due.at == START + 30_000
+    second = [Turn(START, 0), Turn(START + 5_000, 1)]  # the second seat's own first turn
+    state = clocks_at(control, 2, second, START + 20_000, first_move=30_000, ready=START)
+    assert state.first_move == FirstMove(1, START + 35_000)
+
+
+def test_the_first_move_time_counts_once_every_seat_is_taken() -> None:
+    turns = [Turn(START, 0)]
+    empty = clocks_at(Live(1), 2, turns, START + 10**9, first_move=30_000, ready=None)
+    assert empty.first_move == FirstMove(0, None) and empty.unstarted is None
+    assert empty.wake is None and empty.left_ms == (60_000, 60_000)
+    later = clocks_at(Live(1), 2, turns, START + 60_000, first_move=30_000, ready=START + 50_000)
+    assert later.first_move == FirstMove(0, START + 80_000) and later.unstarted is None
+
+
+def test_a_computer_is_timed_from_its_first_turn() -> None:
+    turns = [Turn(START, 0), Turn(START + 1_000, 1)]
+    state = clocks_at(
+        Live(1), 2, turns, START + 46_000, first_move=30_000, ready=START, computers={1}
+    )
+    assert state.running == 1 and state.left_ms == (60_000, 15_000)
+    assert state.first_move is None and state.unstarted is None
+
+
+def test_correspondence_first_moves_have_the_turn_s_days() -> None:
+    assert first_move_ms(Correspondence(3)) == 3 * MS_PER_DAY
+    assert first_move_ms(Live(5, 3)) == 30_000 and first_move_ms(Live(1), 2_000) == 2_000
+
+
+@given(
+    gaps=st.lists(st.integers(min_value=0, max_value=40_000), min_size=1, max_size=8),
+    wait=st.integers(min_value=0, max_value=100_000),
+)
+def test_no_clock_runs_before_its_seat_s_first_move(gaps: list[int], wait: int) -> None:
+    """Property: whatever the times of the turn changes, a seat that has not completed a
+    turn has its whole time, and the first-move countdown is the only deadline then."""
+    turns, at = [Turn(START, 0)], START
+    for index, gap in enumerate(gaps, start=1):
+        at += gap
+        turns.append(Turn(at, index % 3))
+    now = at + wait
+    state = clocks_at(Live(1), 3, turns, now, first_move=30_000, ready=START)
+    completed = {turn.seat for turn in turns[:-1]}
+    for seat in range(3):
+        if seat not in completed:
+            assert state.left_ms[seat] == 60_000 and state.used_ms[seat] == 0
+    mover = turns[-1].seat
+    if mover not in completed:
+        assert state.running is None and state.first_move is not None
+        assert state.first_move.deadline == turns[-1].at + 30_000
+        assert (state.unstarted == mover) == (now >= turns[-1].at + 30_000)

@@ -29,7 +29,7 @@ def test_only_online_games_being_played_are_listed(client: TestClient) -> None:
     newer = online(client, "Cid")
     ended = online(client, "Dee")
     token = ended["seats"][0]["token"]
-    resigned = client.post(f"/api/games/{ended['id']}/resign", json={"token": token})
+    resigned = client.post(f"/api/games/{ended['id']}/abort", json={"token": token})
     assert resigned.status_code == 200, resigned.text
 
     listed = client.get("/api/games?live=true").json()

@@ -30,7 +30,8 @@ turn that ends at the very millisecond the time runs out is too late: time is up
 clock reaches zero.
 
 **First moves** (ruling O4, as on lichess), when the caller passes ``first_move`` (the
-first-move time in ms, :func:`first_move_ms`): no seat's clock runs before its first move.
+first-move time in ms, :func:`first_move_ms`): no person's clock runs before its first
+move (a computer's seat, always there, is timed from its first turn).
 Each seat's first turn is free of its clock (its time is not used, no increment is added),
 and is bounded instead by the first-move time, counted from the turn's start, or from
 ``ready`` (when every seat was taken) if later; ``ready=None``: seats still empty, nothing
@@ -254,12 +255,15 @@ def clocks_at(
     now: int,
     first_move: int | None = None,
     ready: int | None = None,
+    computers: Collection[int] = (),
 ) -> Clocks:
     """What every clock shows at ``now``, from the turn changes alone (see the module notes).
 
     A ``now`` before the last turn change (a wall clock set back) counts as that instant,
     so the clocks never run backwards. With ``first_move`` (ms), each seat's first turn is
-    free of its clock and bounded by that time from ``ready`` on (O4, module notes).
+    free of its clock and bounded by that time from ``ready`` on (O4, module notes), but
+    for the ``computers``' seats: a computer player is always there, its clock runs from
+    its first turn as from any other.
     """
     if seats < 1:
         raise ValueError(f"a game has at least one seat, not {seats}")
@@ -291,7 +295,7 @@ def clocks_at(
             raise ValueError(f"seat {seat} ran out of time and cannot be given the turn")
         end = following.at if following is not None else max(now, turn.at)
         spent = end - turn.at
-        if first_move is not None and seat not in started:
+        if first_move is not None and seat not in started and seat not in computers:
             # O4: the seat's first turn, free of its clock
             running = None
             at = end

@@ -116,6 +116,7 @@ class Timing:
         created: float,
         ready: float | None,
         first_move: float | None = None,
+        computers: frozenset[int] = frozenset(),
     ) -> None:
         self.control = control
         self.game = game
@@ -125,6 +126,9 @@ class Timing:
         """When every seat was taken (None: not yet), :func:`ready_of`."""
         self.first_move = first_move_live() if first_move is None else first_move
         """Seconds for a first move in a live game (O4)."""
+        self.computers = computers
+        """The computer players' seats: timed from their first turn, no countdown (O4 is
+        for people)."""
         self.no_start: int | None = None
         """O4: the seat whose first-move time passed, when that aborted the game."""
 
@@ -158,6 +162,7 @@ class Timing:
             self.now_ms(at),
             first_move=first_move_ms(self.control, ms(self.first_move)),
             ready=None if self.ready is None else ms(self.ready),
+            computers=self.computers,
         )
 
     def unstarted_due(self, at: float) -> int | None:
@@ -203,10 +208,11 @@ def replay_timed(
     events: Sequence[str],
     times: Sequence[float],
     ready: float | None,
+    computers: frozenset[int] = frozenset(),
 ) -> Timing:
     """Apply the stored ``events`` (stored at ``times``; missing times: the creation's)
     to ``game`` (fresh) and return its timing (``ready``: :func:`ready_of`)."""
-    timing = Timing(control_of(spec), game, created, ready)
+    timing = Timing(control_of(spec), game, created, ready, computers=computers)
     for index, text in enumerate(events):
         apply_event(game, text)
         timing.note(game, text, times[index] if index < len(times) else created)

@@ -873,9 +873,11 @@ class GameService:
     def _live_from(self, stored: StoredGame) -> LiveGame:
         spec = stored.spec
         game = replay_game(spec, [s["name"] for s in stored.seats], [])
-        ready = ready_of(stored.seats, stored.created)
-        timing = replay_timed(game, spec, stored.created, stored.actions, stored.times, ready)
         bots = {seat: str(info["bot"]) for seat, info in enumerate(stored.seats) if info.get("bot")}
+        ready = ready_of(stored.seats, stored.created)
+        timing = replay_timed(
+            game, spec, stored.created, stored.actions, stored.times, ready, frozenset(bots)
+        )
         mode = spec.get("mode", "screen")
         return LiveGame(
             stored.id,
