@@ -370,9 +370,13 @@ def _sqlite_connect(connection: Any, _: ConnectionPoolEntry) -> None:
 
 def _sqlite_begin(connection: Connection) -> None:
     """``BEGIN`` (``BEGIN IMMEDIATE`` with the ``immediate`` option: take the write lock
-    before reading, as migrating does when two processes start at once)."""
-    immediate = connection.get_execution_options().get("immediate", False)
-    connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+    before reading, as migrating does when two processes start at once, and as every
+    writing transaction of the store does); none with the ``single`` option (one read
+    statement, a transaction by itself: the driver is in autocommit mode)."""
+    options = connection.get_execution_options()
+    if options.get("single", False):
+        return
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if options.get("immediate", False) else "BEGIN")
 
 
 def make_engine(url: URL) -> Engine:

@@ -44,8 +44,9 @@ async def seat_from_query(
 async def seat_from_body(
     game_id: str, service: ServiceDep, body: Act, connection: HTTPConnection
 ) -> Seated:
-    """The game and the seat of an action's ``token`` (or of the session cookie)."""
-    return await service.seated_async(game_id, body.token, cookie_player(connection))
+    """The game and the seat of an action's ``token`` (or of the session cookie); the
+    store is not read first (:meth:`~.service.GameService.act` reads it when behind)."""
+    return await service.seated_async(game_id, body.token, cookie_player(connection), fresh=False)
 
 
 SeatDep = Annotated[Seated, Depends(seat_from_query)]

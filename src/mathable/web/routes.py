@@ -421,7 +421,8 @@ async def updates(
                 continue
             if message.get("type") == "sync":  # the client lost track: the whole view
                 connection.resync()
-                connection.send(service.view_message(service.get(game_id), seated.seat))
+                live = await service.level(service.get(game_id))  # as stored now
+                connection.send(service.view_message(live, seated.seat))
                 continue
             try:
                 await service.act(seated, message.get("action"), message.get("seq"))

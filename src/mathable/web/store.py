@@ -21,7 +21,7 @@ from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Connection, func, insert, select, update
+from sqlalchemy import Connection, bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from .db import (
@@ -92,6 +92,11 @@ class EventStore:
         self._lock: AbstractContextManager[Any] = (
             threading.RLock() if in_memory(self.url) else nullcontext()
         )
+        # a SQLite file takes one writer at a time: this process's writers queue here
+        # rather than in SQLite's busy handler (which sleeps and retries)
+        self._writer: AbstractContextManager[Any] = (
+            threading.RLock() if is_sqlite(self.url) and not in_memory(self.url) else nullcontext()
+        )
         try:
             self.engine = make_engine(self.url)
             migrate(self.engine)
@@ -106,14 +111,39 @@ class EventStore:
     def postgresql(self) -> bool:
         return not is_sqlite(self.url)
 
+    @property
+    def shared(self) -> bool:
+        """Whether other processes may write to this database (any but one in memory)."""
+        return not in_memory(self.url)
+
     @contextmanager
     def _write(self) -> Iterator[Connection]:
-        with self._lock, self.engine.begin() as connection:
-            yield connection
+        """A writing transaction. On a SQLite file it begins ``IMMEDIATE``: it takes the
+        write lock first (waiting for another process's writer up to the busy timeout,
+        :func:`~.db.make_engine`), so a transaction that reads before it writes never
+        finds its snapshot overtaken at its first write ("database is locked" at once,
+        whatever the timeout); this process's writers take turns before that."""
+        with self._lock, self._writer, self.engine.connect() as connection:
+            if is_sqlite(self.url):
+                connection = connection.execution_options(immediate=True)
+            with connection.begin():
+                yield connection
 
     @contextmanager
     def _read(self) -> Iterator[Connection]:
         with self._lock, self.engine.connect() as connection:
+            yield connection
+
+    @contextmanager
+    def _glance(self) -> Iterator[Connection]:
+        """A connection for one read statement, a transaction by itself: no ``BEGIN``
+        and ``ROLLBACK`` around it (round trips to PostgreSQL, which answers it in
+        autocommit mode)."""
+        with self._lock, self.engine.connect() as connection:
+            if self.postgresql:
+                connection = connection.execution_options(isolation_level="AUTOCOMMIT")
+            else:
+                connection = connection.execution_options(single=True)
             yield connection
 
     def writing(self) -> AbstractContextManager[Connection]:
@@ -318,17 +348,20 @@ class EventStore:
             [float(event.created) for event in stored],
         )
 
-    @staticmethod
-    def _head(connection: Connection, game_id: str) -> int:
-        last = connection.execute(
-            select(func.max(events.c.seq)).where(events.c.game_id == game_id)
-        ).scalar()
+    _newest_seq = select(func.max(events.c.seq)).where(events.c.game_id == bindparam("game_id"))
+    """Built once: a read before every view (:meth:`head`) pays the query, not its making."""
+
+    @classmethod
+    def _head(cls, connection: Connection, game_id: str) -> int:
+        last = connection.execute(cls._newest_seq, {"game_id": game_id}).scalar()
         return 0 if last is None else int(last) + 1
 
     def head(self, game_id: str) -> int:
         """The game's number of stored actions: the seq its next event takes (the
-        service's ``seq``); 0 for none, or no such game."""
-        with self._read() as connection:
+        service's ``seq``); 0 for none, or no such game. One read of the primary key's
+        index (its last entry for the game), before every view of a game in memory
+        (:meth:`~.service.GameService.level`)."""
+        with self._glance() as connection:
             return self._head(connection, game_id)
 
     def heads(self, game_ids: Sequence[str]) -> dict[str, int]:
