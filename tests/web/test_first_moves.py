@@ -228,3 +228,26 @@ def test_a_lobby_style_game_is_rated_only_after_every_first_move(database_url: s
     assert late.status_code == 409 and late.json()["error"].startswith(f"aborted: {name}")
     over = view(client, game_id)
     assert over["over"] is True and over["winners"] == [] and over["claim_after"] is None
+
+
+def test_a_rematch_s_first_move_is_timed_from_the_last_player_s_arrival(
+    database_url: str,
+) -> None:
+    """O4: a rematch offered by Ann waits for Bob's seat to be taken; the first-move
+    time counts from then (it would have aborted at once on Bob's arrival otherwise)."""
+    clock = Clock()
+    client = app_at(database_url, clock)
+    made = online(client, clock={"minutes": 3})
+    ann, bob = seat_tokens(client, made)
+    assert end(client, made["id"], "abort", ann).status_code == 200
+    rematch = client.post(f"/api/games/{made['id']}/rematch", json={"token": ann})
+    assert rematch.status_code == 201, rematch.text
+    again = rematch.json()["id"]
+    clock.at += 100  # Bob comes back to the rematch later
+    waiting = view(client, again)
+    assert waiting["first_move"]["deadline"] is None and waiting["over"] is False
+    taken = client.post(f"/api/games/{made['id']}/rematch", json={"token": bob})
+    assert taken.status_code in (200, 201), taken.text
+    joined = view(client, again)
+    assert joined["over"] is False
+    assert joined["first_move"]["deadline"] == round(clock.at * 1000) + 30_000

@@ -843,6 +843,7 @@ class GameService:
                 token = secrets.token_urlsafe(18)
                 after = [dict(s) for s in live.seats]
                 after[seat]["token_hash"] = _hash(token)  # its invitation is used up
+                after[seat]["joined"] = self.now()  # O4: first moves timed once all are in
                 bind = None
                 if player is not None and live.seat_of_player(player) is None:
                     after[seat]["player"] = player
@@ -853,6 +854,7 @@ class GameService:
                     self.reload(live)
                     raise ServiceError(409, _("this seat was claimed at the same moment"))
                 live.seats = after
+                self._wake_clock(live)  # every seat taken: the first move's time counts
         if token is not None:
             await self._broadcast(live)
         return {
