@@ -251,3 +251,22 @@ def test_a_rematch_s_first_move_is_timed_from_the_last_player_s_arrival(
     joined = view(client, again)
     assert joined["over"] is False
     assert joined["first_move"]["deadline"] == round(clock.at * 1000) + 30_000
+
+
+def test_the_first_move_time_is_a_setting(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``MATHABLE_FIRST_MOVE`` (seconds, live games) as the app reads its settings; a bad
+    value is refused at start with the setting's name."""
+    from mathable.web.api import Settings, create_app
+
+    monkeypatch.setenv("MATHABLE_FIRST_MOVE", "5")
+    clock = Clock()
+    client = TestClient(create_app(database_url))
+    client.app.state.service.now = clock  # type: ignore[attr-defined]
+    made = new_game(client, clock={"minutes": 3})
+    shown = view(client, made["id"])
+    assert shown["first_move"]["left"] == 5_000
+    monkeypatch.setenv("MATHABLE_FIRST_MOVE", "soon")
+    with pytest.raises(ValueError, match="MATHABLE_FIRST_MOVE"):
+        Settings()

@@ -27,6 +27,7 @@ from starlette.middleware.gzip import GZipMiddleware
 
 from mathable.games.registry import GAMES
 from mathable.i18n import Text, _, lazy, ngettext
+from mathable.online.clocks import FIRST_MOVE_LIVE_MS
 
 from . import (
     accounts,
@@ -47,7 +48,7 @@ from .db import shown_database_url
 from .limits import Limits
 from .limits import install as install_limits
 from .players import PlayerStore, secret_key
-from .presence import claim_after
+from .presence import CLAIM_AFTER
 from .service import GameService, ServiceError
 from .store import EventStore
 from .workers import Workers, default_size
@@ -64,6 +65,20 @@ def _whole(name: str, default: int, low: int) -> int:
         raise ValueError(f"{name}={text!r}: a whole number") from None
     if value < low:
         raise ValueError(f"{name}={value}: at least {low}")
+    return value
+
+
+def _seconds(name: str, default: float) -> float:
+    """A positive number of seconds from the environment."""
+    text = os.environ.get(name, "").strip()
+    if not text:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value > 0:
+        raise ValueError(f"{name}={text!r}: a positive number of seconds")
     return value
 
 
@@ -109,7 +124,10 @@ class Settings:
         if self.secret_key is not None and len(self.secret_key) < MIN_SECRET:
             raise ValueError(f"MATHABLE_SECRET_KEY: at least {MIN_SECRET} characters")
         self.secure_cookies = _switch("MATHABLE_SECURE_COOKIES")
-        self.claim_after = claim_after()
+        self.claim_after = _seconds("MATHABLE_CLAIM_AFTER", CLAIM_AFTER)
+        """Seconds the seat to move must be away before a claim."""
+        self.first_move = _seconds("MATHABLE_FIRST_MOVE", FIRST_MOVE_LIVE_MS / 1000)
+        """Seconds for a first move in a live game (ruling O4)."""
 
 
 GZIP_MINIMUM = 1000
@@ -249,6 +267,7 @@ def create_app(database_url: str | None = None) -> FastAPI:
     store = EventStore(database_url or settings.database_url)
     service = GameService(store, Workers(settings.workers), settings.live_games)
     service.claim_after = settings.claim_after
+    service.first_move = settings.first_move
     players = PlayerStore(store)
     players.ensure_bots()
     service.standings.seed_bots(time.time())  # the computer levels' starting ratings

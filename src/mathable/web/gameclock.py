@@ -22,7 +22,6 @@ to move.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -75,21 +74,6 @@ def ms(seconds: float) -> int:
     return round(seconds * 1000)
 
 
-def first_move_live() -> float:
-    """``MATHABLE_FIRST_MOVE``: seconds a seat has for its first move in a live game
-    (O4; default 30)."""
-    text = os.environ.get("MATHABLE_FIRST_MOVE", "").strip()
-    if not text:
-        return FIRST_MOVE_LIVE_MS / 1000
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not value > 0:
-        raise ValueError(f"MATHABLE_FIRST_MOVE={text!r}: a positive number of seconds")
-    return value
-
-
 def ready_of(seats: Sequence[dict[str, Any]], created: float) -> float | None:
     """When every seat of a stored game was taken (O4's first-move time counts from
     then): a computer's at once, a person's when bound to a player or holding a token
@@ -124,8 +108,8 @@ class Timing:
         self.turns: list[Turn] = [Turn(ms(created), game.to_move)]
         self.ready = ready
         """When every seat was taken (None: not yet), :func:`ready_of`."""
-        self.first_move = first_move_live() if first_move is None else first_move
-        """Seconds for a first move in a live game (O4)."""
+        self.first_move = FIRST_MOVE_LIVE_MS / 1000 if first_move is None else first_move
+        """Seconds for a first move in a live game (O4: 30; ``MATHABLE_FIRST_MOVE``)."""
         self.computers = computers
         """The computer players' seats: timed from their first turn, no countdown (O4 is
         for people)."""
@@ -209,10 +193,11 @@ def replay_timed(
     times: Sequence[float],
     ready: float | None,
     computers: frozenset[int] = frozenset(),
+    first_move: float | None = None,
 ) -> Timing:
     """Apply the stored ``events`` (stored at ``times``; missing times: the creation's)
     to ``game`` (fresh) and return its timing (``ready``: :func:`ready_of`)."""
-    timing = Timing(control_of(spec), game, created, ready, computers=computers)
+    timing = Timing(control_of(spec), game, created, ready, first_move, computers)
     for index, text in enumerate(events):
         apply_event(game, text)
         timing.note(game, text, times[index] if index < len(times) else created)

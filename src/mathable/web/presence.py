@@ -32,7 +32,7 @@ seconds. Heartbeats ride on the poll loop, never on a socket's own task.
 A process's own rows are judged by what it knows (its sockets), never stale; the others'
 by their heartbeats (issue 29). A claim (:meth:`~.service.GameService.claim`) is judged on
 the rows read afresh: the seat to move, once every seat has made a first move (O4),
-connected nowhere for more than ``MATHABLE_CLAIM_AFTER`` seconds (:func:`claim_after`),
+connected nowhere for more than ``MATHABLE_CLAIM_AFTER`` seconds (``MATHABLE_CLAIM_AFTER``),
 may be claimed against; a seat with no socket ever counts from its turn's start.
 """
 
@@ -41,7 +41,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import secrets
 import time
 from collections import Counter
@@ -66,22 +65,8 @@ CHUNK = 500
 """Games per poll query."""
 
 CLAIM_AFTER = 60.0
-"""Seconds the seat to move must have been away before another player may claim."""
-
-
-def claim_after() -> float:
-    """``MATHABLE_CLAIM_AFTER``: seconds a player to move must have been disconnected
-    before an opponent may claim (default 60)."""
-    text = os.environ.get("MATHABLE_CLAIM_AFTER", "").strip()
-    if not text:
-        return CLAIM_AFTER
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not value > 0:
-        raise ValueError(f"MATHABLE_CLAIM_AFTER={text!r}: a positive number of seconds")
-    return value
+"""Seconds the seat to move must have been away before another player may claim
+(``MATHABLE_CLAIM_AFTER``, read with the app's settings)."""
 
 
 @dataclass(frozen=True)

@@ -38,9 +38,10 @@ from mathable.games.board.transcript import format_transcript, score_transcript
 from mathable.games.board.variants import get_variant
 from mathable.games.registry import GAMES, new_game
 from mathable.i18n import _, lazy
-from mathable.online.clocks import TimeControlError, parse_time_control
+from mathable.online.clocks import FIRST_MOVE_LIVE_MS, TimeControlError, parse_time_control
 from mathable.online.fairplay import rated_refusal
 
+from .botshare import BotShare, TooManyBotGames
 from .connections import Encoded, ViewMessage
 from .gameclock import Timing, ready_of, replay_timed
 from .presence import CLAIM_AFTER, Here, Presence
@@ -262,8 +263,12 @@ class GameService:
         """Who has each game open, across processes (:mod:`.presence`)."""
         self.standings = Standings(store)
         """Finished games' results and the ratings (:mod:`.standings`)."""
+        self.bot_share = BotShare(store)
+        """The live computer games per address and player (:mod:`.botshare`, issue 30)."""
         self.claim_after = CLAIM_AFTER
         """Seconds the seat to move must be away before a claim (``MATHABLE_CLAIM_AFTER``)."""
+        self.first_move = FIRST_MOVE_LIVE_MS / 1000
+        """Seconds for a person's first move in a live game (O4, ``MATHABLE_FIRST_MOVE``)."""
         self._resuming: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None  # the change feed's target
         self._refreshes: set[asyncio.Task[None]] = set()
@@ -377,7 +382,11 @@ class GameService:
     # -- creating and loading -----------------------------------------------------------
 
     async def create(
-        self, spec: NewGame, creator: str | None = None, dealt: int | None = None
+        self,
+        spec: NewGame,
+        creator: str | None = None,
+        dealt: int | None = None,
+        address: str | None = None,
     ) -> dict[str, Any]:
         """Create a game; returns its id and its seats. ``creator`` (a player id, from
         the session cookie) is bound to the creator's seat, and each computer seat to its
@@ -391,7 +400,10 @@ class GameService:
 
         Seeds the server draws are below 2^53 (:data:`~.schemas.SEED_LIMIT`), exact in a
         browser; ``dealt`` is one drawn already by the server (a rated rematch seats its
-        players by its deal: :meth:`rematch`), never a client's."""
+        players by its deal: :meth:`rematch`), never a client's.
+
+        A game with a computer seat counts against the creator's and their ``address``'s
+        fair share (:mod:`.botshare`): 429 at a limit."""
         try:
             kind = registry.game_type(spec.variant)
         except ValueError as exc:
@@ -510,7 +522,25 @@ class GameService:
             "rated": spec.rated,
         }
         created = self.now()
-        self.store.create(game_id, stored_spec, seats, created=created, bindings=bindings)
+        computers = sum(player.bot is not None for player in spec.players)
+        if computers:
+            try:
+                await asyncio.to_thread(
+                    self.bot_share.claim,
+                    game_id,
+                    computers == len(spec.players),
+                    creator,
+                    address,
+                    created,
+                )
+            except TooManyBotGames as exc:
+                raise ServiceError(429, exc.message, limit=exc.limit, most=exc.most) from None
+        try:
+            self.store.create(game_id, stored_spec, seats, created=created, bindings=bindings)
+        except BaseException:
+            if computers:
+                self.bot_share.release(game_id)
+            raise
         live = self._live_from(StoredGame(game_id, created, stored_spec, seats, []))
         self._remember(live)
         self._wake_clock(live)
@@ -878,7 +908,14 @@ class GameService:
         bots = {seat: str(info["bot"]) for seat, info in enumerate(stored.seats) if info.get("bot")}
         ready = ready_of(stored.seats, stored.created)
         timing = replay_timed(
-            game, spec, stored.created, stored.actions, stored.times, ready, frozenset(bots)
+            game,
+            spec,
+            stored.created,
+            stored.actions,
+            stored.times,
+            ready,
+            frozenset(bots),
+            self.first_move,
         )
         mode = spec.get("mode", "screen")
         return LiveGame(
