@@ -17,7 +17,7 @@ from sqlalchemy import delete, insert
 
 from mathable.web.db import game_players, players
 from mathable.web.store import EventStore
-from web.test_browser import browser, create, server, shot
+from web.test_browser import browser, create, first_moves, server, shot
 from web.test_page_a11y import serious
 from web.test_page_defects import DESKTOP, PHONE
 from webserver import Server
@@ -44,6 +44,8 @@ def accounts_and_games(server: Server) -> tuple[str, str]:
     made = create(
         server,
         [{"name": "Ann"}, {"name": "Bob"}],
+        seed=None,  # a rated game is dealt by the server (O1)
+        mode="screen",
         clock={"minutes": 5, "increment": 3},
         rated=True,
     )
@@ -55,11 +57,13 @@ def accounts_and_games(server: Server) -> tuple[str, str]:
             )
     store.close()
     bob = made["seats"][1]["token"]
+    first_moves(server, made["id"], [s["token"] for s in made["seats"]])  # O4
     answer = httpx.post(f"{server.url}/api/games/{made['id']}/resign", json={"token": bob})
     assert answer.status_code == 200, answer.text
     bots = create(
         server,
         [{"name": "A", "bot": "greedy"}, {"name": "B", "bot": "gentle"}],
+        seed=None,
         clock={"minutes": 5, "increment": 3},
         rated=True,
     )
