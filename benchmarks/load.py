@@ -25,6 +25,11 @@ action present (its sequence number reached, its placement on the board, and for
 game the exact action in the record), and no game left with a computer to move
 (``stuck``). ``--fault`` SIGKILLs process 0 halfway, restarts it on its port, and the
 clients reconnect and play on; the check then reports ``{"acknowledged", "lost", "stuck"}``.
+
+``--person`` (issue 30) times one person's games against the greedy computer over HTTP,
+alone and beside ``--beside N`` loops of games between computers, in ``--pairs``
+interleaved runs on fresh servers: the person's p50/p95 of each, their medians and the
+ratio of the p95s (beside over quiet).
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ import re
 import resource
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -67,6 +73,8 @@ GENEROUS_LIMITS: dict[str, str] = {
     "MATHABLE_RATE_ANALYSIS": "off",
     "MATHABLE_SOCKETS_PER_ADDRESS": "1000000",
     "MATHABLE_WS_FRAMES_PER_SECOND": "1000",
+    "MATHABLE_BOT_GAMES_ALL": "off",
+    "MATHABLE_BOT_GAMES": "off",
 }
 """Environment for the benchmark's servers: every client of the benchmark comes from one
 address, so the per-address limits are lifted, and a scripted player answers each view at
@@ -549,14 +557,20 @@ async def beside(run: Run, index: int) -> None:
         }
         try:
             made = (await client.post("/api/games", json=body)).raise_for_status().json()
-            while not run.stopping:
-                view = (await client.get(f"/api/games/{made['id']}")).raise_for_status().json()
-                if view["over"]:
-                    break
-                await asyncio.sleep(0.5)
+            if run.args.person:  # watched as the page watches it: on its socket
+                if not await watched_to_the_end(run, run.urls[base], made["id"]):
+                    return
             else:
-                return
+                while not run.stopping:
+                    answer = await client.get(f"/api/games/{made['id']}")
+                    if answer.raise_for_status().json()["over"]:
+                        break
+                    await asyncio.sleep(0.5)
+                else:
+                    return
             run.beside_games += 1
+            if run.args.person:  # the computer games alone beside the person
+                continue
             for _ in range(2):
                 sent = time.monotonic()
                 answer = await client.get(f"/api/games/{made['id']}/analysis", timeout=120)
@@ -566,6 +580,118 @@ async def beside(run: Run, index: int) -> None:
         except (httpx.HTTPError, *CONNECTION_ERRORS) as exc:
             run.error(f"beside {type(exc).__name__}", exc)
             await asyncio.sleep(0.5)
+
+
+# -- a person against the computer, beside games between computers (``--person``) ---------
+
+
+async def watched_to_the_end(run: Run, base: str, game_id: str) -> bool:
+    """Listen to a game on a spectator's socket until it ends (True) or the run stops."""
+    async with connect(ws_url(base, game_id, None), max_size=None, ping_interval=None) as ws:
+        while not run.stopping:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
+            except TimeoutError:
+                continue
+            message = json.loads(raw)
+            if message.get("type") == "view" and message["view"].get("over"):
+                return True
+    return False
+
+
+async def person(run: Run, latencies: list[float]) -> None:
+    """One person's games against the computer (``--person-bot``, at one screen), played
+    over HTTP: each action's ``POST`` answers once the computer has replied (a game with
+    a person waits for its computers), so its time is what the person waits. Only actions
+    sent inside the window count."""
+    client = run.http[0]
+    rng = random.Random(7)
+    await run.go.wait()
+    while not run.stopping:
+        body = {
+            "variant": "classic",
+            "players": [{"name": "P1"}, {"name": "C", "bot": run.args.person_bot}],
+            "mode": "screen",
+            "seed": rng.randrange(2**31),
+        }
+        try:
+            made = (await client.post("/api/games", json=body)).raise_for_status().json()
+            token = made["seats"][0]["token"]
+            answer = await client.get(f"/api/games/{made['id']}", params={"token": token})
+            view = answer.raise_for_status().json()
+            while not run.stopping and my_turn(view):
+                action = {"token": token, "action": choose(view, rng), "seq": view["seq"]}
+                sent = time.monotonic()
+                answer = await client.post(f"/api/games/{made['id']}/actions", json=action)
+                view = answer.raise_for_status().json()
+                if run.measuring(sent):
+                    latencies.append(time.monotonic() - sent)
+        except (httpx.HTTPError, *CONNECTION_ERRORS) as exc:
+            run.error(f"person {type(exc).__name__}", exc)
+            await asyncio.sleep(0.5)
+
+
+async def person_window(
+    args: argparse.Namespace, server: ServerProcess, beside_games: int
+) -> dict[str, Any]:
+    """One run of ``--person``: ``beside_games`` loops of games between computers (none:
+    the quiet run) start, ``--warmup`` seconds pass, then the person's actions are timed
+    for ``--duration`` seconds."""
+    http = [httpx.AsyncClient(base_url=server.url, timeout=120)]
+    run = Run(args, [server.url], http)
+    latencies: list[float] = []
+    tasks = [asyncio.create_task(beside(run, i)) for i in range(beside_games)]
+    run.go.set()
+    await asyncio.sleep(args.warmup if beside_games else 0)
+    cpu_before = server.cpu_s()
+    run.started = time.monotonic()
+    run.deadline = run.started + args.duration
+    tasks.append(asyncio.create_task(person(run, latencies)))
+    await asyncio.sleep(args.duration)
+    run.stopping = True
+    cpu = server.cpu_s() - cpu_before
+    await asyncio.wait(tasks, timeout=30)
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    await http[0].aclose()
+    return {
+        "beside": beside_games,
+        "latency_ms": quantiles(latencies),
+        "computer_games_finished": run.beside_games,
+        "server_cpu_s": round(cpu, 2),
+        "errors": dict(run.errors),
+    }
+
+
+def person_runs(args: argparse.Namespace, env: dict[str, str], folder: Path) -> dict[str, Any]:
+    """``--pairs`` interleaved runs, quiet then beside ``--beside`` games, each on a fresh
+    server and database; the person's p50/p95 per run, their medians, and the ratio of
+    the p95 medians (beside over quiet)."""
+    runs: dict[str, list[dict[str, Any]]] = {"quiet": [], "beside": []}
+    for pair in range(args.pairs):
+        for kind, games in (("quiet", 0), ("beside", args.beside)):
+            place = folder / f"{kind}-{pair}"
+            place.mkdir()
+            with database(args.database, place) as (url, _pid):
+                server = ServerProcess(0, {**env, "DATABASE_URL": url}, place).start()
+                try:
+                    runs[kind].append(asyncio.run(person_window(args, server, games)))
+                finally:
+                    server.stop()
+
+    def median(kind: str, figure: str) -> float | None:
+        values = [r["latency_ms"][figure] for r in runs[kind] if figure in r["latency_ms"]]
+        return statistics.median(values) if values else None
+
+    medians = {
+        f"{figure}_{kind}_ms": median(kind, figure)
+        for kind in ("quiet", "beside")
+        for figure in ("p50", "p95")
+    }
+    quiet, beside_p95 = medians["p95_quiet_ms"], medians["p95_beside_ms"]
+    ratio = round(beside_p95 / quiet, 2) if quiet and beside_p95 is not None else None
+    return {"person": {**medians, "p95_ratio": ratio, "runs": runs}}
 
 
 def probe(urls: list[str], stop: Any, results: Any, running: Any) -> None:
@@ -862,6 +988,14 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         "--beside", type=int, default=0, help="loops of four-computer games and their analysis"
     )
     parser.add_argument("--beside-bot", default="strong", help="their computer level")
+    parser.add_argument(
+        "--person",
+        action="store_true",
+        help="time one person against --person-bot, quiet and beside --beside games",
+    )
+    parser.add_argument("--person-bot", default="greedy", help="the person's opponent")
+    parser.add_argument("--pairs", type=int, default=3, help="--person: quiet/beside pairs")
+    parser.add_argument("--warmup", type=float, default=3, help="--person: seconds before")
     parser.add_argument("--fault", action="store_true", help="SIGKILL process 0 halfway")
     parser.add_argument("--fault-at", type=float, default=5, help="with --actions: seconds in")
     parser.add_argument("--fault-down", type=float, default=1, help="seconds before restart")
@@ -875,6 +1009,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.quick:
         args.games, args.duration, args.stall_after = min(args.games, 4), 3.0, 20.0
+        args.pairs, args.warmup = min(args.pairs, 1), min(args.warmup, 1.0)
+        args.beside = min(args.beside, 2) if args.person else args.beside
     return args
 
 
@@ -903,11 +1039,22 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 "spread",
                 "fault",
                 "quick",
+                "beside",
+                "beside_bot",
+                "person",
+                "person_bot",
+                "pairs",
             )
         },
     }
     with tempfile.TemporaryDirectory(prefix="mathable-load-") as name:
         folder = Path(name)
+        if args.person:
+            env = {**os.environ, **GENEROUS_LIMITS}
+            env.update(item.split("=", 1) for item in args.env)
+            report.update(person_runs(args, env, folder))
+            print(json.dumps(report, indent=2))
+            return report
         with database(args.database, folder) as (url, database_pid):
             env = {**os.environ, **GENEROUS_LIMITS, "DATABASE_URL": url}
             env.update(item.split("=", 1) for item in args.env)

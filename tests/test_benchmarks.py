@@ -65,3 +65,25 @@ def test_quick_load_benchmark_reports_every_figure_and_no_error() -> None:
     assert check["acknowledged"] >= report["actions"] > 0
     assert check["lost"] == 0 and check["stuck"] == 0
     assert report["seq_regressions"] == 0
+
+
+def test_quick_person_beside_computer_games_reports_both_runs() -> None:
+    """A tiny run of ``load.py --person`` (issue 30): one person's game against the greedy
+    computer, timed quiet and then beside two games between computers, reports the
+    person's p50/p95 of each run, their medians and the ratio, with no error."""
+    done = subprocess.run(
+        [sys.executable, str(LOAD), "--quick", "--person", "--beside", "2"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    person = json.loads(done.stdout)["person"]
+    for kind in ("quiet", "beside"):
+        (run,) = person["runs"][kind]
+        assert run["errors"] == {}
+        assert run["latency_ms"]["count"] > 0
+        assert run["latency_ms"]["p95"] >= run["latency_ms"]["p50"] > 0
+        assert person[f"p95_{kind}_ms"] == run["latency_ms"]["p95"]
+    assert person["runs"]["beside"][0]["beside"] == 2
+    assert person["p95_ratio"] > 0

@@ -7,12 +7,12 @@ from mathable.engine.actions import Accept, Challenge, Decline
 from mathable.engine.protocol import Game, HouseRules
 from mathable.games.registry import new_game
 
+EMPTY_POT = {"racks": [[1, 3, 18, 19, 20], [2, 4, 16, 17, 15]], "bag": [], "to_move": 0}
+"""J4: a stop is proposed once the pot is empty (issue 31)."""
+
 
 def _junior_with_a_proposal(ann_scores_first: bool) -> Game:
-    game = new_game("junior", ["Ann", "Bot"], seed=3)
-    assert game.to_move == 0 or game.to_move == 1
-    if game.to_move == 1:
-        game.apply("pass")
+    game = new_game("junior", ["Ann", "Bot"], setup=EMPTY_POT)
     if ann_scores_first:
         best = get_bot("greedy", 1)
         while game.to_move == 0:

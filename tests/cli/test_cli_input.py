@@ -296,9 +296,12 @@ def test_hints_are_on_in_the_plain_game_unless_no_hints() -> None:
 # -- J4 in the plain game ------------------------------------------------------------
 
 
-def test_j4_stop_is_a_proposal_the_other_player_accepts_or_declines() -> None:
-    command = ["play", "--plain", "--players", "Ann,Bob", "--variant", "junior", "--seed", "1"]
-    first = registry.new_game("junior", ["Ann", "Bob"], seed=1)
+def test_j4_stop_is_a_proposal_the_other_player_accepts_or_declines(tmp_path: Path) -> None:
+    empty_pot = {"racks": [[1, 3, 5, 7, 9], [1, 3, 5, 7, 9]], "bag": [], "to_move": 0}  # J4
+    first = registry.new_game("junior", ["Ann", "Bob"], setup=empty_pot)
+    path = tmp_path / "junior.json"
+    path.write_text(records.dumps(first), encoding="utf-8")
+    command = ["play", "--plain", "--resume", str(path)]
     proposer, asked = first.players[first.to_move], first.players[1 - first.to_move]
     out = runner.invoke(app, command, input="\nstop\n\nhelp\naccept\n")
     assert out.exit_code == 0, out.output

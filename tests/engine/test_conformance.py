@@ -9,10 +9,12 @@ from typing import Any
 import pytest
 
 from mathable.engine import records
+from mathable.engine.actions import Action, EndGame
 from mathable.engine.conformance import ConformanceError, random_sim_test
 from mathable.engine.protocol import Game, HouseRules
 from mathable.games import registry
 from mathable.games.board.game import BoardGame
+from mathable.games.board.turns import Setup
 from mathable.games.board.variants import VARIANTS
 
 GAMES = {"classic": 120, "junior": 200, "junior-numbers": 200}
@@ -53,10 +55,7 @@ def test_random_games_answer_proposals() -> None:
     refereed games on the numbered board answer the last turn's open question; every
     check holds through them."""
 
-    def junior(seed: int) -> Game:
-        return BoardGame("junior", 2 + seed % 3, seed=seed, house_rules=HouseRules(allow_undo=True))
-
-    report = random_sim_test(junior, games=40, seed=3, check_every=0.3)
+    report = random_sim_test(_nearly_empty_pot, games=40, seed=3, check_every=0.3)
     assert report.kinds["stop"] and report.kinds["decline"] and report.kinds["accept"]
     refereed = HouseRules(allow_undo=True, table_referee=True)
 
@@ -65,6 +64,25 @@ def test_random_games_answer_proposals() -> None:
 
     report = random_sim_test(numbers, secrets_for=_secrets, games=20, seed=4, check_every=0.3)
     assert report.kinds["accept"] >= report.games  # each last turn stays open (C12)
+
+
+class _StopFirst(BoardGame):
+    """A game listing a proposal to stop first when there is one, so that the harness,
+    which mostly plays the first kind of action offered, proposes often."""
+
+    def legal_actions(self) -> list[Action]:
+        actions = super().legal_actions()
+        return sorted(actions, key=lambda action: not isinstance(action, EndGame))
+
+
+def _nearly_empty_pot(seed: int, kind: type[BoardGame] = _StopFirst) -> BoardGame:
+    """A Junior game of 3 seats with only 2 tiles left in the pot (one deal for every
+    game, so that each holds the same tiles; ``seed`` shuffles the exchanges): proposals
+    to stop come early (J4: only once the pot is empty)."""
+    dealt = BoardGame("junior", 3, seed=5)
+    racks = tuple(dealt.rack(s) for s in range(3))
+    setup = Setup(racks, dealt.bag_order()[:2])
+    return kind("junior", 3, seed=seed, setup=setup, house_rules=HouseRules(allow_undo=True))
 
 
 class _Unoffered(BoardGame):
@@ -79,9 +97,7 @@ def test_harness_catches_a_view_that_does_not_offer_an_action() -> None:
     player to move does not offer is caught."""
     with pytest.raises(ConformanceError, match="does not offer stop"):
         random_sim_test(
-            lambda seed: _Unoffered(
-                "junior", 2, seed=seed, house_rules=HouseRules(allow_undo=True)
-            ),
+            lambda seed: _nearly_empty_pot(seed, _Unoffered),
             games=1,
             check_every=1.0,
         )

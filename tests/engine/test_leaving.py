@@ -140,7 +140,8 @@ def test_a_leaver_on_its_turn_keeps_the_points_of_its_placements_and_the_next_se
 
 def test_a_proposal_to_stop_moves_on_without_the_leaver() -> None:
     """J4: the leaver's answer is no longer waited for; the proposal stands with the rest."""
-    game = new_game("junior", ["Ann", "Bob", "Cy"], seed=3)
+    empty_pot = {"racks": [[1, 3, 5, 7, 9]] * 3, "bag": [], "to_move": 0}  # J4
+    game = new_game("junior", ["Ann", "Bob", "Cy"], setup=empty_pot)
     proposer = game.to_move
     game.apply("stop")
     asked = game.to_move
@@ -260,3 +261,142 @@ def test_a_seat_that_left_during_a_challenged_turn_stays_gone() -> None:
     assert game.summaries()[-1].note == "cut short by a challenge"
     replayed = registry.from_record(records.dumps(game))
     assert replayed.snapshot() == game.snapshot()
+
+
+# -- ruling O3: a seat leaving closes no one else's right (issue 31) -------------------
+
+REFEREE = HouseRules(table_referee=True)
+FOUR = ["Ann", "Bob", "Cy", "Di"]
+
+
+def _ending_mistake(version: int | None = None) -> Game:
+    """Four players, table referee, an empty bag: Ann's last token goes on I8 as a 13,
+    which no equation makes (H8 4, G8 3), emptying her rack: the game would end, and
+    waits for Bob's answer (C12)."""
+    racks = [[13], [5, 6], [5, 6], [5, 6]]
+    game = registry.game_type("classic").create(
+        FOUR,
+        house_rules=REFEREE,
+        setup={"racks": racks, "bag": [], "to_move": 0},
+        **({} if version is None else {"version": version}),
+    )
+    game.apply("I8=13")
+    assert game.view(1).status == (
+        "Ann's turn may be challenged before the game ends: Bob, challenge or accept?"
+    )
+    assert game.scores[0] > 0 and not game.is_over
+    return game
+
+
+def test_o3_a_seat_leaving_leaves_an_open_challenge_open() -> None:
+    """Issue 31: Di resigning used to end the game with Ann's mistake standing, and after
+    Cy resigned Bob's challenge was refused. The question stays Bob's; his challenge
+    takes the 13 back."""
+    game = _ending_mistake()
+    game.apply("resign 3")
+    assert not game.is_over and game.to_move == 1
+    assert game.view(1).available == ("challenge", "accept")
+    assert "challenge" in game.view(2).available and game.view(3).available == ()
+    game.apply("resign 2")
+    assert not game.is_over and game.seats_in == (0, 1)
+    game.apply("challenge")
+    assert game.scores == (0, 0, 0, 0) and game.rack(0) == (13,) and not game.is_over
+    assert game.summaries()[-1].note == "cut short by a challenge"
+    assert game.left == ("", "", "resign", "resign") and game.to_move == 1
+    again = registry.from_record(records.dumps(game))
+    assert again.snapshot() == game.snapshot()
+
+
+def test_o3_the_question_passes_to_the_next_opponent_when_the_asked_one_leaves() -> None:
+    game = _ending_mistake()
+    game.apply("resign 1")
+    assert game.to_move == 2 and game.view(2).status == (
+        "Ann's turn may be challenged before the game ends: Cy, challenge or accept?"
+    )
+    game.apply("accept")  # the turn stands: the game ends as it would have
+    assert game.is_over and game.end_reason.startswith("the bag is empty")
+
+
+def test_o3_a_mistake_found_after_its_maker_left_still_loses_its_points() -> None:
+    """Issue 31: the maker resigning used to keep the mistake's points in the frozen
+    score; a challenge after it takes them away (the score stays frozen otherwise)."""
+    game = _ending_mistake()
+    game.apply("resign 0")
+    assert not game.is_over and game.to_move == 1 and game.scores[0] > 0
+    game.apply("challenge")
+    assert game.scores[0] == 0 and game.left[0] == "resign" and game.to_move == 1
+    assert not game.is_over
+    again = registry.from_record(records.dumps(game))
+    assert again.snapshot() == game.snapshot()
+
+
+def test_o3_the_turn_a_maker_cut_short_by_leaving_may_be_challenged() -> None:
+    """A maker who leaves in the middle of a turn ends it by leaving; its mistakes are
+    still found by the next opponent, and the frozen score loses their points."""
+    racks = [[13, 7], [5, 6], [5, 6]]
+    game = new_game(
+        "classic", FOUR[:3], house_rules=REFEREE, setup={"racks": racks, "bag": [9, 9, 9]}
+    )
+    game.apply("I8=13")
+    assert game.to_move == 0 and game.scores[0] == 0  # the turn goes on
+    game.apply("resign 0")
+    assert game.scores[0] > 0 and game.to_move == 1
+    assert "challenge" in game.view(1).available and "challenge" in game.view(2).available
+    game.apply(Challenge(by=2))
+    assert game.scores[0] == 0 and game.rack(0) == (7, 13) and game.to_move == 1
+    again = registry.from_record(records.dumps(game))
+    assert again.snapshot() == game.snapshot()
+
+
+def test_o3_an_open_turn_stays_open_when_the_next_player_leaves() -> None:
+    """Mid-game (no question: the next player's action closes the turn), the player to
+    move resigning passes the right to challenge to the next opponent still in."""
+    racks = [[13, 7], [5, 6], [5, 6]]
+    game = new_game(
+        "classic", FOUR[:3], house_rules=REFEREE, setup={"racks": racks, "bag": [9, 9, 9]}
+    )
+    game.apply("I8=13")
+    game.apply("end")
+    assert game.to_move == 1
+    game.apply("resign 1")
+    assert game.to_move == 2 and "challenge" in game.view(2).available
+    game.apply("challenge")
+    assert game.scores == (0, 0, 0) and game.to_move == 2
+
+
+def test_o3_a_record_of_rules_version_2_replays_with_the_old_leaving() -> None:
+    """Before rules version 3 leaving closed the challenge: a record written then still
+    ends where it ended, with the mistake standing."""
+    game = _ending_mistake(version=2)
+    game.apply("resign 3")
+    assert game.is_over and game.scores[0] > 0
+    again = registry.from_record(records.dumps(game))
+    assert again.is_over and again.scores == game.scores and again.rules_version == 2
+
+
+def _three_idle_players(version: int | None = None) -> Game:
+    """Ann, Bob and Cy; Ann, Bob, Cy and Ann pass; Bob is to move (Cy has H6=6)."""
+    racks = [[90], [81], [6, 80]]
+    game = registry.game_type("classic").create(
+        FOUR[:3],
+        setup={"racks": racks, "bag": [9, 9, 9], "to_move": 0},
+        **({} if version is None else {"version": version}),
+    )
+    for _ in range(4):
+        game.apply("pass")
+    return game
+
+
+def test_o3_the_rounds_of_c11c_count_the_seats_still_in() -> None:
+    """Issue 31: Bob resigning on his turn used to end the game at once for two full
+    rounds without a placement, though Cy had passed once. The leaver's turns no longer
+    count: Cy plays; two passes each of the seats still in end it."""
+    game = _three_idle_players()
+    game.apply("resign 1")
+    assert not game.is_over and game.to_move == 2
+    assert Place(game.board.grid.parse("H6"), 6) in game.legal_actions()
+    game.apply("pass")
+    assert game.is_over and game.end_reason == "two full rounds went by without a placement"
+    version_2 = _three_idle_players(version=2)
+    version_2.apply("resign 1")
+    assert version_2.is_over  # as rules version 2 played it (its records replay so)

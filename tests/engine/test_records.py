@@ -82,7 +82,8 @@ def test_malformed_json_is_refused(text: str) -> None:
 def test_records_of_the_first_rules_version_replay_as_they_were_played() -> None:
     """Before questions (J4, C12) a `stop` ended a Junior game at once and a game-ending
     turn was final: a record written then (variant_version 1) replays to the same end,
-    while the same actions in a record of today's version leave the proposal open."""
+    while the same actions in a record of version 2 leave the proposal open (and today's
+    version 3 refuses a stop while the pot holds tiles)."""
     from mathable.games.registry import from_record, new_game
 
     game = new_game("junior", ["Ann", "Bob"], seed=4)
@@ -91,10 +92,15 @@ def test_records_of_the_first_rules_version_replay_as_they_were_played() -> None
     data["variant_version"] = 1
     old = from_record(data)
     assert old.is_over and "agreed" in old.end_reason
-    data["variant_version"] = game.game_type.version
-    assert game.game_type.version > 1
-    today = from_record(data)
-    assert not today.is_over and set(today.view(today.to_move).available) == {
+    rewritten = json.loads(dumps(old))  # its answers written out: as version 2 writes them
+    assert rewritten["variant_version"] == 2 and rewritten["actions"] == ["stop", "accept"]
+    assert from_record(rewritten).snapshot() == old.snapshot()
+    data["variant_version"] = 2  # the version that put questions
+    asked = from_record(data)
+    assert not asked.is_over and set(asked.view(asked.to_move).available) == {
         "accept",
         "decline",
     }
+    data["variant_version"] = game.game_type.version  # J4 today: once the pot is empty
+    with pytest.raises(RecordError, match="once the pot is empty"):
+        from_record(data)

@@ -131,12 +131,16 @@ def test_the_class_view_lists_the_pasted_games_with_their_accuracy(
     expect(page.locator(f"#class-games tr[data-game='{running['id']}']")).to_contain_text(
         "not over yet"
     )
-    # Ann played both finished games: her average is theirs
+    # the computer Ann played both finished games: her average is theirs; the Ann of the
+    # running game is another player (issue 32: told apart by player id), her own row
     ann = [accuracies(server, v["id"])["Ann"] for v in (first, second)]
     figures = [a for a in ann if a is not None]
-    average = page.locator("#class-pupils tr[data-player='Ann'] td").nth(2)
+    computer = page.locator("#class-pupils tr[data-player='Ann'][data-player-id='bot-greedy']")
+    average = computer.locator("td").nth(2)
     expect(average).to_have_attribute("data-average", str(round(sum(figures) / len(figures), 1)))
-    expect(page.locator("#class-pupils tr[data-player='Ann'] td").first).to_have_text("3")
+    expect(computer.locator("td").first).to_have_text("2")
+    person = page.locator("#class-pupils tr[data-player='Ann'][data-player-id='']")
+    expect(person.locator("td").first).to_have_text("1")
     shot(page, "class-view")
     assert serious(page) == []
     # the address keeps the list (ids only, never the token), and opens it elsewhere

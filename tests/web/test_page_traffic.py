@@ -38,7 +38,16 @@ def text(message: dict[str, Any]) -> str:
 
 def held(page: Page) -> dict[str, Any]:
     """The view the page holds (its state, read from its own module)."""
-    view: dict[str, Any] = page.evaluate("async () => (await import('/static/core.js')).state.view")
+    # the page's own core.js (issue 32): in its joined script, else by its hashed name
+    view: dict[str, Any] = page.evaluate(
+        """async () => {
+          const src = document.querySelector('script[type=module]').src;
+          const joined = await import(src);
+          const core = joined.module ? joined.module('core.js')
+            : await import(src.replace(/[^/]+$/, 'core.js'));
+          return core.state.view;
+        }"""
+    )
     return view
 
 

@@ -446,8 +446,34 @@ def test_tokens_the_creator_holds_only_their_seat_and_each_invitation_is_claimed
     assert refused.status_code == 422 and refused.json()["error"].startswith("seat:")
 
 
+def _junior_with_an_empty_pot() -> dict[str, Any]:
+    """A record of a two-player Junior game at a turn's start once the pot is empty (J4:
+    only then may a stop be proposed), played by the greedy computer."""
+    from mathable.ai import get_bot
+    from mathable.engine import records
+    from mathable.games.board.view import BoardView
+    from mathable.games.registry import new_game as engine_game
+
+    for seed in range(1, 40):
+        game = engine_game("junior", ["Ann", "Bob"], seed=seed)
+        bots = [get_bot("greedy", seed * 8 + s) for s in range(2)]
+        while not game.is_over:
+            state = game.view(game.to_move)
+            assert isinstance(state, BoardView)
+            if state.bag_size == 0 and not state.turn_placements and "stop" in state.available:
+                return records.to_record(game)
+            game.apply(bots[game.to_move].act(state))
+    raise AssertionError("no Junior game reached an empty pot")
+
+
 def test_j4_a_stop_is_a_proposal_accepted_or_declined_over_http(client: TestClient) -> None:
-    made = new_game(client, variant="junior")
+    early = new_game(client, variant="junior")
+    at_start = view(client, early["id"])["to_move"]
+    refused = act(client, early["id"], tokens(early)[at_start], "stop")
+    assert refused.status_code == 422 and "J4" in refused.text  # the pot is not empty
+    uploaded = client.post("/api/records", json=_junior_with_an_empty_pot())
+    assert uploaded.status_code == 201, uploaded.text
+    made = uploaded.json()
     game_id, ann_bob = made["id"], tokens(made)
     proposer = view(client, game_id)["to_move"]
     asked = 1 - proposer
@@ -464,6 +490,23 @@ def test_j4_a_stop_is_a_proposal_accepted_or_declined_over_http(client: TestClie
     assert act(client, game_id, ann_bob[asked], "stop").status_code == 200
     assert act(client, game_id, ann_bob[proposer], "accept").status_code == 200
     assert view(client, game_id)["over"]
+
+
+def test_a_game_stored_before_a_rules_change_replays_by_its_rules(client: TestClient) -> None:
+    """Issue 31: a Junior game stored without a rules version (before 2026-11-28), whose
+    log holds a stop proposed with tiles in the pot (allowed then, J4 refuses it now),
+    still loads and goes on by the rules it began with; a new game stores its version."""
+    app: Any = client.app
+    store = app.state.service.store
+    spec = {"variant": "junior", "seed": 3, "house_rules": {}, "rounds": 1, "mode": "screen"}
+    seats = [{"name": n, "bot": None, "token_hash": None} for n in ("Ann", "Bob")]
+    store.create("old-junior", spec, seats, ["stop", "decline"])
+    shown = client.get("/api/games/old-junior")
+    assert shown.status_code == 200, shown.text
+    assert shown.json()["seq"] == 2 and not shown.json()["over"]
+    made = new_game(client, variant="junior")
+    stored = store.load(made["id"])
+    assert stored is not None and stored.spec["rules_version"] == 3
 
 
 def _game_ending_mistake_record() -> tuple[dict[str, Any], int, str]:

@@ -5,7 +5,8 @@ no terminal) as soon as a player's turn ends, and the next player presses Enter,
 player never sees another's rack. Players type actions in the notation (``I8=12``,
 ``J8=16+``; ``A=32`` on a pile), ``hint``, ``undo``, ``save [FILE]``, ``help`` or
 ``quit``, and ``resign`` or ``abort`` (local ruling L1, asked to confirm; any person
-still in may, the engine allowing, naming the seat: ``resign 2`` or ``resign Cy``); the
+still in may, the engine allowing, naming the seat: ``resign 2`` or ``resign Cy``), and
+``challenge`` (C12: any opponent may, naming the seat as well: ``challenge 2``); the
 screen offers exactly the actions the view says the seat may use now
 (``accept``/``decline`` when a proposal waits for an answer). A seat named ``bot:LEVEL``
 is a computer player; each of its actions is shown as it plays. Everything is drawn from
@@ -29,17 +30,37 @@ from mathable import i18n
 from mathable.ai import BOTS, Bot, seat_bots
 from mathable.ai.hints import hints
 from mathable.engine import records
-from mathable.engine.actions import LEAVE_REASONS, Abort, Leave, Place, Shake, action_kind
+from mathable.engine.actions import (
+    LEAVE_REASONS,
+    Abort,
+    Challenge,
+    Leave,
+    Place,
+    Shake,
+    action_kind,
+)
 from mathable.engine.errors import MathableError
 from mathable.engine.protocol import Game, GameType, View, departure_text
 from mathable.i18n import Text as Message
-from mathable.i18n import _, command_name, lazy, ngettext, pgettext, typed_command
+from mathable.i18n import (
+    _,
+    command_name,
+    lazy,
+    lazy_context,
+    ngettext,
+    pgettext,
+    typed_command,
+)
 from mathable.render import panels
 
 _ACTION_HELP: dict[str, Message] = {
     "end": lazy("end your turn after placing (it ends by itself when you cannot go on)"),
     "pass": lazy("pass the whole turn"),
-    "challenge": lazy("contest the last turn (table-referee house rule, C12)"),
+    "challenge": lazy(
+        "contest the last turn (table-referee house rule, C12); any opponent may: "
+        "{word} and a seat from 0 or a name",
+        word=lazy_context("command", "challenge"),
+    ),
     "stop": lazy("propose to end the game; it ends when every other player accepts"),
     "accept": lazy("agree to the proposal (stop the game / let the last turn stand)"),
     "decline": lazy("refuse the proposal to stop; play goes on"),
@@ -157,23 +178,10 @@ def leave_request(
             resign=command_name("resign"),
         )
     word = command_name(keyword)
-    if len(words) > 1:
-        who = words[1].strip()
-        named = [s for s, p in enumerate(game.players) if p.casefold() == who.casefold()]
-        if who.isascii() and who.isdigit() and int(who) < len(game.players):
-            seat = int(who)
-        elif named:
-            seat = named[0]
-        else:
-            # TRANSLATORS: {word} is resign or abort, as the player types it
-            return _(
-                "no player {name} here: type {word}, or {word} and a seat from 0",
-                name=repr(clean(who)),
-                word=word,
-            )
-    if seat is None:
-        # TRANSLATORS: {word} is resign or abort, as the player types it
-        return _("whose? type {word} and the seat from 0, like {word} 0", word=word)
+    found = _whose(game, words, seat, word)
+    if isinstance(found, str):
+        return found
+    seat = found
     name = game.players[seat]
     if seat in computers:
         return _("{name} is a computer player: computers never resign", name=name)
@@ -189,6 +197,50 @@ def leave_request(
             )
         return Abort(seat)
     return Leave(seat, "resign")
+
+
+def _whose(game: Game, words: Sequence[str], seat: int | None, word: str) -> int | str:
+    """The seat a typed command is for: the seat or name after the command word (in
+    ``words``), else ``seat``; or why none is (``word``: the command as typed)."""
+    if len(words) > 1:
+        who = words[1].strip()
+        named = [s for s, p in enumerate(game.players) if p.casefold() == who.casefold()]
+        if who.isascii() and who.isdigit() and int(who) < len(game.players):
+            return int(who)
+        if named:
+            return named[0]
+        # TRANSLATORS: {word} is resign, abort or challenge, as the player types it
+        return _(
+            "no player {name} here: type {word}, or {word} and a seat from 0",
+            name=repr(clean(who)),
+            word=word,
+        )
+    if seat is None:
+        # TRANSLATORS: {word} is resign, abort or challenge, as the player types it
+        return _("whose? type {word} and the seat from 0, like {word} 0", word=word)
+    return seat
+
+
+def challenge_request(
+    game: Game, line: str, seat: int | None, computers: Collection[int]
+) -> Challenge | str:
+    """The :class:`Challenge` a person typed at one screen (C12: any opponent of the
+    player who made the turn may challenge it, whoever is to move, as on the web): for
+    ``seat`` (the person at the screen), or for the seat or name after the word
+    (``challenge 2``, ``challenge Cy``); or why it is refused. The engine says the rest
+    (the maker, a seat that left, nothing to challenge)."""
+    words = typed_command(line).split(maxsplit=1)
+    found = _whose(game, words, seat, command_name("challenge"))
+    if isinstance(found, str):
+        return found
+    if not game.house_rules.table_referee:
+        return _("there are no challenges without the table-referee house rule (C12)")
+    if found in computers:
+        return _(
+            "{name} is a computer player: it challenges on its own when asked",
+            name=game.players[found],
+        )
+    return Challenge(by=found)
 
 
 def leave_question(game: Game, action: Leave | Abort) -> str:
@@ -395,6 +447,8 @@ def run_hotseat(
             console.print(Text(help_text(game.game_type, hints_on, view.available, leaving)))
         elif word in LEAVING_WORDS:
             _leave(console, game, line, seat, bots)
+        elif word == "challenge":
+            _challenge(console, game, line, seat, bots)
         elif word == "quit":
             # TRANSLATORS: 'y' is the answer yes (see the answer "y")
             asked = _("Save first? A file name, 'y' for a new file, Enter: no")
@@ -438,6 +492,28 @@ def _leave(console: Console, game: Game, line: str, seat: int, bots: Collection[
         _refused(console, str(exc))
         return
     console.print(Text(left_text(game, request) + "."))
+
+
+def _challenge(console: Console, game: Game, line: str, seat: int, bots: Collection[int]) -> None:
+    """A person's ``challenge`` (``challenge 2``, ``challenge Cy``: any opponent, C12)."""
+    request = challenge_request(game, line, seat, bots)
+    if isinstance(request, str):
+        _refused(console, request)
+        return
+    finished = game.summaries()
+    try:
+        game.apply(request)
+    except MathableError as exc:
+        _refused(console, str(exc))
+        return
+    assert request.by is not None and finished  # a challenge is of the last finished turn
+    # TRANSLATORS: a successful challenge (C12): who challenged, whose turn was cut short
+    said = _(
+        "{name} challenged: {maker}'s turn is cut short at its first mistake",
+        name=game.players[request.by],
+        maker=game.players[finished[-1].seat],
+    )
+    console.print(Text(said))
 
 
 def _refused(console: Console, reason: str) -> None:

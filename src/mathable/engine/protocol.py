@@ -148,8 +148,10 @@ class GameType:
     actions: frozenset[str]
     """The action keywords this game has (a subset of :data:`ACTION_KINDS`)."""
     create: Callable[..., Game] = field(compare=False)
-    """``create(players, seed=, house_rules=, options=, setup=)``: a new game; ``setup`` is
-    a record's JSON ``setup`` (an explicit deal), ``options`` e.g. ``{"rounds": 2}``."""
+    """``create(players, seed=, house_rules=, options=, setup=, version=)``: a new game;
+    ``setup`` is a record's JSON ``setup`` (an explicit deal), ``options`` e.g.
+    ``{"rounds": 2}``, ``version`` an older rules version to play by (a record's
+    ``variant_version``; asked only for an older one)."""
     exchange_exactly: int | None = None
     """An exchange swaps exactly this many pieces (Quattro: 1); None: any number."""
     house_rules: tuple[str, ...] = ("allow_undo", "hints")
@@ -276,6 +278,8 @@ class TurnSummary:
     as lazy texts: :attr:`note` in the current language."""
     explanations: tuple[Explanation, ...] = field(default=(), compare=False)
     """Its placements explained (issue 18), as the board stood when each was made."""
+    no_fit: bool = False
+    """The turn ended by itself: the player held pieces and none fitted (issue 32)."""
 
     @property
     def note(self) -> str:
@@ -389,6 +393,7 @@ class View:
                     "points": s.points,
                     "note": s.note,
                     "explanations": [e.text() for e in s.explanations],
+                    "no_fit": s.no_fit,
                 }
                 for s in self.summaries
             ],
@@ -433,6 +438,8 @@ class Game(ABC):
     _log: list[Action]
     _taken_back: Words = lazy("an action")
     """What undo would take back, for its refusal ("a token placed", "a card played")."""
+    _rules_version: int | None = None
+    """The rules version played, where a game is played by an older one than its type's."""
 
     # -- the rules: every game supplies these -----------------------------------------
 
@@ -575,6 +582,12 @@ class Game(ABC):
     def name(self) -> str:
         """The game's registry name (``classic``, ``quattro``...)."""
         return self.game_type.name
+
+    @property
+    def rules_version(self) -> int:
+        """The version of the rules this game is played by: its type's, or the older one
+        of the record it replays (records write it, so they replay as they were played)."""
+        return self.game_type.version if self._rules_version is None else self._rules_version
 
     @property
     def cell_names(self) -> CellNames:

@@ -8,7 +8,8 @@ naming the field (``field 'setup.to_move': 5 is out of range 0-1``):
 
 * ``format`` and ``version`` are this format's; ``variant`` names a known game (missing:
   ``classic``, as the first records were written) and ``variant_version`` is 1 up to the
-  engine's;
+  engine's: the game replays by the rules of that version (issue 31 changed leaving, J4's
+  stop and Quattro's reserve; an older record still replays as it was played);
 * ``players``: 2 to 4 (the game's range) distinct names, none blank, none longer than 40
   characters, compared exactly; ``seed``: a whole number from 0 to 2**63 - 1;
 * ``house_rules``: an object of known names, each true or false, none switched on that
@@ -61,6 +62,10 @@ FIELDS = (
 """Every field a version 1 record may hold (``rounds`` only for games played in rounds,
 ``setup`` only for an explicit deal, ``result`` only once the game is over, ``bots``
 only where a computer played)."""
+QUESTIONS = 2
+"""The rules version that put questions (J4's proposal to stop, C12's game-ending turn
+open for a challenge) to the players: a record of an older one answers them all ``accept``
+(each game's first version asked none)."""
 MAX_ACTIONS = 100_000
 """More actions than any game has: a record beyond it is refused before replaying."""
 
@@ -82,7 +87,7 @@ def to_record(game: Game, bots: Mapping[int, str] | None = None) -> dict[str, An
         "format": FORMAT,
         "version": VERSION,
         "variant": game.name,
-        "variant_version": game.game_type.version,
+        "variant_version": game.rules_version,
         "players": list(game.players),
         "seed": game.seed,
         "house_rules": game.house_rules.to_dict(),
@@ -221,15 +226,18 @@ def _replay(data: object, game_type: Callable[[str], GameType]) -> Game:
     result = data.get("result")
     if result is not None:
         check.only_fields(check.mapping(result, "result"), "result", ("scores", "winners"))
+    older = {"version": written} if written < kind.version else {}  # played by its rules
     try:
-        game = kind.create(players, seed=seed, house_rules=house, options=options, setup=setup)
+        game = kind.create(
+            players, seed=seed, house_rules=house, options=options, setup=setup, **older
+        )
     except MathableError:
         raise
     except ValueError as exc:  # a game's own refusal that no check above foresaw
         raise RecordError(
             lazy("the record's game cannot be set up: {error}", error=message_of(exc))
         ) from None
-    before_questions = written < kind.version  # written before J4/C12 asked questions
+    before_questions = written < QUESTIONS  # written before J4/C12 asked questions
     for number, text in enumerate(actions, start=1):
         try:
             action = game.parse_action(text)

@@ -60,10 +60,13 @@ def new_game(
     house_rules: HouseRules | None = None,
     rounds: int = 1,
     setup: Mapping[str, Any] | None = None,
+    version: int | None = None,
 ) -> Game:
     """A new game of ``name``; ``rounds`` counts for games played in rounds (any other
-    game refuses more than one). Bad players, seeds, house rules or setups are refused
-    with a MathableError naming the field, before anything is built."""
+    game refuses more than one); ``version`` an older rules version to play by (a stored
+    game's, so a game begun before a rules change goes on by the rules it began with).
+    Bad players, seeds, house rules or setups are refused with a MathableError naming the
+    field, before anything is built."""
     kind = game_type(name)
     if kind.rounds:
         options: dict[str, Any] = {"rounds": rounds}
@@ -71,7 +74,10 @@ def new_game(
         raise validation.FieldError("rounds", validation.not_in_rounds(kind))
     else:
         options = {}
-    return kind.create(players, seed=seed, house_rules=house_rules, options=options, setup=setup)
+    older = None if version is None or version >= kind.version else version
+    return kind.create(
+        players, seed=seed, house_rules=house_rules, options=options, setup=setup, version=older
+    )
 
 
 def from_record(data: dict[str, Any] | str) -> Game:

@@ -35,6 +35,9 @@ class Start:
     players: tuple[str, ...] = ("Ann", "Bob")
     piles: tuple[int, ...] = ()
     """The piles' first cards, for a game played on piles (Mathable Quattro)."""
+    moves: tuple[str, ...] = ()
+    """Moves played before the scene's first step, so that its board shows the game its
+    text speaks of (an ending: tokens on the board, not the start's four; issue 32)."""
 
     def setup(self) -> dict[str, Any]:
         """The game's ``setup`` (a record's): racks and bag, or hands, piles and reserve."""
@@ -96,6 +99,8 @@ class Lesson:
         start = self.steps[first].start
         assert start is not None
         game = registry.new_game(self.variant, list(start.players), seed=0, setup=start.setup())
+        for move in start.moves:
+            game.apply(move)
         for step in self.steps[first:index]:
             game.apply(step.move)
         return game
@@ -255,6 +260,12 @@ def check(lesson: Lesson, index: int, typed: str) -> Attempt:
         why=step.why,
     )
     return Attempt(False, text, where, step.rule)
+
+
+def running_scores(game: Game) -> list[int]:
+    """Every seat's score with the points of the turn still open: what a lesson shows
+    after each move (issue 32: "12 points" and not "Ann 0")."""
+    return [_running(game, seat) for seat in range(len(game.scores))]
 
 
 def _running(game: Game, seat: int) -> int:
@@ -457,7 +468,12 @@ CLASSIC = Lesson(
             lazy("12 = 3 × 4, the 3 on G8 and the 4 on H8"),
             "C11",
             12,
-            start=Start(racks=((12,), (5, 7)), bag=()),
+            # a game near its end: the bag empty, both players' turns played from it
+            start=Start(
+                racks=((8, 2, 1, 12), (7, 6, 4, 5, 7)),
+                bag=(),
+                moves=("H6=8", "G9=2", "F7=1", "end", "F8=7", "F9=6", "G6=4", "end"),
+            ),
         ),
     ),
 )

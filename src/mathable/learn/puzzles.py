@@ -327,6 +327,32 @@ class Checked:
     """Why the turn is not legal (None when it is)."""
 
 
+THEMES = ("+", "−", "×", "÷")
+"""A puzzle's themes (issue 32): the kinds of equation its answer needs, by operation
+(the notation's symbols, the same in every language)."""
+
+
+@functools.cache
+def themes(puzzle: Puzzle) -> tuple[str, ...]:
+    """The operations of the equations the answer's placements make, in :data:`THEMES`
+    order: a learner practises the kind they find hard (``×`` and ``÷`` in a row)."""
+    from mathable.games.board.game import explain_on_board
+
+    variant, board = board_of(puzzle)
+    found: set[str] = set()
+    for text in puzzle.answer.split():
+        place = parse_placement(text, board.grid)
+        explained = explain_on_board(variant, board, place.cell, place.value)
+        found.update(equation.op for equation in explained.equations)
+        board.place(place.cell, place.value)
+    return tuple(op for op in THEMES if op in found)
+
+
+def of_theme(theme: str | None, puzzles: Sequence[Puzzle]) -> list[Puzzle]:
+    """The puzzles whose answer needs an equation of ``theme`` (all for None)."""
+    return [p for p in puzzles if theme is None or theme in themes(p)]
+
+
 def board_of(puzzle: Puzzle) -> tuple[Variant, Board]:
     """The variant and a searchable board of the puzzle's position."""
     variant = get_variant(puzzle.game)

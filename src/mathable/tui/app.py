@@ -42,6 +42,7 @@ from mathable.ai.hints import hints
 from mathable.cli.hotseat import (
     LEAVING_WORDS,
     LEFT_MARKS,
+    challenge_request,
     explain_cell,
     leave_question,
     leave_request,
@@ -438,6 +439,14 @@ class MathableApp(App[None]):
             seat = self.people[0]
         return seat
 
+    def challenging_seat(self) -> int | None:
+        """Who a bare ``challenge`` (the ``c`` key) is for: the person at the screen,
+        else the person to move (C12: any opponent may name a seat, ``challenge 2``)."""
+        seat = self.leaving_seat()
+        if seat is None and self.game is not None and self.game.to_move not in self.bots:
+            seat = self.game.to_move
+        return seat
+
     def viewer(self) -> int | None:
         """Whose rack is shown: the person to move once uncovered; with one person at
         the screen, that person always; otherwise nobody."""
@@ -555,6 +564,24 @@ class MathableApp(App[None]):
             lines, refused = explain_cell(game, game.view(self.viewer()), text.partition(" ")[2])
             self.say("\n".join(lines), error=refused)
             return False
+        if text.split()[:1] and text.split()[0].lower() == "challenge":  # C12: any opponent
+            request = challenge_request(game, text, self.challenging_seat(), self.bots)
+            if isinstance(request, str):
+                self.say(_("Refused: {reason}", reason=request), error=True)
+                return False
+            finished = game.summaries()
+            if not self.play(request):
+                return False
+            assert request.by is not None and finished  # of the last finished turn
+            by, maker = game.players[request.by], game.players[finished[-1].seat]
+            self.say(
+                _(
+                    "{name} challenged: {maker}'s turn is cut short at its first mistake",
+                    name=shown(by),
+                    maker=shown(maker),
+                )
+            )
+            return True
         try:
             action = game.parse_action(text)
         except MathableError as exc:

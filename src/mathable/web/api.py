@@ -31,12 +31,14 @@ from mathable.online.clocks import FIRST_MOVE_LIVE_MS
 
 from . import (
     accounts,
+    assets,  # issue 32: the page's files by hashed names
     chat,
     classes,  # issue 18: the class view for teachers
     language,
     learning,  # issue 18: GET /api/explain
     lessons,  # issue 18: /learn and /api/lessons
     lobby,
+    origin,  # issue 30: origin checks
     practice,  # issue 18: /practice and its panel
     printing,  # issue 18: printable puzzle sets and games
     puzzles,
@@ -45,6 +47,7 @@ from . import (
 )
 from .connections import Admissions, SocketLimits
 from .db import shown_database_url
+from .inputs import CheckedBodies
 from .limits import Limits
 from .limits import install as install_limits
 from .players import PlayerStore, secret_key
@@ -109,8 +112,11 @@ class Settings:
     ``MATHABLE_SOCKETS_PER_ADDRESS``). ``MATHABLE_CLAIM_AFTER``: the seconds a player to
     move must be away before a claim (default 60). The session cookie:
     ``MATHABLE_SECRET_KEY``, the key that signs it (default: one made at random and kept in
-    the database, shared by every process over it), ``MATHABLE_SECURE_COOKIES`` (``on``:
-    sent over HTTPS only)."""
+    the database, shared by every process over it), ``MATHABLE_SECURE_COOKIES`` (``auto``,
+    the default: ``Secure`` when served over HTTPS; ``on``, ``off``).
+    ``MATHABLE_DOMAIN``: the site's own origins, the only pages
+    whose changes and sockets the cookie may authenticate (default: the request's
+    ``Host``; :mod:`.origin`)."""
 
     def __init__(self) -> None:
         self.database_url = os.environ.get("DATABASE_URL", "sqlite:///mathable.db")
@@ -123,11 +129,15 @@ class Settings:
         self.secret_key = os.environ.get("MATHABLE_SECRET_KEY", "").strip() or None
         if self.secret_key is not None and len(self.secret_key) < MIN_SECRET:
             raise ValueError(f"MATHABLE_SECRET_KEY: at least {MIN_SECRET} characters")
-        self.secure_cookies = _switch("MATHABLE_SECURE_COOKIES")
+        self.secure_cookies = accounts.secure_setting(
+            os.environ.get("MATHABLE_SECURE_COOKIES", "")
+        )
         self.claim_after = _seconds("MATHABLE_CLAIM_AFTER", CLAIM_AFTER)
         """Seconds the seat to move must be away before a claim."""
         self.first_move = _seconds("MATHABLE_FIRST_MOVE", FIRST_MOVE_LIVE_MS / 1000)
         """Seconds for a first move in a live game (ruling O4)."""
+        self.domain = origin.domain_from_env()
+        """The site's own origins (issue 30; empty: the request's ``Host``)."""
 
 
 GZIP_MINIMUM = 1000
@@ -302,15 +312,21 @@ def create_app(database_url: str | None = None) -> FastAPI:
     accounts.install(
         app, players, settings.secret_key or secret_key(store), secure=settings.secure_cookies
     )
+    # a change or socket the cookie authenticates comes from the site's own pages (issue 30)
+    app.add_middleware(origin.OriginCheck, domain=settings.domain, cookie=accounts.COOKIE)
     lobby.install(app, store)  # the lobby's seeks, page and routes (issue 15)
     app.include_router(printing.router)  # issue 18: before /api/puzzles/{id} catches print
     puzzles.install(app)  # the puzzles' page and API (issue 18)
     standings.install(app, service.standings)  # leaderboard, histories (issue 15)
     # gzip for the page's files and JSON answers (those that ask for it), inside the
     # limits and the security headers, which every answer keeps
+    # a body is UTF-8 text, no lone surrogate, no nest too deep, before any route reads it
+    # (issue 30), inside the body limit
+    app.add_middleware(CheckedBodies)
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM, compresslevel=6)
     install_limits(app, settings.limits)
     app.include_router(routes.pages)
+    app.include_router(assets.router)  # the page's files by hashed names (issue 32)
     app.mount("/static", StaticFiles(directory=routes.STATIC), name="static")
     for router in (routes.catalog, routes.games, routes.after, routes.live):
         app.include_router(router)

@@ -28,7 +28,7 @@ import time
 import unicodedata
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Path, Query, Request
 from pydantic import BaseModel, Field
 from sqlalchemy import insert, select
 
@@ -40,6 +40,7 @@ from .db import chat, reports
 from .deps import SeatDep, ServiceDep
 from .limits import RateLimiter
 from .routes import REFUSALS
+from .schemas import STORED_INT
 from .seating import cookie_player
 from .service import GameService, Seated, ServiceError
 from .store import EventStore
@@ -259,7 +260,9 @@ async def read_chat(
     seated: SeatDep,
     service: ServiceDep,
     room: Annotated[Room | None, Query(description="Default: the reader's own room.")] = None,
-    after: Annotated[int, Query(ge=0, description="Only messages after this id.")] = 0,
+    after: Annotated[
+        int, Query(ge=0, le=STORED_INT, description="Only messages after this id.")
+    ] = 0,
 ) -> dict[str, Any]:
     """The players' room is for the seats' tokens, the spectators' room for the others;
     during the game neither reads the other's (fair play), after it both are open."""
@@ -304,7 +307,7 @@ async def write_chat(
 )
 async def report(
     game_id: str,
-    message_id: int,
+    message_id: Annotated[int, Path(ge=0, le=STORED_INT, description="The message's id.")],
     body: ReportIn,
     request: Request,
     service: ServiceDep,

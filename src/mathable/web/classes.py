@@ -3,8 +3,9 @@
 A teacher pastes the game links the pupils share; the page (``/class``, drawn by
 ``class.js``) keeps only their game ids, in the browser and in its address
 (``/class?name=…&games=id1,id2``). ``GET /api/class?games=id1,id2`` answers each game's
-public summary (title, players, over, scores, winners) and, once it is over, each
-player's accuracy from the game's analysis (the one ``/api/games/{id}/analysis`` gives:
+public summary (title, players and the player id each seat is bound to, over, scores,
+winners) and, once it is over, each player's accuracy from the game's analysis (None for
+one who never moved: no turn with a point to score) (the one ``/api/games/{id}/analysis`` gives:
 computed in the worker pool and kept). Nothing here needs a seat: the view is a
 spectator's, and a running game's analysis is not asked for (O2).
 """
@@ -69,6 +70,9 @@ async def summary(service: GameService, game_id: str) -> dict[str, Any]:
         "id": game_id,
         "title": view.get("title"),
         "players": [seat["name"] for seat in view.get("seats", [])],
+        # who each seat is (issue 32): two pupils of one name are two rows; None for a seat
+        # bound to no player (one screen), which the page counts as its own
+        "player_ids": [seat.get("player") for seat in live.seats],
         "scores": view.get("scores"),
         "over": over,
         "winners": view.get("winners") if over else None,
@@ -76,8 +80,16 @@ async def summary(service: GameService, game_id: str) -> dict[str, Any]:
     }
     if over:
         report = await service.finished_analysis(live)
-        shown["accuracy"] = [player.get("accuracy") for player in report.get("players", [])]
+        shown["accuracy"] = [_accuracy(player) for player in report.get("players", [])]
     return shown
+
+
+def _accuracy(player: dict[str, Any]) -> Any:
+    """A player's accuracy, or None for one who never moved (issue 32): with no turn, or
+    none where a point could be scored, the analysis says 100%, which judged nothing."""
+    if not player.get("turns") or not player.get("best_points"):
+        return None
+    return player.get("accuracy")
 
 
 @router.get(
@@ -89,9 +101,11 @@ async def class_games(
     service: ServiceDep,
     games: Annotated[str, Query(max_length=MOST * 82, description="Game ids, by commas")],
 ) -> list[dict[str, Any]]:
-    """Each game of ``games`` (at most 60 ids) in order: its title, players, scores,
-    whether it is over and its winners, and once over each player's accuracy from the
-    analysis (None for a player with no turn to judge); an unknown game has ``error``."""
+    """Each game of ``games`` (at most 60 ids) in order: its title, players (and
+    ``player_ids``, the player each seat is bound to or None), scores, whether it is over
+    and its winners, and once over each player's accuracy from the analysis (None for a
+    player who never moved: no turn with a point to score); an unknown game has
+    ``error``."""
     return [await summary(service, game_id) for game_id in game_ids(games)]
 
 

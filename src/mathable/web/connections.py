@@ -17,7 +17,9 @@ patch is made once per seat and action, like the view, however many sockets it g
 
 Incoming frames are text of at most ``max_frame`` bytes, at most ``frames_per_second``
 per connection (a token bucket holding a second's worth); a binary frame (1003), an
-oversized one (1009) or one too many (1008) closes the socket with a reason.
+oversized one (1009) or one too many (1008) closes the socket with a reason; a frame's
+text is read by :func:`parse_frame`, which refuses a nest too deep or a lone surrogate
+before parsing (issue 30).
 :class:`Admissions` caps the spectators of a game and the sockets from one address.
 The numbers are :class:`SocketLimits`, read from the environment.
 """
@@ -41,6 +43,7 @@ from mathable import i18n
 from mathable.i18n import Text, _, lazy, lazy_plural
 
 from . import patches
+from .inputs import MAX_DEPTH, text_problem
 
 POLICY = 1008
 """Close code: too many frames, a reader too slow, past a cap."""
@@ -169,6 +172,34 @@ class ViewMessage(Encoded):
         text = None if made is None else dumps(made)
         self._patched = (weakref.ref(base), text)
         return text
+
+
+class FrameError(ValueError):
+    """A frame that is not a JSON object; ``reason`` says why when it is more than bad
+    JSON (a lone surrogate, a nest too deep), in the socket's language."""
+
+    def __init__(self, reason: str | None = None) -> None:
+        super().__init__(reason or "not a JSON object")
+        self.reason = reason
+
+
+def parse_frame(text: str) -> dict[str, Any]:
+    """A socket's text frame read as a JSON object, checked before it is parsed (no lone
+    surrogate, at most :data:`~.inputs.MAX_DEPTH` levels deep: :mod:`.inputs`), so no
+    frame makes the parser recurse past Python's limit or puts text that cannot be
+    encoded into the server; :class:`FrameError` for any other frame."""
+    problem = text_problem(text)
+    if problem is not None:
+        raise FrameError(problem)
+    try:
+        message = json.loads(text)
+    except RecursionError:  # not reached past the check: kept as a guard
+        raise FrameError(_("the JSON nests more than {most} levels deep", most=MAX_DEPTH)) from None
+    except ValueError:
+        raise FrameError() from None
+    if not isinstance(message, dict):
+        raise FrameError()
+    return message
 
 
 def encode(message: dict[str, Any]) -> str:

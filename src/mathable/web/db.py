@@ -43,7 +43,7 @@ from sqlalchemy.pool import ConnectionPoolEntry, StaticPool
 from mathable.engine.errors import MathableError
 
 MIGRATIONS = Path(__file__).with_name("migrations")
-HEAD = "0009"
+HEAD = "0012"
 """The newest migration: a database at this revision needs no Alembic run."""
 
 EXAMPLES = "sqlite:///mathable.db or postgresql://user:password@host:5432/database"
@@ -110,11 +110,31 @@ players = Table(
     Column("password_hash", Text),
     Column("kind", Text, nullable=False),
     Column("created", Float, nullable=False),
+    Column("name_skeleton", Text),
     Index("ux_players_name_key", "name_key", unique=True),
+    Index("ux_players_name_skeleton", "name_skeleton", unique=True),
 )
 """Everyone who plays (issue 15): a guest (no ``password_hash``), an account (a name
 and an argon2 hash) or a computer player (``kind`` ``bot``). ``name_key``, the case-folded
-name, is set for accounts and bots only: their names are unique whatever the case."""
+name, is set for accounts and bots only: their names are unique whatever the case, and an
+account logs in by it. ``name_skeleton`` (issue 30, :func:`.names.key`): the name's
+look-alike key, held by every player made or renamed since, guests too, so that no two
+look alike."""
+
+login_failures = Table(
+    "login_failures",
+    metadata,
+    Column("name_key", Text, primary_key=True),
+    Column("failures", Integer, nullable=False),
+    Column("since", Float, nullable=False),
+    Column("lockouts", Integer, nullable=False),
+    Column("locked_until", Float, nullable=False),
+    Column("updated", Float, nullable=False),
+    Index("ix_login_failures_updated", "updated"),
+)
+"""Failed log-ins per account name (issue 30, :mod:`.guessing`), whether the name exists
+or not: ``failures`` since ``since`` (the window's start), locked until ``locked_until``
+after too many, ``lockouts`` so far (each lasts twice the one before)."""
 
 settings = Table(
     "settings",
@@ -190,6 +210,37 @@ game_players = Table(
 """Who sits at a game (issue 15, "Players"): a seat bound to a player (a person's cookie
 or account, or a computer player's ``bot-<level>``) once taken; a player's games by the
 index."""
+
+bot_games = Table(
+    "bot_games",
+    metadata,
+    Column("game_id", Text, primary_key=True),
+    Column("player_id", Text),
+    Column("address", Text),
+    Column("all_computer", Boolean, nullable=False),
+    Column("created", Float, nullable=False),
+    Index("ix_bot_games_player", "player_id"),
+    Index("ix_bot_games_address", "address"),
+)
+"""A game with a computer seat, by who made it (issue 30, :mod:`.botshare`): the creator's
+player id and a keyed hash of their address (never the address itself), whether every
+seat is a computer's. Made before the game (no foreign key: a claim for a game about to
+be stored), and deleted once the game has a result or has gone quiet."""
+
+sessions = Table(
+    "sessions",
+    metadata,
+    Column("id", Text, primary_key=True),
+    Column("player_id", Text, ForeignKey("players.id"), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("last_seen", Float, nullable=False),
+    Column("user_agent", Text, nullable=False),
+    Index("ix_sessions_player", "player_id"),
+    Index("ix_sessions_last_seen", "last_seen"),
+)
+"""A session kept on the server (issue 30, :mod:`.sessions`): one per log-in, sign-up or
+guest's first write; the session cookie holds its signed ``id`` and nothing else. Logging
+out deletes it; ``last_seen`` (raised at most once a minute) ends it 30 days later."""
 
 results = Table(
     "results",

@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import json
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, FastAPI, Request
@@ -22,7 +21,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from mathable import i18n
 
-STATIC = Path(__file__).with_name("static")
+from . import assets
+
 COOKIE = "lang"
 
 
@@ -60,15 +60,10 @@ class LanguageMiddleware:
             await self.app(scope, receive, send)
 
 
-@cache
-def _index() -> str:
-    return (STATIC / "index.html").read_text(encoding="utf-8")
-
-
 def html_page(status_code: int = 200) -> HTMLResponse:
     """The page (every route of the site draws itself from it), named in the reader's
     language: ``<html lang>`` is what the page's modules translate into."""
-    html = _index().replace('<html lang="en">', f'<html lang="{i18n.current()}">', 1)
+    html = assets.page(i18n.current())  # its files by hashed names, preloaded (issue 32)
     return HTMLResponse(html, status_code=status_code, headers={"Vary": "Cookie, Accept-Language"})
 
 

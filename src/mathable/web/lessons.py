@@ -15,9 +15,10 @@ from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, Field
 
 from mathable import i18n
+from mathable.engine.actions import Place
 from mathable.engine.errors import MathableError
 from mathable.engine.protocol import Game
-from mathable.learn.lessons import LESSONS, MAX_TYPED, Lesson, check, lesson_for
+from mathable.learn.lessons import LESSONS, MAX_TYPED, Lesson, check, lesson_for, running_scores
 from mathable.render.panels import EMPTY
 
 from .language import html_page
@@ -38,15 +39,32 @@ def _lesson(name: str) -> Lesson:
         raise HTTPException(404, str(exc)) from None
 
 
+def _legal(game: Game) -> dict[str, list[str]]:
+    """The cells (or piles) each value of the rack may go on now, as the game page lights
+    them when a token is picked (issue 32): the engine's legal placements."""
+    if game.is_over:
+        return {}
+    legal: dict[str, list[str]] = {}
+    for action in game.legal_placements():
+        if isinstance(action, Place):
+            cells = legal.setdefault(str(action.value), [])
+            name = game.cell_names.name(action.cell)
+            if name not in cells:
+                cells.append(name)
+    return legal
+
+
 def _position(game: Game) -> dict[str, Any]:
     """What the page draws of a game: the board's tokens by cell name, the players,
-    scores, the one to move and what it places from now (its rack)."""
+    scores (with the open turn's points: they follow each step), the one to move, what it
+    places from now (its rack) and where each value may go (``legal``)."""
     view = game.view(game.to_move)
     targets = game.game_type.targets
     return {
         "board": {t.name: v for t, v in zip(targets, view.surface, strict=True) if v != EMPTY},
         "players": list(view.players),
-        "scores": list(view.scores),
+        "scores": running_scores(game),
+        "legal": _legal(game),
         "to_move": view.to_move,
         "rack": list(view.playable),  # what is placed now (Quattro: a card just drawn)
         "bag": view.bag_size,

@@ -26,10 +26,12 @@ from sqlalchemy import Connection, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from mathable.ai import BOTS, bot_player_id
-from mathable.engine.validation import FieldError, player_name, shown
+from mathable.engine.validation import shown
 from mathable.i18n import _, lazy
 
+from . import names
 from .db import is_unique_violation, players, settings
+from .guessing import GuessLimiter
 from .service import ServiceError
 from .standings import shown_name
 from .store import EventStore
@@ -41,6 +43,9 @@ MAX_PASSWORD = 200
 """A password's bounds, in characters (the upper one: argon2's work stays bounded)."""
 WRONG_LOGIN = lazy("wrong name or password")
 """The one answer to a failed log-in, whichever of the two was wrong."""
+GUEST_NUMBERS = 9_000_000
+"""How many numbers a new guest's name ("Guest 4821937") is drawn from, 1000000 and up:
+a guest's name is unique among the guests, drawn again on the rare repeat."""
 SECRET_KEY = "secret_key"
 """The shared setting that signs the session cookies."""
 
@@ -84,6 +89,8 @@ class PlayerStore:
         self.hasher = hasher or PasswordHasher()
         # a log-in with an unknown name still verifies a hash: as slow as a wrong password
         self._decoy = self.hasher.hash(secrets.token_urlsafe(16))
+        self.guesses = GuessLimiter(store)
+        """Failed log-ins per name, in the database (issue 30)."""
 
     # -- reading --------------------------------------------------------------------------
 
@@ -103,23 +110,38 @@ class PlayerStore:
 
     # -- guests and names -----------------------------------------------------------------
 
-    def new_guest(self) -> Player:
-        """A new anonymous player, "Guest" and four digits."""
-        player_id = secrets.token_urlsafe(12)
-        # TRANSLATORS: the name a visitor is given on a first visit (kept as their name)
-        name = _("Guest {number}", number=1000 + secrets.randbelow(9000))
+    def new_guest(self, player_id: str | None = None, name: str | None = None) -> Player:
+        """A new anonymous player, "Guest" and seven digits, a name no other player
+        has (drawn again if one has: issue 30); ``player_id`` and ``name``
+        given: the guest a session cookie named before their first write (:mod:`.sessions`)."""
+        player_id = player_id or secrets.token_urlsafe(12)
+        name = name or guest_name()
         now = time.time()
-        with self.store.writing() as connection:
-            connection.execute(
-                insert(players).values(id=player_id, name=name, kind=PERSON, created=now)
-            )
+        for attempt in range(8):
+            try:
+                with self.store.writing() as connection:
+                    connection.execute(
+                        insert(players).values(
+                            id=player_id,
+                            name=name,
+                            kind=PERSON,
+                            created=now,
+                            name_skeleton=names.key(name),
+                        )
+                    )
+                break
+            except IntegrityError as exc:  # the id made already, or the name another's
+                if attempt == 7 or not is_unique_violation(exc) or self.get(player_id):
+                    raise
+                name = guest_name()  # another guest's name (issue 30): another number
         return Player(player_id, name, PERSON, False, now)
 
     def rename(self, player_id: str, name: str) -> Player:
-        """Change a person's display name; it may not be an account's or a computer
-        player's name, whatever its case (409): nobody passes for another. Guests' names
-        may repeat."""
+        """Change a person's display name (:func:`.names.check`: 400 naming the rule
+        broken); it may not look like another player's name, a guest's too, whatever its
+        case (409), nor be reserved (409): nobody passes for another."""
         name = self._checked(name)
+        skeleton = names.key(name)
         try:
             with self.store.writing() as connection:
                 row = self._row(connection, player_id)
@@ -134,7 +156,9 @@ class PlayerStore:
                         raise ServiceError(409, name_taken(name))
                     key = None
                 connection.execute(
-                    update(players).where(players.c.id == player_id).values(name=name, name_key=key)
+                    update(players)
+                    .where(players.c.id == player_id)
+                    .values(name=name, name_key=key, name_skeleton=skeleton)
                 )
         except IntegrityError as exc:
             raise self._taken(exc, name) from None
@@ -143,9 +167,11 @@ class PlayerStore:
     # -- accounts -------------------------------------------------------------------------
 
     def register(self, player_id: str, name: str, password: str) -> Player:
-        """Turn the guest ``player_id`` into an account: ``name`` free whatever its case
-        (409), the password kept as an argon2 hash."""
+        """Turn the guest ``player_id`` into an account: ``name`` passing the rules
+        (:func:`.names.check`) and like no other player's (409), the password kept as an
+        argon2 hash."""
         name = self._checked(name)
+        skeleton = names.key(name)
         digest = self.hasher.hash(self._password(password))
         try:
             with self.store.writing() as connection:
@@ -159,7 +185,12 @@ class PlayerStore:
                 connection.execute(
                     update(players)
                     .where(players.c.id == player_id)
-                    .values(name=name, name_key=name_key(name), password_hash=digest)
+                    .values(
+                        name=name,
+                        name_key=name_key(name),
+                        name_skeleton=skeleton,
+                        password_hash=digest,
+                    )
                 )
         except IntegrityError as exc:
             raise self._taken(exc, name) from None
@@ -167,7 +198,10 @@ class PlayerStore:
 
     def login(self, name: str, password: str) -> Player:
         """The account of this name and password; 401 :data:`WRONG_LOGIN` otherwise
-        (the same answer for an unknown name and a wrong password)."""
+        (the same answer for an unknown name and a wrong password); 429 while the name is
+        locked after too many failures (:mod:`.guessing`), an account's or not."""
+        guessed = name_key(name).encode("utf-8", "backslashreplace").decode("utf-8")
+        self.guesses.check(guessed)
         with self.store.reading() as connection:
             row = connection.execute(
                 select(players).where(
@@ -180,9 +214,11 @@ class PlayerStore:
         try:
             self.hasher.verify(digest, password)
         except (VerificationError, InvalidHashError):
+            self.guesses.failed(guessed)
             raise ServiceError(401, str(WRONG_LOGIN)) from None
         if row is None:  # pragma: no cover - the decoy's password is never guessed
             raise ServiceError(401, str(WRONG_LOGIN))
+        self.guesses.succeeded(guessed)
         if self.hasher.check_needs_rehash(digest):  # the hasher's parameters were raised
             with self.store.writing() as connection:
                 connection.execute(
@@ -212,6 +248,7 @@ class PlayerStore:
                             id=bot_id(level),
                             name=name,
                             name_key=name_key(name),
+                            name_skeleton=names.key(name),
                             kind=BOT,
                             created=time.time(),
                         )
@@ -220,14 +257,35 @@ class PlayerStore:
                 if not is_unique_violation(exc):
                     raise
 
+    # -- passwords ------------------------------------------------------------------------
+
+    def change_password(self, player_id: str, current: str, password: str) -> None:
+        """An account's new password (8 to 200 characters), its current one given: 403 if
+        wrong, 409 for a guest (no password to change). The caller ends the sessions."""
+        digest = self.hasher.hash(self._password(password))
+        with self.store.reading() as connection:
+            row = self._row(connection, player_id)
+        if row is None or row.kind != PERSON or row.password_hash is None:
+            raise ServiceError(409, _("make an account first: a guest has no password"))
+        try:
+            self.hasher.verify(str(row.password_hash), current)
+        except (VerificationError, InvalidHashError):
+            raise ServiceError(403, _("field 'current': not your password")) from None
+        with self.store.writing() as connection:
+            connection.execute(
+                update(players).where(players.c.id == player_id).values(password_hash=digest)
+            )
+
     # -- checks ---------------------------------------------------------------------------
 
     @staticmethod
     def _checked(name: str) -> str:
+        """The name as kept (:func:`.names.check`); a reserved one is 409, as a taken
+        one, the other rules 400."""
         try:
-            return player_name(name)
-        except FieldError as exc:
-            raise ServiceError(400, str(exc)) from None
+            return names.check(name)
+        except names.NameRefused as exc:
+            raise ServiceError(409 if exc.rule == "reserved" else 400, str(exc)) from None
 
     @staticmethod
     def _password(password: str) -> str:
@@ -251,8 +309,16 @@ class PlayerStore:
 
 
 def name_taken(name: str) -> str:
-    """The refusal of an account's name already taken (whatever its case)."""
+    """The refusal of a name another player has (whatever its case or look-alike
+    letters)."""
     return _("the name {name} is taken: choose another", name=shown(name))
+
+
+def guest_name() -> str:
+    """A new guest's name: "Guest" and a number of :data:`GUEST_NUMBERS`, in the
+    reader's language."""
+    # TRANSLATORS: the name a visitor is given on a first visit (kept as their name)
+    return _("Guest {number}", number=1_000_000 + secrets.randbelow(GUEST_NUMBERS))
 
 
 def secret_key(store: EventStore) -> str:

@@ -81,7 +81,11 @@ def shown(puzzle: mined.Puzzle) -> dict[str, Any]:
     """A puzzle as the page needs it, without its answer: the position, the rack, the
     target, and the board's values by target (-1 for an empty square)."""
     _variant, board = mined.board_of(puzzle)
-    return {**puzzle.to_dict(answer=False), "surface": list(board.values)}
+    return {
+        **puzzle.to_dict(answer=False),
+        "surface": list(board.values),
+        "themes": list(mined.themes(puzzle)),  # the kinds of equation it needs (issue 32)
+    }
 
 
 def _found(puzzle_id: str) -> mined.Puzzle:
@@ -98,11 +102,14 @@ async def list_puzzles(
     game: Literal["classic", "junior"] | None = None,
     limit: Annotated[int, Query(ge=1, le=LISTED)] = 20,
     offset: Annotated[int, Query(ge=0, le=100_000)] = 0,
+    theme: Literal["+", "−", "×", "÷"] | None = None,
 ) -> list[dict[str, Any]]:
-    """The shipped puzzles of ``band`` (and ``game``), in the set's order, at most
-    :data:`LISTED` at a time from ``offset``; without their answers. The header
-    ``X-Total-Count`` says how many there are in all."""
+    """The shipped puzzles of ``band`` (and ``game``, and ``theme``: an operation the
+    answer's equations use), in the set's order, at most :data:`LISTED` at a time from
+    ``offset``; without their answers. The header ``X-Total-Count`` says how many there
+    are in all."""
     chosen = [p for p in mined.of_band(band) if game is None or p.game == game]
+    chosen = mined.of_theme(theme, chosen)
     response.headers["X-Total-Count"] = str(len(chosen))
     return [shown(p) for p in chosen[offset : offset + limit]]
 

@@ -5,7 +5,6 @@ service's :class:`~.service.ServiceError`, answered 4xx by the app.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -15,11 +14,20 @@ from fastapi.responses import HTMLResponse, Response
 from mathable.games.registry import GAMES
 from mathable.i18n import _
 
-from .connections import POLICY, Admissions, Connection, Encoded, refuse
+from .connections import (
+    POLICY,
+    Admissions,
+    Connection,
+    Encoded,
+    FrameError,
+    parse_frame,
+    refuse,
+)
 from .deps import PlayerDep, SeatDep, ServiceDep
 from .language import html_page
 from .limits import rate_limited
 from .schemas import (
+    STORED_INT,
     Act,
     AnalysisOut,
     BotOut,
@@ -53,7 +61,11 @@ REFUSALS: dict[int | str, dict[str, Any]] = {
         (409, "Not now: not your turn, the game moved on, or not over yet"),
         (413, "A request body over the limit (256 KB; a record 1 MB)"),
         (422, "Invalid input, or an illegal action (with the rule and the cell or pile)"),
-        (429, "Too many requests of this kind from one address (see Retry-After)"),
+        (
+            429,
+            "Too many requests of this kind from one address (see Retry-After), or too "
+            "many live games with a computer seat (``limit``, ``most``)",
+        ),
     ]
 }
 
@@ -128,7 +140,7 @@ async def bots(service: ServiceDep) -> list[dict[str, str]]:
     dependencies=[Depends(rate_limited("create"))],
 )
 async def create_game(
-    spec: NewGame, service: ServiceDep, player: SessionPlayerDep
+    spec: NewGame, service: ServiceDep, player: SessionPlayerDep, request: Request
 ) -> dict[str, Any]:
     """Returns the game id and its seats. At one screen (``mode: screen``, or one person
     against the computer) every person's seat has its secret token: whoever holds a token
@@ -137,8 +149,11 @@ async def create_game(
     whoever follows it first gets that seat's token (``POST /api/games/{id}/join``).
     Online games are dealt by the server; their seed is shown when they end (O1). The
     creator's seat is bound to their session cookie's player (if the request has a
-    session: ``GET /api/me`` gives one), which then opens it without a token."""
-    return await service.create(spec, player)
+    session: ``GET /api/me`` gives one), which then opens it without a token. Games with
+    a computer seat are a fair share per address and player (429 past
+    ``MATHABLE_BOT_GAMES_ALL`` or ``MATHABLE_BOT_GAMES``)."""
+    address = request.client.host if request.client else None
+    return await service.create(spec, player, address=address)
 
 
 @games.post("/{game_id}/join", summary="Claim a seat with its invitation", response_model=JoinedOut)
@@ -229,12 +244,19 @@ async def claim(game_id: str, body: SeatToken, service: ServiceDep, request: Req
 @games.get("", summary="Games, newest first", response_model=list[GameSummaryOut])
 async def list_games(
     service: ServiceDep,
+    request: Request,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
     live: Annotated[
         bool, Query(description="Only online games being played: games to watch.")
     ] = False,
+    mine: Annotated[
+        bool,
+        Query(description="Only the games of the session cookie's player, finished or not."),
+    ] = False,
 ) -> list[dict[str, Any]]:
-    return await service.games(limit, live)
+    """The online games (anyone may watch them) and the games the session cookie's
+    player sits at; another person's game at one screen is never listed (issue 30)."""
+    return await service.games(limit, live, cookie_player(request), mine)
 
 
 @games.get(
@@ -316,7 +338,7 @@ async def transcript(game_id: str, service: ServiceDep) -> Response:
     response_model=ReplayOut,
 )
 async def replay(
-    seated: SeatDep, service: ServiceDep, step: Annotated[int, Query(ge=0)] = 0
+    seated: SeatDep, service: ServiceDep, step: Annotated[int, Query(ge=0, le=STORED_INT)] = 0
 ) -> dict[str, Any]:
     """Open to all once the game is over, with every rack at each step. During the game
     only for a seat (its token), with its own rack: never another's hidden one (O1)."""
@@ -411,13 +433,12 @@ async def updates(
         await service.seat_opened(seated)  # presence: connected (watchers told)
         async for text in connection.frames():
             try:
-                message = json.loads(text)
-                if not isinstance(message, dict):
-                    raise ValueError("not an object")
-            except ValueError:
+                message = parse_frame(text)
+            except FrameError as exc:
                 # TRANSLATORS: {"action": "I8=12"} is JSON, sent as it is
                 example = _('send JSON like {"action": "I8=12"}')
-                connection.send({"type": "error", "status": 400, "error": example})
+                error = example if exc.reason is None else f"{exc.reason}: {example}"
+                connection.send({"type": "error", "status": 400, "error": error})
                 continue
             if message.get("type") == "sync":  # the client lost track: the whole view
                 connection.resync()

@@ -24,6 +24,15 @@ or more is refused (``seed: less than 9007199254740992``). Games stored before, 
 records made elsewhere, may hold a larger seed: their views carry it as a string of
 its digits (:func:`~.service.shown_seed`)."""
 
+STORED_INT = 2**31 - 1
+"""The largest whole number a request may give where one is compared with a stored one (a
+chat message's id, a seq, a step): what a 32-bit ``INTEGER`` column holds on PostgreSQL.
+Checked in the request (``le=STORED_INT``) before any store sees it (issue 30): a larger
+one overflowed SQLite's and PostgreSQL's integers, a 500."""
+
+MAX_SEATS = 4
+"""Seats in a game at most (the most any game takes)."""
+
 # -- what clients send ---------------------------------------------------------------
 
 
@@ -52,6 +61,7 @@ class NewGame(BaseModel):
     seat: int | None = Field(
         default=None,
         ge=0,
+        le=MAX_SEATS - 1,
         description="Online: the seat the creator plays (0-based; the first person's seat "
         "by default). The other people's seats get invitation links.",
     )
@@ -97,7 +107,10 @@ class Act(BaseModel):
         description="I8=12, J8=16+, end, pass, exchange 3,5…; undo when the view's undo says so",
     )
     seq: int | None = Field(
-        default=None, description="The actions seen so far: refused (409) if the game moved on."
+        default=None,
+        ge=0,
+        le=STORED_INT,
+        description="The actions seen so far: refused (409) if the game moved on.",
     )
 
 
@@ -277,6 +290,10 @@ class TurnSummaryOut(BaseModel):
     explanations: list[str] = Field(
         default_factory=list,
         description="each placement of the turn explained: its equations and points (issue 18)",
+    )
+    no_fit: bool = Field(
+        default=False,
+        description="the turn ended by itself: pieces were left in hand and none fitted (issue 32)",
     )
 
 

@@ -31,8 +31,11 @@ def cookie_player(connection: HTTPConnection) -> str | None:
 
 
 async def session_player(connection: HTTPConnection) -> str | None:
-    """:func:`cookie_player` as a dependency."""
-    return cookie_player(connection)
+    """:func:`cookie_player` as a dependency of a write: a guest known by their cookie
+    alone gets their player row now (:func:`.sessions.written_player`)."""
+    from .sessions import written_player  # it reads this module's cookie_player
+
+    return await written_player(connection)
 
 
 SessionPlayerDep = Annotated[str | None, Depends(session_player)]

@@ -55,6 +55,7 @@ from .workers import (
     analyse_record,
     apply_event,
     bot_move,
+    computers_move,
     ending_event,
     hint_turns,
     summarise,
@@ -89,7 +90,10 @@ class ServiceError(Exception):
 
 
 def _hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
+    """A token's SHA-256, as the store keeps it. Any text hashes: a lone surrogate (which
+    no UTF-8 can hold, refused at the door by :mod:`.inputs`) is encoded as it is, so a
+    token never raises here, it just opens nothing (issue 30)."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _invitation(creator: str, seat: int) -> str:
@@ -249,6 +253,8 @@ class GameService:
     ) -> None:
         self.store = store
         self.workers = workers or Workers()
+        self.computer_workers = Workers(max(1, self.workers.size // 2) if self.workers.size else 0)
+        """The pool of the games between computers only (issue 30): their own lane."""
         self.live: OrderedDict[str, LiveGame] = OrderedDict()
         """Games in memory, least recently used first; at most ``live_games`` idle ones."""
         self.live_games = max(1, live_games)
@@ -286,6 +292,7 @@ class GameService:
         """Open the worker pool; from now on computer players move in the background,
         and every stored game whose computer player is to move is resumed."""
         self.workers.start()
+        self.computer_workers.start()
         self._started = True
         self._loop = asyncio.get_running_loop()
         if self.store.postgresql:
@@ -317,6 +324,7 @@ class GameService:
         await self.clocks.close()
         await self.presence.close()
         await asyncio.to_thread(self.workers.shutdown)
+        await asyncio.to_thread(self.computer_workers.shutdown)
 
     async def resume(self, page: int = 200) -> None:
         """Find the stored games whose computer player is to move (after a crash or a
@@ -520,6 +528,7 @@ class GameService:
             "mode": mode,
             "clock": clock,
             "rated": spec.rated,
+            "rules_version": game.rules_version,  # replayed by it after a rules change
         }
         created = self.now()
         computers = sum(player.bot is not None for player in spec.players)
@@ -713,6 +722,7 @@ class GameService:
             "house_rules": game.house_rules.to_dict(),
             "rounds": fields.get("rounds", 1),
             "mode": "screen",
+            "rules_version": game.rules_version,  # the record's: played on by its rules
         }
         if fields.get("setup") is not None:  # a chosen deal: kept server-side only
             spec["setup"] = fields["setup"]
@@ -1296,7 +1306,11 @@ class GameService:
                 game = live.game
                 seat, seq = game.to_move, live.events
                 level = self._level_in_time(live, seat)
-                action = await self._decide(level, self._bot_seed(game, seat), game, seat)
+                bot_seed = self._bot_seed(game, seat)
+                if len(live.bots) == len(live.seats):  # computers only: their own lane
+                    action = await self._decide(level, bot_seed, game, seat, alone=True)
+                else:
+                    action = await self._decide(level, bot_seed, game, seat)
                 async with live.lock:
                     if self.live.get(game_id) is not live or live.events != seq:
                         continue  # the game moved (or was reloaded) meanwhile: decide again
@@ -1342,10 +1356,17 @@ class GameService:
         left = None if clocks is None else clocks.left_ms[seat]
         return in_time(live.bots[seat], left)
 
-    async def _decide(self, level: str, seed: int, game: Game, seat: int) -> Action:
-        """A computer player's action from its seat's view, in the worker pool; if the
-        pool cannot answer, the engine's first legal action."""
+    async def _decide(
+        self, level: str, seed: int, game: Game, seat: int, alone: bool = False
+    ) -> Action:
+        """A computer player's action from its seat's view, in the worker pool; in a game
+        between computers only (``alone``), in the computers' own pool, so that a person's
+        opponent never waits behind them (issue 30); if the pool cannot answer, the
+        engine's first legal action."""
         try:
+            if alone:
+                view = game.view(seat)
+                return await self.computer_workers.run(computers_move, level, seed, view)
             return await self.workers.run(bot_move, level, seed, game.view(seat))
         except asyncio.CancelledError:
             raise
@@ -1817,20 +1838,24 @@ class GameService:
         )
         return self._keep(summary)
 
-    def _listed(
-        self, limit: int, unfinished: bool = False
-    ) -> tuple[list[tuple[str, float]], dict[str, int]]:
-        """The newest games' ids and creation times, and their numbers of actions."""
-        listed = self.store.list_ids(limit, unfinished)
-        return listed, self.store.heads([game_id for game_id, _ in listed])
-
-    async def games(self, limit: int, live: bool = False) -> list[dict[str, Any]]:
+    async def games(
+        self, limit: int, live: bool = False, player: str | None = None, mine: bool = False
+    ) -> list[dict[str, Any]]:
         """The newest games first, from memory and the kept summaries: a game is
         replayed (in the worker pool) only when nothing current is known of it.
-        ``live``: only online games being played (the lobby's games to watch)."""
-        listed, heads = await asyncio.to_thread(
-            self._listed, min(4 * limit, 500) if live else limit, live
-        )
+
+        Who sees what (issue 30): the online games, which anyone may watch, and the games
+        ``player`` (the session cookie's) sits at; never another person's game at one
+        screen. ``live``: only online games being played (the lobby's games to watch);
+        ``mine``: only ``player``'s own games, finished or not."""
+        scan = min(4 * limit, 500)  # online games among the newest of all
+        own = await asyncio.to_thread(self.store.player_game_ids, player, limit) if player else []
+        mine_ids = {game_id for game_id, _ in own}
+        listed = [] if mine else await asyncio.to_thread(self.store.list_ids, scan, live)
+        if not live:
+            merged = {game_id: created for game_id, created in [*listed, *own]}
+            listed = sorted(merged.items(), key=lambda g: (-g[1], g[0]))
+        heads = await asyncio.to_thread(self.store.heads, [game_id for game_id, _ in listed])
         found = await asyncio.gather(
             *(self._stored_summary(game_id, heads.get(game_id, 0)) for game_id, _ in listed)
         )
@@ -1838,9 +1863,11 @@ class GameService:
             {**summary, "created": created}  # the store's clock, not a live copy's
             for (_, created), summary in zip(listed, found, strict=True)
             if summary is not None
+            and (
+                (not live and summary["id"] in mine_ids)
+                or (summary["mode"] == "online" and not (live and summary["over"]))
+            )
         ]
-        if live:
-            summaries = [s for s in summaries if s["mode"] == "online" and not s["over"]]
         return summaries[:limit]
 
     async def player_games(self, player_id: str, limit: int = 50) -> list[dict[str, Any]]:

@@ -254,6 +254,21 @@ class EventStore:
             for row in rows
         ]
 
+    def player_game_ids(self, player_id: str, limit: int = 100) -> list[tuple[str, float]]:
+        """The games where ``player_id`` holds a seat, finished or not, newest first:
+        ids and creation times (issue 30: the home page lists one's own games)."""
+        query = (
+            select(games.c.id, games.c.created)
+            .join(game_players, game_players.c.game_id == games.c.id)
+            .where(game_players.c.player_id == player_id)
+            .distinct()
+            .order_by(games.c.created.desc(), games.c.id)
+            .limit(limit)
+        )
+        with self._read() as connection:
+            rows = connection.execute(query).all()
+        return [(row.id, row.created) for row in rows]
+
     def update_seats(
         self,
         game_id: str,

@@ -5,7 +5,9 @@ Each job is a top-level function fed with picklable inputs: a bot's level, its s
 the seat's :class:`~mathable.engine.protocol.View` (a bot sees nothing else); a view for
 hints; a game record's JSON text for an analysis; a stored game's creation row and
 actions for the summary the list of games shows. Workers are started by the forkserver
-(or spawned), never forked from the threaded server, and import the engine once.
+(or spawned), never forked from the threaded server, and import the engine once. Each
+worker watches the server and ends with it, killed or not (:func:`watch_server`), and the
+forkserver and the resource tracker end once the workers have (issue 30).
 
 The pool is started and shut down by the app's lifespan (:meth:`Workers.start`,
 :meth:`Workers.shutdown`). Without it (an app run without its lifespan, or a size of 0)
@@ -20,7 +22,9 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import select
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -59,9 +63,71 @@ def yield_to_the_server() -> None:
         os.nice(WORKER_NICENESS)
 
 
+WATCH_EVERY = 1.0
+"""Seconds between two looks at the server where a process cannot wait on it (no
+``pidfd_open``: not Linux)."""
+
+
+def watch_server(server: int) -> threading.Thread:
+    """End this worker as soon as the server process ``server`` ends, however it ends
+    (SIGKILL too: no shutdown code of the server runs then). Without it a worker blocks
+    for ever on the pool's queue, whose write end it holds itself, and keeps the
+    forkserver and the resource tracker alive with it (issue 30): once the workers are
+    gone, those two see their pipes close and exit on their own.
+
+    On Linux the thread waits on a pidfd of the server (no polling); elsewhere it looks
+    every :data:`WATCH_EVERY` seconds."""
+
+    def wait() -> None:
+        try:
+            handle = os.pidfd_open(server)
+        except (AttributeError, OSError):  # not Linux, or gone already
+            while _running(server):
+                time.sleep(WATCH_EVERY)
+        else:
+            select.select([handle], [], [])
+        os._exit(1)  # the job under way has nobody to answer
+
+    thread = threading.Thread(target=wait, name="watch-server", daemon=True)
+    thread.start()
+    return thread
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` exists (a zombie too, until it is reaped)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def start_worker(server: int) -> None:
+    """A worker's start (the pool's initializer): a lower priority than the server's,
+    and an end with the server's (:func:`watch_server`)."""
+    yield_to_the_server()
+    watch_server(server)
+
+
+UNVERSIONED = {"classic": 2, "junior": 2, "junior-numbers": 2, "quattro": 1}
+"""The rules versions of the games stored before a game kept its own (``rules_version``
+in its spec, from 2026-11-28, issue 31): such a game replays by the rules it was played
+by, whatever changed since."""
+
+
+def rules_version(spec: dict[str, Any]) -> int | None:
+    """The rules version a stored game is played by (None: its game's current one)."""
+    version = spec.get("rules_version")
+    if isinstance(version, int) and not isinstance(version, bool):
+        return version
+    return UNVERSIONED.get(str(spec.get("variant")))
+
+
 def replay(spec: dict[str, Any], names: list[str], actions: list[str]) -> Game:
-    """A stored game rebuilt: its deal from the creation row's ``spec``, then its
-    actions replayed."""
+    """A stored game rebuilt: its deal from the creation row's ``spec`` (by the rules
+    version it was begun with), then its actions replayed."""
     game = new_game(
         spec["variant"],
         names,
@@ -69,6 +135,7 @@ def replay(spec: dict[str, Any], names: list[str], actions: list[str]) -> Game:
         house_rules=HouseRules.from_dict(spec.get("house_rules") or {}),
         rounds=spec.get("rounds", 1),
         setup=spec.get("setup"),
+        version=rules_version(spec),
     )
     for text in actions:
         apply_event(game, text)
@@ -300,7 +367,7 @@ class Workers:
 
     def _new_pool(self) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(
-            self.size, mp_context=_context(), initializer=yield_to_the_server
+            self.size, mp_context=_context(), initializer=start_worker, initargs=(os.getpid(),)
         )
 
     def start(self) -> None:
@@ -346,3 +413,25 @@ class Workers:
         pool, self._pool = self._pool, None
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
+
+
+# -- the computers' own lane (issue 30, finding 5) -------------------------------------
+
+COMPUTERS_NICENESS = 19
+"""The CPU priority of the workers that play games between computers only: the lowest,
+below the workers that answer people (:data:`WORKER_NICENESS`)."""
+
+_lowered = False
+
+
+def computers_move(level: str, seed: int, view: View) -> Action:
+    """:func:`bot_move` for a game between computers only, in a worker of the computers'
+    own pool (:attr:`~.service.GameService.computer_workers`) at the lowest CPU priority:
+    their turns never queue before a person's computer opponent, and yield the CPU to
+    it. Never lowers the server's own priority (a pool of size 0 runs jobs on threads)."""
+    global _lowered
+    if not _lowered and multiprocessing.parent_process() is not None:
+        with contextlib.suppress(OSError):
+            os.nice(max(0, COMPUTERS_NICENESS - os.nice(0)))
+        _lowered = True
+    return bot_move(level, seed, view)

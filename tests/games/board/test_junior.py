@@ -11,7 +11,7 @@ import pytest
 from mathable.engine.actions import Accept, Decline, EndGame, EndTurn, Exchange, Pass, Place
 from mathable.engine.errors import IllegalMove
 from mathable.engine.protocol import HouseRules
-from mathable.engine.records import replay_record, to_record
+from mathable.engine.records import RecordError, replay_record, to_record
 from mathable.games.board.game import BoardGame, game_type_of
 from mathable.games.board.transcript import score_transcript
 from mathable.games.board.turns import Setup
@@ -92,9 +92,53 @@ def test_junior_first_seat_starts_and_extra_tile_after_restriction() -> None:
     assert sorted(game2.rack(0)) == [7, 9, 9, 9, 9]
 
 
+RACKS = ((1, 3, 5, 7, 9), (1, 3, 5, 7, 9), (1, 3, 5, 7, 9))
+
+
+def _empty_pot(players: list[str] | int, **rules: bool) -> BoardGame:
+    """A Junior game whose pot is empty from the start (J4: only then may a player
+    propose to stop)."""
+    seats = players if isinstance(players, int) else len(players)
+    return BoardGame(
+        "junior", players, setup=Setup(RACKS[:seats], ()), house_rules=HouseRules(**rules)
+    )
+
+
+def test_j4_a_stop_is_proposed_only_once_the_pot_is_empty() -> None:
+    """J4 (issue 31): "NO MORE TILES IN THE POT?" stands before the three ends in every
+    language: while the pot holds tiles no stop is offered nor accepted (a stop at the
+    start ended a game 0-0-0); once it is empty, at the start of a turn, it is."""
+    game = BoardGame("junior", ["Ann", "Bob", "Cy"], seed=1)
+    assert game.bag_size == 45
+    assert "stop" not in game.view(0).available
+    assert not any(isinstance(a, EndGame) for a in game.legal_actions())
+    before = game.snapshot()
+    with pytest.raises(IllegalMove, match="once the pot is empty: 45 tiles") as info:
+        game.apply("stop")
+    assert info.value.rule == "J4" and game.snapshot() == before
+    emptied = _empty_pot(["Ann", "Bob", "Cy"])
+    assert "stop" in emptied.view(0).available
+    assert EndGame() in emptied.legal_actions()
+    emptied.apply("stop")
+    assert emptied.to_move == 1 and emptied.view(1).available == ("accept", "decline")
+
+
+def test_j4_a_record_of_rules_version_2_may_still_stop_at_the_start() -> None:
+    """A record written by rules version 2 (a stop at any time) replays as it was played
+    and is written again as version 2."""
+    game = BoardGame("junior", ["Ann", "Bob"], seed=1)
+    data = {k: v for k, v in to_record(game).items() if k != "result"}
+    data.update(variant_version=2, actions=["stop", "accept"])
+    old = replay_record(data, lambda _: game_type_of(JUNIOR))
+    assert old.is_over and old.scores == (0, 0) and old.rules_version == 2
+    assert to_record(old)["variant_version"] == 2
+    with pytest.raises(RecordError, match="once the pot is empty"):
+        replay_record({**data, "variant_version": 3}, lambda _: game_type_of(JUNIOR))
+
+
 def test_junior_stop_by_agreement_without_deduction() -> None:
     """J4: the players may agree to stop; no deduction of tiles left."""
-    game = BoardGame("junior", 2, seed=1)
+    game = _empty_pot(2)
     game.apply(EndGame())
     assert not game.is_over  # a proposal: the other player answers first
     game.apply(Accept())
@@ -108,9 +152,7 @@ def test_junior_stop_by_agreement_without_deduction() -> None:
 def test_j4_stop_is_a_proposal_every_other_player_answers_in_turn() -> None:
     """J4: ``stop`` proposes; the others answer in seat order from the next one, each as
     the player to move, with exactly accept and decline open; all must accept."""
-    game = BoardGame(
-        "junior", ["Ann", "Bob", "Cy"], seed=3, house_rules=HouseRules(allow_undo=True)
-    )
+    game = _empty_pot(["Ann", "Bob", "Cy"], allow_undo=True)
     game.apply("stop")
     assert not game.is_over and game.to_move == 1
     bob = game.view(1)
@@ -138,7 +180,7 @@ def test_j4_stop_is_a_proposal_every_other_player_answers_in_turn() -> None:
 def test_j4_a_decline_gives_the_turn_back_to_the_proposer_once() -> None:
     """J4: any refusal continues the game; the proposer plays on with the same turn and
     may not propose again that turn (nobody can loop)."""
-    game = BoardGame("junior", ["Ann", "Bob", "Cy"], seed=3)
+    game = _empty_pot(["Ann", "Bob", "Cy"])
     rack = game.rack(0)
     game.apply("stop")
     game.apply("accept")
@@ -159,7 +201,7 @@ def test_j4_a_decline_gives_the_turn_back_to_the_proposer_once() -> None:
 
 def test_j4_proposals_round_trip_through_records() -> None:
     """J4: the proposal and its answers are in the log, so records replay them."""
-    game = BoardGame("junior", ["Ann", "Bob"], seed=8)
+    game = _empty_pot(["Ann", "Bob"])
     for text in ("stop", "decline", "pass", "stop", "accept"):
         game.apply(text)
     assert game.is_over and game.end_reason == "the players agreed to stop"

@@ -157,18 +157,78 @@ def test_q5_the_first_empty_hand_wins_the_round_and_the_next_is_dealt() -> None:
     )
 
 
-def test_q5_the_reserve_is_rebuilt_unshuffled_from_the_piles_and_the_trash() -> None:
+def _rebuild_after_a_trashed_90(version: int | None = None) -> QuattroGame:
+    """A stuck Ann draws the reserve's last card onto pile A and trashes her 90: the
+    exchange's two cards come from a rebuilt reserve."""
     setup = QuattroSetup(
-        hands=((99, 98, 97, 96, 95, 94, 93), (3, 3, 3, 3, 3, 3, 3)),
+        hands=((90, 81, 80, 72, 70, 64, 63), (3, 3, 3, 3, 3, 3, 3)),
         piles=(20, 12, 7, 2),
         reserve=(50,),
     )
-    game = QuattroGame(2, setup=setup)
+    game = QuattroGame(2, setup=setup, version=version)
     game.apply(Draw())
     game.apply("A=50")  # pile A: 20 then 50; the reserve is empty
-    game.apply(Exchange((99,)))  # trash: 99; the rebuild gives 20 (from A) then 99
-    assert sorted(game.rack(0)) == [20, 93, 94, 95, 96, 97, 98, 99]
+    game.apply(Exchange((90,)))
+    return game
+
+
+def test_q5_the_reserve_is_rebuilt_unshuffled_from_the_piles_only() -> None:
+    """Q5 (issue 31): "on prend les cartes du centre ..., sans les brasser ..., pour
+    former, avec ces 4 paquets, une nouvelle réserve": the piles but their top cards, not
+    the trash, which stays out of play. The rebuild holds only the 20 from pile A."""
+    game = _rebuild_after_a_trashed_90()
+    assert sorted(game.rack(0)) == [20, 63, 64, 70, 72, 80, 81]
     assert game.pile_sizes == (1, 1, 1, 1) and game.bag_size == 0
+    assert game.view(0).to_dict()["trash_size"] == 1  # the 90 stays in the trash
+    assert game.census()[90] == 1 and sum(game.census().values()) == 7 + 7 + 4 + 1
+
+
+def test_q5_a_record_of_rules_version_1_rebuilt_the_reserve_with_the_trash() -> None:
+    """Quattro's rules version 1 took the trash into the new reserve: its records replay
+    as they were played, and are written again as version 1."""
+    game = _rebuild_after_a_trashed_90(version=1)
+    assert sorted(game.rack(0)) == [20, 63, 64, 70, 72, 80, 81, 90]
+    assert game.rules_version == 1 and game.fresh().rules_version == 1
+    again = registry.from_record(records.dumps(game))
+    assert again.snapshot() == game.snapshot() and again.rules_version == 1
+    assert json.loads(records.dumps(again))["variant_version"] == 1
+
+
+def _diago_would_play(version: int | None = None) -> QuattroGame:
+    """Issue 31's table: hand 18, 60; piles 20/12/7/2; no reserve, nothing to rebuild;
+    18 = 20 - 2 on the diagonal A-D."""
+    setup = QuattroSetup(hands=((18, 60), (90, 81)), piles=(20, 12, 7, 2), reserve=())
+    return QuattroGame(["Ann", "Bob"], setup=setup, version=version)
+
+
+def test_q5_a_play_after_diago_counts_no_pass_is_offered() -> None:
+    """Q5 (issue 31): a round is blocked only when nobody can play, DIAGO included: a
+    player whose DIAGO opens a play is not offered a pass (which could block the round)
+    and is refused one; announcing it, the play is there."""
+    game = _diago_would_play()
+    assert not game.legal_placements()
+    assert [game.format_action(a) for a in game.legal_actions()] == ["diago"]
+    assert game.view(0).available == ("diago",)
+    error = refused(game, Pass(), "Q5")
+    assert "DIAGO" in str(error)
+    game.apply(Diago())
+    assert {game.format_action(a) for a in game.legal_placements()} == {"A=18", "D=18"}
+    nothing = QuattroGame(  # 90, 81: no pair makes them, diagonals included: pass
+        ["Ann", "Bob"],
+        setup=QuattroSetup(hands=((90, 81), (18, 60)), piles=(20, 12, 7, 2), reserve=()),
+    )
+    assert nothing.view(0).available == ("pass", "diago")
+    nothing.apply(Pass())
+    assert nothing.to_move == 1
+
+
+def test_q5_a_record_of_rules_version_1_could_pass_with_a_diago_play() -> None:
+    """Quattro's rules version 1 offered the pass: its records replay as played."""
+    game = _diago_would_play(version=1)
+    assert [game.format_action(a) for a in game.legal_actions()] == ["diago", "pass"]
+    game.apply(Pass())
+    again = registry.from_record(records.dumps(game))
+    assert again.snapshot() == game.snapshot()
 
 
 def _blocked(hands: tuple[tuple[int, ...], ...], rounds: int = 1) -> QuattroGame:

@@ -63,6 +63,9 @@ class _Turn:
     """C12: where the turn's first mistake stands in the effective log, if it has one."""
     declined_by: int | None = None
     """J4: the seat that declined this turn's proposal to stop (one proposal a turn)."""
+    ended_at: int | None = None
+    """Where the turn ended in the effective log (C12: a challenge replays the seats that
+    left before that point inside the turn, those that left after it after the cut)."""
 
 
 @dataclass
@@ -85,13 +88,29 @@ class _Question:
         return (self.kind, self.seat, tuple(self.waiting), self.reason)
 
 
+RIGHTS_KEPT = 3
+"""The rules version from which a seat leaving closes no one else's right (ruling O3: an
+open challenge stays open to the opponents still in, a mistake found after its maker left
+still loses its points) and the rounds of C11c count the seats still in (issue 31)."""
+STOP_ON_EMPTY_POT = 3
+"""The rules version from which a stop (J4) is proposed only once the pot is empty."""
+
+
 class _State:
     """The mutable state of a game; only :class:`Game` drives it."""
 
     def __init__(
-        self, variant: Variant, players: int, seed: int, house: HouseRules, setup: Setup | None
+        self,
+        variant: Variant,
+        players: int,
+        seed: int,
+        house: HouseRules,
+        setup: Setup | None,
+        version: int,
     ) -> None:
         self.variant = variant
+        self.version = version
+        """The rules version played (older records replay by the rules they were played by)."""
         self.house = house
         self.n = players
         self.rng = Rng(seed)
@@ -108,6 +127,8 @@ class _State:
         self.turns: list[TurnRecord] = []
         self.effective: list[Action] = []
         self.idle_turns = 0
+        self.idle_seats: list[int] = []
+        """C11c: the seats of the turns since the last placement, in order."""
         self.over = False
         self.end_reason: Words = ""
         self.challengeable: tuple[_Turn, int] | None = None
@@ -254,7 +275,7 @@ class _State:
         # the turn early goes on while tokens are left (mistakes stand until challenged).
         free = self.house.table_referee and variant.partial_turns
         if not rack or (not free and not variant.can_place(board, rack)):
-            self._finish_placing(challenged=False)
+            self._finish_placing(challenged=False, no_fit=bool(rack))
 
     def _end_turn(self, action: EndTurn) -> None:
         if not self.variant.partial_turns and not action.challenged:  # C12 cuts any turn
@@ -267,16 +288,23 @@ class _State:
         self.effective.append(action)
         self._finish_placing(action.challenged)
 
-    def _finish_placing(self, challenged: bool) -> None:
+    def _finish_placing(self, challenged: bool, no_fit: bool = False) -> None:
         turn, seat = self.turn, self.to_move
         bonus = self.variant.turn_bonus(turn.started_with, len(self.racks[seat]))
         self.scores[seat] += turn.points + bonus
         record = TurnRecord(
-            seat, "place", tuple(turn.placements), turn.points + bonus, bonus, challenged=challenged
+            seat,
+            "place",
+            tuple(turn.placements),
+            turn.points + bonus,
+            bonus,
+            challenged=challenged,
+            no_fit=no_fit,
         )
         self._refill(seat)
         emptied = not self.racks[seat] and not self.bag
         if self.house.table_referee and turn.placements and not challenged:
+            turn.ended_at = len(self.effective)
             self.challengeable = (turn, len(self.turns))
         self._next_turn(record, placed=bool(turn.placements))
         if emptied and self.variant.ends_on_empty_rack and not self.over and self.question is None:
@@ -330,6 +358,15 @@ class _State:
                 lazy("{game} does not end by agreement", game=self.variant.title), rule="C11"
             )
         self._check_turn_start("stop")
+        if not self.may_propose_stop():
+            raise IllegalMove(
+                lazy_plural(
+                    "a stop is proposed once the pot is empty: {count} tile is left in it",
+                    "a stop is proposed once the pot is empty: {count} tiles are left in it",
+                    len(self.bag),
+                ),
+                rule="J4",
+            )
         if self.turn.declined_by is not None:
             raise IllegalMove(
                 lazy("your proposal to stop was declined this turn: play on (one proposal a turn)"),
@@ -342,6 +379,12 @@ class _State:
         self.question = _Question("stop", seat, others)
         self.to_move = others[0]
 
+    def may_propose_stop(self) -> bool:
+        """J4: whether the pot allows a proposal to stop now ("no more tiles in the pot?"
+        stands before the three ends): once it is empty (any time before rules version
+        :data:`STOP_ON_EMPTY_POT`)."""
+        return not self.bag or self.version < STOP_ON_EMPTY_POT
+
     def in_play(self) -> list[int]:
         """The seats still in the game (L1)."""
         return [s for s in range(self.n) if not self.out[s]]
@@ -353,19 +396,33 @@ class _State:
     def _leave(self, action: Leave) -> None:
         """Local ruling L1: the seat leaves. Its score is frozen and its rack leaves the
         game face down; on its turn the turn ends at once (its placements stay and score;
-        no bonus, no refill) and the next seat still in moves; a turn open to a challenge
-        stands; a proposal to stop drops the leaver's answer (or is withdrawn if the
-        leaver made it). Fewer than two seats in: the game is over, nobody's rack counted."""
+        no bonus, no refill) and the next seat still in moves; a proposal to stop drops
+        the leaver's answer (or is withdrawn if the leaver made it). Fewer than two seats
+        in: the game is over, nobody's rack counted.
+
+        Ruling O3 (from :data:`RIGHTS_KEPT`): leaving closes no one else's right. A turn
+        open to a challenge (C12) stays open to the opponents still in, the turn the
+        leaver cut short included; a question the leaver was to answer passes to the next
+        opponent still in; the leaver's idle turns no longer count in the rounds of C11c.
+        Before it, leaving let an open turn stand unchallenged."""
         seat, turn = action.seat, self.turn
+        keeps = self.version >= RIGHTS_KEPT
         self.out[seat] = True
         self.effective.append(action)
-        self.challengeable = None
+        if not keeps:
+            self.challengeable = None
         question, self.question = self.question, None
         placed: bool | None = None  # a turn cut short by leaving is not an idle turn
         if question is None and self.to_move == seat and turn.placements:
             self.scores[seat] += turn.points
             self.turns.append(TurnRecord(seat, "place", tuple(turn.placements), turn.points))
+            if keeps and self.house.table_referee:  # O3: its mistakes may still be found
+                turn.ended_at = len(self.effective)
+                self.challengeable = (turn, len(self.turns) - 1)
             self.turn, placed = _Turn(seat, len(self.racks[seat])), True
+        if keeps:  # O3: the rounds of C11c count the seats still in
+            self.idle_turns -= self.idle_seats.count(seat)
+            self.idle_seats = [s for s in self.idle_seats if s != seat]
         if len(self.in_play()) < 2:
             self.over = True
             return
@@ -380,6 +437,12 @@ class _State:
             return
         if question is not None and question.kind == "stop":
             self.to_move = seat  # the proposal is withdrawn with its maker's turn
+        elif question is not None and keeps:  # O3: the question stays open
+            self.question = question
+            if self.to_move == seat:  # the next opponent still in answers it
+                self.to_move = next(s for s in self._after(seat) if s != question.seat)
+                self.turn = _Turn(self.to_move, len(self.racks[self.to_move]))
+            return
         elif question is not None:  # C12: the turn stands without a challenge
             if question.reason:
                 self._end_game(question.reason)
@@ -419,6 +482,9 @@ class _State:
         self.question, self.challengeable = None, None
         if question.reason:
             self._end_game(question.reason)
+        elif self.out[question.seat]:  # O3: its maker has left; the next seat in moves
+            self.to_move = question.seat
+            self._advance(None)
         else:  # K3: the others sit out; the player who made the turn plays again
             self.to_move = question.seat
             self.turn = _Turn(question.seat, len(self.racks[question.seat]))
@@ -464,6 +530,7 @@ class _State:
         None for a turn a seat left, which counts for nothing), unless the game ends."""
         if placed is not None:
             self.idle_turns = 0 if placed else self.idle_turns + 1
+            self.idle_seats = [] if placed else [*self.idle_seats, self.to_move]
         following = self._after(self.to_move)  # never a seat that left (L1)
         if self.variant.empty_racks_sit_out:  # K3
             following = [s for s in following if self.racks[s]]
@@ -479,7 +546,11 @@ class _State:
         elif not self.variant.can_place(
             self.board, set(self.bag).union(*(self.racks[s] for s in in_play))
         ):
-            self._end_game(lazy("no token in play can be placed anywhere"))
+            self._end_game(
+                lazy("no tile in play can be placed anywhere")  # Junior's word for its pieces
+                if self.variant.piece == "tile"
+                else lazy("no token in play can be placed anywhere")
+            )
         elif self.challengeable is not None and self.to_move == self.challengeable[0].seat:
             self._open_for_challenge("")  # K3: the others sit out; they may challenge first
 
@@ -537,11 +608,14 @@ def game_type_of(variant: Variant) -> GameType:
         house_rules: HouseRules | None = None,
         options: Mapping[str, Any] | None = None,
         setup: Mapping[str, Any] | None = None,
+        version: int | None = None,
     ) -> BoardGame:
         check_new_game(built, players, seed_value=seed, house_rules=house_rules, options=options)
         seats = len(seat_names(players))
         start = None if setup is None else setup_from_dict(setup, variant, seats)
-        return BoardGame(variant, players, seed=seed, house_rules=house_rules, setup=start)
+        return BoardGame(
+            variant, players, seed=seed, house_rules=house_rules, setup=start, version=version
+        )
 
     built = GameType(
         name=variant.name,
@@ -581,7 +655,12 @@ class BoardGame(Game):
         seed: int | None = None,
         house_rules: HouseRules | None = None,
         setup: Setup | None = None,
+        version: int | None = None,
     ) -> None:
+        """``version``: the rules version to play by (a record's ``variant_version``;
+        the variant's own by default). Versions 1 and 2 play alike: a record of version 1
+        replays with its answers written out (:func:`~mathable.engine.records.replay_record`),
+        as version 2 writes them."""
         self.variant = get_variant(variant) if isinstance(variant, str) else variant
         self.game_type: GameType = game_type_of(self.variant)
         self.players: tuple[str, ...] = seat_names(players)
@@ -599,11 +678,29 @@ class BoardGame(Game):
         self.seed: int = secrets.randbits(63) if seed is None else seed
         self.house_rules = house_rules or HouseRules()
         self.setup = setup
+        current = self.variant.version
+        if version is not None and not 1 <= version <= current:
+            raise ValueError(
+                lazy(
+                    "{game} has rules versions 1 to {current}, not {version}",
+                    game=self.variant.title,
+                    current=current,
+                    version=version,
+                )
+            )
+        self._rules_version = current if version is None else max(version, 2)
         self._log: list[Action] = []
         self._state = self._fresh_state()
 
     def _fresh_state(self) -> _State:
-        return _State(self.variant, len(self.players), self.seed, self.house_rules, self.setup)
+        return _State(
+            self.variant,
+            len(self.players),
+            self.seed,
+            self.house_rules,
+            self.setup,
+            self.rules_version,
+        )
 
     # -- playing -----------------------------------------------------------------
 
@@ -662,10 +759,24 @@ class BoardGame(Game):
                 rule="C12",
             )
         keep = state.effective[: turn.first_mistake]
-        # seats that left during the turn stay gone (L1), the bag shaken stays shaken (O5)
-        gone = [a for a in state.effective[turn.first_mistake :] if isinstance(a, Leave | Shake)]
+        # seats that left stay gone (L1), the bag shaken stays shaken (O5): those that
+        # left during the turn leave before the cut, those that left after it (O3: the
+        # challenge stayed open to the others) after it
+        ended = len(state.effective) if turn.ended_at is None else turn.ended_at
+        during: list[Action] = []
+        after: list[Action] = []
+        for index in range(turn.first_mistake, len(state.effective)):
+            past = state.effective[index]
+            if isinstance(past, Shake) or (isinstance(past, Leave) and index < ended):
+                during.append(past)
+            elif isinstance(past, Leave):
+                after.append(past)
         fresh = self._fresh_state()
-        for past in [*keep, *gone, EndTurn(challenged=True)]:
+        for past in [*keep, *during]:
+            fresh.step(past)
+        if not fresh.out[turn.seat]:  # a maker who left in the turn ended it by leaving
+            fresh.step(EndTurn(challenged=True))
+        for past in after:
             fresh.step(past)
         return fresh
 
@@ -680,6 +791,7 @@ class BoardGame(Game):
             seed=self.seed,
             house_rules=self.house_rules,
             setup=self.setup,
+            version=self.rules_version,
         )
 
     @property
@@ -724,7 +836,7 @@ class BoardGame(Game):
         if not self.variant.pass_and_exchange:
             return actions
         actions.append(Pass())
-        if self.variant.agreed_end and state.turn.declined_by is None:
+        if self.variant.agreed_end and state.turn.declined_by is None and state.may_propose_stop():
             actions.append(EndGame())
         rack = sorted(self.rack(self.to_move))
         for k in range(1, min(len(rack), len(state.bag)) + 1):
@@ -826,6 +938,7 @@ class BoardGame(Game):
             tuple(state.turn.placements),
             tuple(state.turns),
             state.idle_turns,
+            tuple(state.idle_seats),
             state.over,
             state.rng.state,
             state.challengeable is not None,
@@ -965,7 +1078,12 @@ class BoardGame(Game):
             kinds.append("pass")
             if state.bag:
                 kinds.append("exchange")
-        if variant.agreed_end and not state.turn.placements and state.turn.declined_by is None:
+        if (
+            variant.agreed_end
+            and not state.turn.placements
+            and state.turn.declined_by is None
+            and state.may_propose_stop()
+        ):
             kinds.append("stop")
         return tuple(kinds)
 
@@ -987,7 +1105,11 @@ class BoardGame(Game):
                 notes.append(lazy("bonus {points}", points=turn.bonus))
             if turn.challenged:
                 notes.append(lazy("cut short by a challenge"))
-            written.append(TurnSummary(turn.seat, text or turn.kind, turn.points, tuple(notes)))
+            written.append(
+                TurnSummary(
+                    turn.seat, text or turn.kind, turn.points, tuple(notes), no_fit=turn.no_fit
+                )
+            )
         return tuple(written)
 
     def explain(self, action: Place) -> Explanation:

@@ -43,3 +43,5 @@ class TurnRecord:
     exchanged: int = 0
     challenged: bool = False
     """Cut short by a successful challenge (C12)."""
+    no_fit: bool = False
+    """Ended by itself (C8a): pieces were left in hand and none of them fits (issue 32)."""

@@ -269,9 +269,19 @@ def explain_refusal(board: Board, cell: Cell, value: int) -> Text:
     )
 
 
+LEAVING_RULE = lazy(
+    "Leaving: a player who resigns (or runs out of time online) leaves the game; their "
+    "score is frozen and play goes on while two players remain. Those who leave rank "
+    "below those who stay, and leaving takes no one else's right: a challenge still open "
+    "stays open [O3]."
+)
+"""The rules page's paragraph on leaving a game (local ruling L1, ruling O3)."""
+
 CLASSIC = Variant(
     name="classic",
-    version=2,  # C12: a game-ending turn stays open for a challenge, by opponents only
+    # 2: C12, a game-ending turn stays open for a challenge, by opponents only;
+    # 3: O3, leaving closes no one else's challenge and C11c counts the seats still in
+    version=3,
     title="Mathable",
     layout_name="classic",
     tokens=CLASSIC_TOKENS,
@@ -304,15 +314,20 @@ CLASSIC = Variant(
         ),
         lazy(
             "End: the bag is empty and a player has used every token; or nobody can place "
-            "anything. Tokens left on a rack are deducted [C11]. The highest total wins."
+            "anything; or, as a safeguard, two full rounds go by in which nobody places a "
+            "token (every player still in passes or exchanges twice in a row). Tokens left "
+            "on a rack are deducted [C11]. The highest total wins."
         ),
         lazy("The player card lists the tokens you have not seen yet [C13]."),
+        LEAVING_RULE,
     ),
 )
 
 JUNIOR = Variant(
     name="junior",
-    version=2,  # J4: stop proposes, every other player answers; C12 as classic
+    # 2: J4, stop proposes and every other player answers; C12 as classic;
+    # 3: J4, a stop is proposed only once the pot is empty; O3 as classic
+    version=3,
     title="Mathable Junior",
     layout_name="junior",
     tokens=JUNIOR_TOKENS,
@@ -337,18 +352,22 @@ JUNIOR = Variant(
             "on. Place all 5 in one turn: 25 points bonus."
         ),
         lazy(
-            "Exchange any number of tiles as your turn. The game ends when the pot is "
-            "empty and a player has placed all tiles, when nobody can play, or when all "
+            "Exchange any number of tiles as your turn. Once the pot is empty, the game "
+            "ends when a player has placed all tiles, when nobody can play, or when all "
             "agree to stop: at the start of your turn you may propose it, and every other "
-            "player accepts or declines; one refusal and you play on [J4]."
+            "player accepts or declines; one refusal and you play on [J4]. As a safeguard, "
+            "two full rounds in which nobody places a tile (every player still in passes "
+            "or exchanges twice in a row) also end the game."
         ),
+        LEAVING_RULE,
         lazy("(The board layout is provisional: the rulebook does not print it.)"),
     ),
 )
 
 JUNIOR_NUMBERS = NumberedVariant(
     name="junior-numbers",
-    version=2,  # C12: the table referee on the numbered board
+    # 2: C12, the table referee on the numbered board; 3: O3 as classic
+    version=3,
     # TRANSLATORS: the title of Mathable Junior played on the back of its board
     title=lazy("{game}, numbered board", game="Mathable Junior"),
     layout_name="junior-numbers",
@@ -379,6 +398,7 @@ JUNIOR_NUMBERS = NumberedVariant(
             "scoring square must be used when there is one. The game ends when the pot is "
             "empty and every tile is placed."
         ),
+        LEAVING_RULE,
     ),
 )
 

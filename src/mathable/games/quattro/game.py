@@ -74,6 +74,12 @@ __all__ = [
 ]
 
 HAND_SIZE = 7
+DIAGO_COUNTS = 2
+"""The rules version from which a play DIAGO would open counts (Q5): no pass offered
+where one exists (issue 31)."""
+RESERVE_OF_PILES = 2
+"""The rules version from which a new reserve is built from the four piles only, the
+trash staying out of play (Q5, issue 31)."""
 SIDE_BY_SIDE: dict[int, tuple[int, ...]] = {0: (1, 2), 1: (0, 3), 2: (0, 3), 3: (1, 2)}
 DIAGONAL: dict[int, int] = {0: 3, 1: 2, 2: 1, 3: 0}
 
@@ -107,8 +113,12 @@ PILE_NAMES = TargetNames(tuple(PILES))
 class _QState:
     """The mutable state; only :class:`QuattroGame` drives it."""
 
-    def __init__(self, n: int, seed: int, rounds: int, setup: QuattroSetup | None) -> None:
+    def __init__(
+        self, n: int, seed: int, rounds: int, setup: QuattroSetup | None, version: int
+    ) -> None:
         self.n = n
+        self.version = version
+        """The rules version played (older records replay by the rules they were played by)."""
         self.rounds = rounds
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.piles: list[list[int]] = [[], [], [], []]
@@ -162,15 +172,21 @@ class _QState:
         return self.reserve.pop() if self.reserve else None
 
     def can_draw(self) -> bool:
-        return bool(self.reserve or self.trash or any(len(p) > 1 for p in self.piles))
+        """Whether a card can be drawn: the reserve holds one, or one can be rebuilt."""
+        trash = self.trash if self.version < RESERVE_OF_PILES else []
+        return bool(self.reserve or trash or any(len(p) > 1 for p in self.piles))
 
     def _rebuild_reserve(self) -> None:
-        """Q5: every pile but its top card is turned over, with the trash, unshuffled
-        (seed 004: "sans les brasser"): the piles A to D first, each from its bottom card,
-        then the trash in the order it was discarded."""
-        cards = [c for pile in self.piles for c in pile[:-1]] + self.trash
+        """Q5: every pile but its top card is turned face down without shuffling (seed
+        004: "sans les brasser"), the piles A to D one on the other, each drawn from its
+        bottom card; the trash stays out of play ("avec ces 4 paquets, une nouvelle
+        réserve"). Before rules version :data:`RESERVE_OF_PILES` the trash went under
+        them, in the order it was discarded."""
+        cards = [c for pile in self.piles for c in pile[:-1]]
+        if self.version < RESERVE_OF_PILES:
+            cards += self.trash
+            self.trash = []
         self.piles = [pile[-1:] for pile in self.piles]
-        self.trash = []
         self.reserve = list(reversed(cards))
 
     def in_play(self) -> list[int]:
@@ -256,6 +272,26 @@ class _QState:
             return []
         hand = set(self.hands[self.to_move])
         return [Place(p, v) for p in range(4) for v in sorted(hand & self.accepts(p))]
+
+    def may_diago(self) -> bool:
+        """Q4: whether the player to move may announce DIAGO now."""
+        seat = self.to_move
+        return (
+            self.phase == "play"
+            and not self.played
+            and seat not in self.diago_used
+            and not self.diago_by_all()
+        )
+
+    def plays_after_diago(self) -> bool:
+        """Q5: whether the player to move could play once DIAGO is announced (a play on a
+        diagonal counts: a player who has one may not pass). Always False before rules
+        version :data:`DIAGO_COUNTS`."""
+        if self.version < DIAGO_COUNTS or self.over or not self.may_diago():
+            return False
+        tops = [p[-1] for p in self.piles]
+        hand = set(self.hands[self.to_move])
+        return any(hand & pile_accepts(tops, p, True) for p in range(4))
 
     # -- actions ---------------------------------------------------------------------
 
@@ -413,6 +449,11 @@ class _QState:
     def _pass(self) -> None:
         if self.phase != "play" or self.played or self.plays():
             raise IllegalMove(lazy("you pass only when you can neither play nor draw"), rule="Q3")
+        if self.plays_after_diago():
+            raise IllegalMove(
+                lazy("you can play once you announce DIAGO: announce it rather than pass"),
+                rule="Q5",
+            )
         if self.can_draw():
             raise IllegalMove(lazy("you cannot play: draw a card and put it on a pile"), rule="Q3")
         self._next_turn("pass")
@@ -502,6 +543,7 @@ def _create(
     house_rules: HouseRules | None = None,
     options: Mapping[str, Any] | None = None,
     setup: Mapping[str, Any] | None = None,
+    version: int | None = None,
 ) -> QuattroGame:
     options = check_new_game(
         QUATTRO, players, seed_value=seed, house_rules=house_rules, options=options
@@ -509,7 +551,9 @@ def _create(
     rounds = options.get("rounds", 1)
     seats = len(seat_names(players))
     deal = None if setup is None else setup_from_dict(setup, seats)
-    return QuattroGame(players, seed=seed, rounds=rounds, house_rules=house_rules, setup=deal)
+    return QuattroGame(
+        players, seed=seed, rounds=rounds, house_rules=house_rules, setup=deal, version=version
+    )
 
 
 def setup_from_dict(data: Mapping[str, Any], players: int) -> QuattroSetup:
@@ -525,7 +569,7 @@ QUATTRO = GameType(
         "the card game: play a card on one of four piles when it is the result of two "
         "adjacent top cards; first to empty the hand wins the round"
     ),
-    version=1,
+    version=2,  # 2: Q5, a play after DIAGO counts; the new reserve holds the piles only
     min_players=2,
     max_players=4,
     rack_size=HAND_SIZE,
@@ -558,6 +602,18 @@ QUATTRO = GameType(
             "The first to empty the hand wins the round; the match winner wins the most "
             "rounds [Q5]."
         ),
+        lazy(
+            "When the reserve runs out, the cards of the four piles, all but each top card, "
+            "are turned face down without shuffling into a new reserve; discarded cards "
+            "stay out. As a safeguard, a round in which nobody can play (even with DIAGO), "
+            "draw or rebuild the reserve is blocked: whoever holds the fewest "
+            "cards wins it [Q5]."
+        ),
+        lazy(
+            "Leaving: a player who resigns (or runs out of time online) leaves the match; "
+            "their rounds won are frozen and play goes on while two players remain. Those "
+            "who leave rank below those who stay [O3]."
+        ),
     ),
     create=_create,
 )
@@ -577,7 +633,10 @@ class QuattroGame(Game):
         rounds: int = 1,
         house_rules: HouseRules | None = None,
         setup: QuattroSetup | None = None,
+        version: int | None = None,
     ) -> None:
+        """``version``: the rules version to play by (a record's ``variant_version``;
+        Quattro's own by default)."""
         self.game_type = QUATTRO
         self.players: tuple[str, ...] = seat_names(players)
         if not 2 <= len(self.players) <= 4:
@@ -596,8 +655,21 @@ class QuattroGame(Game):
         self.rounds = rounds
         self.house_rules = house_rules or HouseRules()
         self.setup = setup
+        if version is not None and not 1 <= version <= QUATTRO.version:
+            raise ValueError(
+                lazy(
+                    "{game} has rules versions 1 to {current}, not {version}",
+                    game=QUATTRO.title_text,
+                    current=QUATTRO.version,
+                    version=version,
+                )
+            )
+        self._rules_version = version
         self._log: list[Action] = []
-        self._state = _QState(len(self.players), self.seed, rounds, setup)
+        self._state = self._new_state()
+
+    def _new_state(self) -> _QState:
+        return _QState(len(self.players), self.seed, self.rounds, self.setup, self.rules_version)
 
     # -- playing -----------------------------------------------------------------
 
@@ -612,7 +684,7 @@ class QuattroGame(Game):
         self._log.append(action)
 
     def _reset(self) -> None:
-        self._state = _QState(len(self.players), self.seed, self.rounds, self.setup)
+        self._state = self._new_state()
 
     def explain(self, action: Place) -> Explanation:
         """Explain playing ``action.value`` on pile ``action.cell`` now (issue 18; the
@@ -648,6 +720,7 @@ class QuattroGame(Game):
             rounds=self.rounds,
             house_rules=self.house_rules,
             setup=self.setup,
+            version=self._rules_version,
         )
 
     @property
@@ -687,11 +760,13 @@ class QuattroGame(Game):
         actions: list[Action] = list(state.plays())
         if state.played:
             return actions
-        seat = state.to_move
-        if seat not in state.diago_used and not state.diago_by_all():
+        if state.may_diago():
             actions.append(Diago())
         if not state.plays():
-            actions.append(Draw() if state.can_draw() else Pass())
+            if state.can_draw():
+                actions.append(Draw())
+            elif not state.plays_after_diago():  # Q5: a play after DIAGO counts
+                actions.append(Pass())
         return actions
 
     # -- state -----------------------------------------------------------------------
@@ -936,7 +1011,8 @@ class QuattroGame(Game):
                 notes.append(lazy("won the round"))
             if index in blocked:
                 notes.append(blocked[index])
-            out.append(TurnSummary(turn.seat, text, 0, tuple(notes)))
+            stuck = turn.drawn_to is not None  # no card fitted: one was drawn (Q3)
+            out.append(TurnSummary(turn.seat, text, 0, tuple(notes), no_fit=stuck))
         return tuple(out)
 
 

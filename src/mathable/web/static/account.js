@@ -4,7 +4,7 @@
 // need one. Names are shown with textContent (h()), never as markup.
 
 import { announce, api, closeModal, h, iAmNow, modal, say, state, whoAmI } from "./core.js";
-import { t } from "./i18n.js";
+import { lang, nt, t } from "./i18n.js";
 
 const area = document.getElementById("me");
 
@@ -63,3 +63,61 @@ async function logout() {
 // Any page that changes who I am (a new name, an account) says so with this event.
 document.addEventListener("mathable:me", e => { iAmNow(e.detail); showMe(); });
 if (area) showMe();
+
+// Account settings, on my own profile (issue 30, "Sessions kept on the server"): the
+// browsers logged in as me (GET /api/me/sessions), each but this one to log out, "Log out
+// everywhere" (this browser stays, in a new session) and a new password (every other
+// session ends). User agents are text, never markup.
+export function accountSettings() {
+  const rows = h("tbody", { id: "sessions-rows" });
+  const status = h("p", { id: "settings-status", role: "status" });
+  const when = seconds => new Date(seconds * 1000).toLocaleString(lang === "qps" ? "en" : lang);
+  const done = text => { status.className = ""; status.textContent = text; announce(text); };
+  const failed = err => { status.className = "error"; status.textContent = err.message; };
+  async function refresh() {
+    const sessions = await api("/api/me/sessions");
+    rows.replaceChildren(...sessions.map(s => h("tr", { "data-session": s.id, class: s.current ? "current" : "" },
+      h("td", {}, s.user_agent || t("an unknown browser")), h("td", {}, when(s.created)), h("td", {}, when(s.last_seen)),
+      h("td", {}, s.current ? t("this browser")
+        : h("button", { type: "button", class: "end-session", onclick: () => end(s.id),
+          "aria-label": t("Log out the browser last seen {date}", { date: when(s.last_seen) }) }, t("Log out"))))));
+  }
+  async function end(id) {
+    try { await api("/api/me/sessions/" + encodeURIComponent(id), { method: "DELETE" }); await refresh(); done(t("That browser is logged out.")); }
+    catch (err) { failed(err); }
+  }
+  async function everywhere() {
+    try {
+      const answer = await api("/api/me/logout-everywhere", { method: "POST" });
+      await refresh();
+      done(nt("Logged out everywhere else: {count} session ended.", "Logged out everywhere else: {count} sessions ended.", answer.ended));
+    } catch (err) { failed(err); }
+  }
+  const current = h("input", { id: "password-current", type: "password", maxlength: 200, required: true, autocomplete: "current-password" });
+  const fresh = h("input", { id: "password-new", type: "password", minlength: 8, maxlength: 200, required: true, autocomplete: "new-password",
+    "aria-describedby": "password-help" });
+  async function change(e) {
+    e.preventDefault();
+    try {
+      const answer = await api("/api/me/password", { method: "POST", body: JSON.stringify({ current: current.value, password: fresh.value }) });
+      current.value = fresh.value = "";
+      await refresh();
+      done(nt("Your password is changed: {count} other session ended.", "Your password is changed: {count} other sessions ended.", answer.ended));
+    } catch (err) { failed(err); }
+  }
+  const field = (label, control) => h("div", { class: "row" }, h("label", { for: control.id }, label), control);
+  const section = h("section", { id: "account-settings", "aria-labelledby": "settings-title" },
+    h("h2", { id: "settings-title" }, t("Account settings")),
+    h("table", { id: "sessions", class: "seeks" }, h("caption", {}, t("Where you are logged in")),
+      h("thead", {}, h("tr", {}, [t("Browser"), t("Since"), t("Last seen"), ""].map(head => h("th", { scope: "col" }, head)))), rows),
+    h("p", { class: "about" }, t("A session ends 30 days after its last use, or when you log out.")),
+    h("button", { type: "button", id: "logout-everywhere", onclick: everywhere }, t("Log out everywhere else")),
+    h("form", { id: "password-form", onsubmit: change },
+      h("fieldset", {}, h("legend", {}, t("Change your password")),
+        field(t("Current password"), current), field(t("New password"), fresh),
+        h("p", { id: "password-help", class: "about" }, t("8 characters or more. Every other session ends.")),
+        h("button", { type: "submit", class: "primary", id: "password-submit" }, t("Change the password")))),
+    status);
+  refresh().catch(failed);
+  return section;
+}

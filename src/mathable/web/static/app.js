@@ -6,12 +6,13 @@
 // This is the entry module: it starts the home page or a game page.
 
 import { app, h } from "./core.js";
-import { LANGUAGES, chooseLanguage, lang, t } from "./i18n.js";
+import { LANGUAGES, chooseLanguage, lang, pt, t } from "./i18n.js";
 import { home } from "./home.js";
 import { gamePage } from "./play.js";
 import { lobbyPage } from "./lobby.js";
 import "./prefs.js";
 import "./account.js";
+import "./blind.js";  // issue 32: the skip link, blind mode, announcements queued
 import { rulesPage } from "./rules.js";
 import { leaderboardPage } from "./leaderboard.js";
 import { profilePage } from "./profile.js";
@@ -21,9 +22,15 @@ import { profilePage } from "./profile.js";
 // their text (setWhere).
 function shellTexts() {
   const say = (id, text) => { const el = document.getElementById(id); if (el) el.textContent = text; };
-  say("learn-nav", t("Learn"));
+  // TRANSLATORS: the header's link to the home page, where a game is set up
+  say("play-nav", pt("site navigation", "Play"));
   say("lobby-nav", t("Lobby"));
+  say("learn-nav", t("Learn"));
+  say("puzzles-nav", t("Puzzles"));
+  say("practice-nav", t("Practice"));
   say("leaderboard-nav", t("Leaderboard"));
+  // TRANSLATORS: the button that opens the site's links and settings on a phone
+  say("menu", t("Menu"));
   say("theme", t("Dark mode"));
   say("sound", t("Sound"));
   say("lang-label", t("Language"));
@@ -46,8 +53,20 @@ function languageSwitch() {
   pick.addEventListener("change", () => { if (pick.value !== lang) chooseLanguage(pick.value); });
 }
 
+// On a narrow screen the header is one row: the brand and a Menu button that shows the
+// site's links and the settings (a disclosure: aria-expanded; Esc or a link closes it).
+function siteMenu() {
+  const button = document.getElementById("menu"), header = document.querySelector("header");
+  if (!button || !header) return;
+  const show = open => { header.classList.toggle("open", open); button.setAttribute("aria-expanded", String(open)); };
+  button.addEventListener("click", () => show(!header.classList.contains("open")));
+  header.addEventListener("keydown", e => { if (e.key === "Escape" && header.classList.contains("open")) { show(false); button.focus(); } });
+  document.addEventListener("click", e => { if (!header.contains(e.target)) show(false); });
+}
+
 shellTexts();
 languageSwitch();
+siteMenu();
 
 const match = location.pathname.match(/^\/g\/([\w-]+)/);
 const rules = location.pathname.match(/^\/rules\/([^/]+)$/);

@@ -166,29 +166,33 @@ function removeCell(id, remove) {
     h("button", { type: "button", class: "class-remove", "aria-label": t("Remove game {id}", { id }), onclick: () => remove(id) }, t("Remove")));
 }
 
-// One row per name: the games played, those over, and the average of their accuracies.
-function pupilsTable(games) {
+// One row per player (issue 32): by player id and name, so two pupils of one name are two
+// rows (and a computer level under two names too); a seat bound to no player (one screen)
+// by its name, all that tells it. The games played, those over, their average accuracy.
+export function pupilsTable(games) {
   const pupils = new Map();
   for (const g of games) {
     if (g.error) continue;
     g.players.forEach((name, i) => {
-      const p = pupils.get(name) || { played: 0, over: 0, figures: [] };
+      const player = (g.player_ids && g.player_ids[i]) || "";
+      const id = player + "\n" + name;
+      const p = pupils.get(id) || { name, player, played: 0, over: 0, figures: [] };
       p.played++;
       if (g.over) p.over++;
       const value = g.accuracy ? g.accuracy[i] : null;
       if (typeof value === "number") p.figures.push(value);
-      pupils.set(name, p);
+      pupils.set(id, p);
     });
   }
-  const names = [...pupils.keys()].sort((a, b) => a.localeCompare(b, lang === "qps" ? "en" : lang));
+  const ids = [...pupils.keys()].sort((a, b) => pupils.get(a).name.localeCompare(pupils.get(b).name, lang === "qps" ? "en" : lang));
   return h("table", { class: "print-list", id: "class-pupils" },
     h("caption", {}, t("Each player")),
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Player")), h("th", { scope: "col" }, t("Games")),
       h("th", { scope: "col" }, t("Games over")), h("th", { scope: "col" }, t("Average accuracy")))),
-    h("tbody", {}, names.map(name => {
-      const p = pupils.get(name);
+    h("tbody", {}, ids.map(id => {
+      const p = pupils.get(id), name = p.name;
       const average = p.figures.length ? p.figures.reduce((a, b) => a + b, 0) / p.figures.length : null;
-      return h("tr", { "data-player": name },
+      return h("tr", { "data-player": name, "data-player-id": p.player },
         h("th", { scope: "row" }, name), h("td", {}, p.played), h("td", {}, p.over),
         h("td", { "data-average": average === null ? "" : String(Math.round(average * 10) / 10) }, average === null ? t("none") : percent(average)));
     })));

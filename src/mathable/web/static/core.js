@@ -83,8 +83,12 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+// Every call says it is the page's own script (JSON and X-Requested-With): a change made
+// with the session cookie needs one of the two, which no other origin's page can send
+// without asking first (issue 30; the server checks Origin too).
 export async function api(path, options = {}) {
-  const response = await fetch(path, { headers: { "Content-Type": "application/json" }, ...options });
+  const headers = { "Content-Type": "application/json", "X-Requested-With": "mathable", ...options.headers };
+  const response = await fetch(path, { ...options, headers });
   const text = await response.text();
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch { data = { error: text }; }
@@ -107,6 +111,7 @@ export function say(text, error = false) {
 // The polite live region (in index.html, outside the redrawn page): moves and refusals
 // reach screen readers without moving their focus.
 export function announce(text) {
+  if (state.speak) { state.speak(text); return; }  // blind.js's queue: each text heard (issue 32)
   const live = document.getElementById("live");
   if (live) live.textContent = text;
 }
@@ -202,6 +207,8 @@ export function setWhere(title, inNavigation = false) {
     linked = linked || here;
   }
   document.getElementById("where").textContent = title === brand || linked ? "" : title;
+  const heading = document.getElementById("page-title");  // the page's h1 (issue 32)
+  if (heading) heading.textContent = title || brand;
 }
 export function hintsOn(v) { return Boolean(v.house_rules && v.house_rules.hints); }
 

@@ -72,13 +72,27 @@ export async function home() {
   fitForm();
   document.querySelectorAll("[id^=kind]").forEach(select => select.addEventListener("change", fitMode));
   try {
-    const games = await api("/api/games");
-    const title = name => (state.variants.find(v => v.name === name) || { title: name }).title;
-    list.replaceChildren(games.length ? h("table", {}, games.map(g => h("tr", {},
-      h("td", {}, h("a", { href: "/g/" + g.id }, title(g.variant))),
-      h("td", {}, g.players.join(" · ")), h("td", {}, g.scores.join(" – ")),
-      h("td", {}, g.over ? t("finished") : t("playing")), h("td", {}, g.mode === "online" ? t("online") : t("one screen"))))) : t("No games yet."));
+    // Issue 30: this browser's own games (its session cookie's: one-screen games too),
+    // then the online games anyone may watch; never another person's one-screen game.
+    const [mine, watched] = await Promise.all([api("/api/games?mine=true"), api("/api/games?live=true")]);
+    const ids = new Set(mine.map(g => g.id));
+    const others = watched.filter(g => !ids.has(g.id));
+    list.replaceChildren(
+      h("h4", { id: "my-games-title" }, t("Your games")),
+      gamesTable(mine, "my-games", t("No games yet.")),
+      h("h4", { id: "live-games-title" }, t("Being played online")),
+      gamesTable(others, "live-games", t("No online game is being played.")));
   } catch (e) { list.textContent = e.message; }
+}
+
+// A list of games (GET /api/games): each game's link, players, scores, state and mode.
+function gamesTable(games, id, none) {
+  const title = name => (state.variants.find(v => v.name === name) || { title: name }).title;
+  if (!games.length) return h("p", { id, class: "about" }, none);
+  return h("table", { id, "aria-labelledby": id + "-title" }, games.map(g => h("tr", { "data-game": g.id },
+    h("td", {}, h("a", { href: "/g/" + g.id }, title(g.variant))),
+    h("td", {}, g.players.join(" · ")), h("td", {}, g.scores.join(" – ")),
+    h("td", {}, g.over ? t("finished") : t("playing")), h("td", {}, g.mode === "online" ? t("online") : t("one screen")))));
 }
 
 // The form offers what the chosen game has: its seats, house rules and rounds.

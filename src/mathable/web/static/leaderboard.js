@@ -37,7 +37,7 @@ function table(id, caption, rows, ranked) {
     h("tbody", {}, rows.map(p => h("tr", { "data-player": p.id },
       ...(ranked ? [h("td", {}, String(p.rank))] : []),
       h("th", { scope: "row" }, h("a", { href: "/players/" + encodeURIComponent(p.id) }, p.name),
-        p.bot ? h("span", { class: "bot-mark" }, " " + t("(computer)")) : ""),
+        p.bot && !p.name.toLowerCase().includes(t("(computer)").replace(/[()]/g, "").trim().toLowerCase()) ? h("span", { class: "bot-mark" }, " " + t("(computer)")) : ""),  // not said twice (issue 32)
       h("td", {}, p.shown), h("td", {}, String(p.games))))));
 }
 

@@ -283,7 +283,8 @@ function watchList(games) {
   if (!body) return;
   const kept = new Map([...body.children].map(row => [row.dataset.game, row]));
   const rows = games.map(g => {
-    const players = g.players.map((name, i) => (g.bots[i] ? t("{name} (computer)", { name }) : name) + " " + g.scores[i]).join(", ");
+    const shown = name => name.toLowerCase().includes(t("(computer)").replace(/[()]/g, "").trim().toLowerCase());  // not said twice (issue 32)
+    const players = g.players.map((name, i) => (g.bots[i] && !shown(name) ? t("{name} (computer)", { name }) : name) + " " + g.scores[i]).join(", ");
     const cells = [title(g.variant), players, g.to_move || ""];
     // TRANSLATORS: between players' names: "Ann vs Bob".
     const versus = g.players.join(" " + t("vs") + " ");

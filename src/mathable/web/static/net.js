@@ -1,9 +1,11 @@
 // The live connection of the game page: one WebSocket, the "connection lost" banner, and
-// the patches. The server sends the first view whole, then only what changed since
+// the patches. The page's first view is the socket's first message (no GET before it);
+// a refusal (no such game, a wrong token) is shown instead of the page. The server sends
+// the first view whole, then only what changed since
 // (a patch, asked for with ?patches=1); a patch that does not follow the view we hold
 // (a gap) asks for the whole view again with {"type": "sync"}.
 
-import { announce, h, say, state } from "./core.js";
+import { announce, app, h, say, state } from "./core.js";
 import { t } from "./i18n.js";
 import { receive } from "./play.js";
 
@@ -19,10 +21,12 @@ export function openSocket(id, token) {
     const message = JSON.parse(event.data);
     if (message.type === "view") { socket.syncing = false; receive(message.view); }
     else if (message.type === "patch") patched(socket, message);
+    else if (message.type === "error" && !state.view) app.textContent = message.error;  // no such game, a wrong token
     else if (message.type === "error") say(message.error, true);
   };
-  socket.onclose = () => {
+  socket.onclose = event => {
     if (state.socket !== socket) return;
+    if (event.code >= 4000 && event.code < 5000 && !state.view) return;  // refused (4000 + status): final
     connection(false);
     setTimeout(() => { if (state.socket === socket) openSocket(id, token); }, 1000);
   };

@@ -2,7 +2,7 @@
 
 import { analysis } from "./analysis.js";
 import { api, byPiece, capsOf, h, listed, say, seatBody, seatQuery, state, svg, unitCount, unitName } from "./core.js";
-import { nt, t } from "./i18n.js";
+import { lang, nt, t } from "./i18n.js";
 import { runningTotals } from "./panels.js";
 
 // Game over: the score per turn, one labelled line per player, drawn here from the turns
@@ -42,6 +42,12 @@ export function scoreGraph(v) {
     h("figcaption", {}, t("Score per turn. {details}.", { details: words })));
 }
 
+// The server's reason as a sentence: its first letter a capital, no full stop doubled.
+export function sentence(text) {
+  const s = String(text || "").replace(/\.\s*$/, "");
+  return s ? s.charAt(0).toLocaleUpperCase(lang === "qps" ? "en" : lang) + s.slice(1) : s;
+}
+
 export function summary(v) {
   const c = capsOf(v.variant);
   const winners = (v.winners || []).map(i => v.players[i]);
@@ -49,8 +55,8 @@ export function summary(v) {
   return h("div", { class: "summary", id: "summary" },
     h("h2", { id: "winner" }, nt("Game over: {winners} won", "Game over: {winners} won", winners.length, { winners: listed(winners) })),
     // TRANSLATORS: why the game ended (a sentence from the server), then the final scores
-    h("p", {}, c.score_unit === "points" ? t("{reason}. {scores}", { reason: v.end_reason, scores: scored })
-      : t("{reason}. {scores} ({unit})", { reason: v.end_reason, scores: scored, unit: unitName(c) })),
+    h("p", { id: "end-reason" }, c.score_unit === "points" ? t("{reason}. {scores}", { reason: sentence(v.end_reason), scores: scored })
+      : t("{reason}. {scores} ({unit})", { reason: sentence(v.end_reason), scores: scored, unit: unitName(c) })),
     ratingChanges(v),
     finalRacks(v, c),
     scoreGraph(v),

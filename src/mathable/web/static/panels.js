@@ -1,20 +1,26 @@
 // The side panels of a game: scores, the table's rules, the unseen pieces, the moves.
 
 import { analysis } from "./analysis.js";
-import { capsOf, count, h, hintsOn, shownAction, state, unitName } from "./core.js";
+import { byPiece, capsOf, count, h, hintsOn, shownAction, state, unitName } from "./core.js";
 import { nt, t } from "./i18n.js";
 
 export function scores(v) {
   const c = capsOf(v.variant);
   const open = v.open_racks || [];
   return h("table", { id: "scores" }, v.players.map((p, i) => h("tr", {},
-    h("td", {}, !v.over && v.to_move === i ? "▶" : ""), h("td", {}, v.seats[i].bot ? t("{name} ({level})", { name: p, level: v.seats[i].bot_name || v.seats[i].bot }) : p,
+    h("td", {}, !v.over && v.to_move === i ? "▶" : ""), h("td", {}, v.seats[i].bot ? botLabel(p, v.seats[i].bot_name || v.seats[i].bot) : p,
       gone(v, i) ? [" ", h("span", { class: "gone", "data-seat": i }, "(" + gone(v, i) + ")")]
         : away(v, i) ? [" ", h("span", { class: "away", "data-seat": i }, t("(disconnected)"))] : ""),
     h("td", { class: "score", title: unitName(c) }, v.scores[i]),
     // TRANSLATORS: a rack (or hand) with no piece left in it
     h("td", { class: "held" }, open[i] ? open[i].join(" ") || t("none left") : count(v.rack_sizes[i], c)))),
     h("tr", {}, h("td", {}), h("td", { colspan: 3 }, t("Left to draw: {pieces}", { pieces: count(v.bag_size, c) }))));
+}
+
+// A computer player's name with its level, the level said once: "Robo (gentle)", but
+// "gentle" and "Computer (gentle)" as they are (issue 32: no "gentle (gentle)").
+export function botLabel(name, level) {
+  return !level || name === level || name.includes("(" + level + ")") ? name : t("{name} ({level})", { name, level });
 }
 
 // A seat that has left the game (the view's "left", local ruling L1), in words; "" for a
@@ -165,7 +171,9 @@ export function moves(v) {
   return h("div", { class: "moves", id: "moves" }, h("b", { id: "moves-title" }, t("Moves")), h("ol", { tabindex: "0", "aria-labelledby": "moves-title" }, v.summaries.map(s => {
     totals[s.seat] += s.points;
     // issue 18: each placement of the turn explained, on hover
+    const said = inWords(v, s);
     return h("li", { title: (s.explanations || []).join("\n") || null }, h("span", { class: "move" }, t("{name}: {turn}", { name: v.players[s.seat], turn: shownAction(s.notation) + (s.note ? " (" + s.note + ")" : "") })),
+      said ? [" ", h("span", { class: "said" + (s.no_fit ? " no-fit" : "") }, said)] : "",
       points ? [" ", h("span", { class: "pts" }, "+" + s.points), " ", h("span", { class: "totals" }, "→ " + v.players.map((p, i) => p + " " + totals[i]).join(" · "))] : "");
   })));
 }
@@ -177,9 +185,29 @@ export function runningTotals(v) {
   return lines;
 }
 
-export function describe(s, c) {
+export function describe(s, c, v) {
   const extras = [];
   if (c.score_unit === "points" && s.points) extras.push(s.points);
   if (s.note) extras.push(s.note);
-  return shownAction(s.notation) + (extras.length ? " (" + extras.join(", ") + ")" : "");
+  const said = v ? inWords(v, s) : "";
+  return shownAction(s.notation) + (extras.length ? " (" + extras.join(", ") + ")" : "") + (said ? ": " + said : "");
+}
+
+// A turn said in words beside its notation where the notation alone says little
+// (issue 32): a drawn card's turn ("draw A=4 exchange") and a turn that ended by itself.
+const DRAWN = /^draw (\S+)=(\d+)(?: (exchange|penalty))?$/;
+export function inWords(v, s) {
+  const drawn = DRAWN.exec(s.notation || "");
+  if (drawn) {
+    const words = { pile: drawn[1], value: drawn[2] };
+    // TRANSLATORS: a turn of a player with no card to play: the card drawn went on a pile, then...
+    if (drawn[3] === "exchange") return t("no card fitted: drew one, played {value} on pile {pile}, then exchanged a card", words);
+    if (drawn[3] === "penalty") return t("no card fitted: drew one, played {value} on pile {pile}, then took a penalty card", words);
+    return t("no card fitted: drew one and played {value} on pile {pile}", words);
+  }
+  if (!s.no_fit) return "";
+  return byPiece({
+    token: () => t("no other token fitted"),
+    tile: () => t("no other tile fitted"),
+    card: () => t("no other card fitted") }, capsOf(v.variant));
 }

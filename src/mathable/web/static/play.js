@@ -1,16 +1,17 @@
 // The game page (its connection is net.js): the cover of pass and play, the rack, the actions
 // and the keys.
 
-import { BUTTONS, announce, api, app, ask, byPiece, can, caps, capsOf, commandName, h, hintsOn, listed, myTurn, people, say, seatBody, seatQuery, setTitle, shownAction, setWhere, state, whoAmI } from "./core.js";
+import { BUTTONS, SYMBOLS, announce, api, app, ask, byPiece, can, caps, capsOf, commandName, h, hintsOn, listed, myTurn, people, say, seatBody, seatQuery, setTitle, shownAction, setWhere, state, whoAmI, closeModal, modalOpen } from "./core.js";
 import { nt, t } from "./i18n.js";
 import { chatPanel } from "./chat.js";
 import { openSocket } from "./net.js";
 import { replaySoFar, saveLink, summary } from "./over.js";
 import { card, claimAt, claimText, clocks, describe, moves, presenceNews, scores, table } from "./panels.js";
-import { beep } from "./prefs.js";
+import { beep, chooseConfirm, confirmOn } from "./prefs.js";
 import { replayPage } from "./replay.js";
 import { showLinks } from "./home.js";
-import { drawSurface, dragEnd, dragStart, justDragged, lastTurnsLegend, legalTargetsFor, pointerDrag } from "./surface.js";
+import { drawSurface, dragEnd, dragStart, entryIndex, justDragged, lastTurnsLegend, legalTargetsFor, pointerDrag } from "./surface.js";
+import { heard, settled } from "./blind.js";  // issue 32: blind mode, every event said, the focus kept
 
 // ---------------------------------------------------------------- game page
 
@@ -27,6 +28,7 @@ export async function gamePage(id) {
   if (params.has("replay")) return replayPage(id);
   connect(id);
   document.addEventListener("keydown", onKey);
+  addEventListener("resize", fit);
 }
 
 // Follow an invitation: claim the seat (once; bound to this browser's session cookie,
@@ -64,10 +66,9 @@ export function tokenFor(view) {
   return state.socketToken || Object.values(state.tokens)[0] || null;
 }
 
-export async function connect(id) {
-  const first = await api("/api/games/" + id + (tokenFor(null) ? "?token=" + encodeURIComponent(tokenFor(null)) : "")).catch(e => { app.textContent = e.message; });
-  if (!first) return;
-  openSocket(id, tokenFor(first));
+// The view arrives once: as the socket's first message (issue 32), not by a GET as well.
+export function connect(id) {
+  openSocket(id, tokenFor(null));
 }
 
 export function receive(view) {
@@ -76,15 +77,22 @@ export function receive(view) {
   const before = state.view ? state.view.summaries.length : null;
   const news = presenceNews(state.view, view);  // "Bob disconnected."
   if (news) announce(news);
+  heard(state.view, view);  // blind.js: the turns, placements and end said (issue 32)
   state.view = view;
   state.viewAt = Date.now();  // the clocks count down from here
-  if (moved) { state.picked = null; state.exchange = null; state.hinted = []; }
+  if (moved) { state.picked = null; state.exchange = null; state.hinted = []; state.tentative = null; }
+  // the extra-token question (C7) belongs to the position it was asked in: it closes
+  // when the game moves on under it (place() then sends nothing)
+  if (moved && state.asking && modalOpen()) closeModal();
   if (before !== null && view.summaries.length > before) {
     const s = view.summaries[view.summaries.length - 1];
     if (view.seat !== null && view.seat === view.to_move && !view.over) beep(880, 0.18); else beep(520);
-    const words = { name: view.players[s.seat], turn: describe(s, capsOf(view.variant)) };
+    const words = { name: view.players[s.seat], turn: describe(s, capsOf(view.variant), view) };
+    // a turn that ended by itself is said so, on the message line as well
+    state.turnNotice = view.summaries.slice(before).filter(x => x.no_fit).map(x => noFit(view, x.seat)).join(" ");
     // TRANSLATORS: a player's name and their turn in notation ("Ann: I8=12 (12)")
-    announce(view.over ? t("{name}: {turn}. Game over.", words) : t("{name}: {turn}", words));
+    const said = view.over ? t("{name}: {turn}. Game over.", words) : t("{name}: {turn}", words);
+    announce(state.turnNotice && !s.no_fit ? said + " " + state.turnNotice : said);
   }
   // pass and play: follow the person to move, behind a cover; when the turn passes from
   // the person on the screen to another, first their turn's result ("Ann scored 48"),
@@ -115,7 +123,7 @@ export function handover(v) {
   const lines = v.summaries.slice(from).map(s => h("li", {}, c.score_unit === "points"
     ? (s.note ? t("{name} scored {points} ({notation}, {note})", { name: v.players[s.seat], points: s.points, notation: shownAction(s.notation), note: s.note })
       : t("{name} scored {points} ({notation})", { name: v.players[s.seat], points: s.points, notation: shownAction(s.notation) }))
-    : t("{name}: {turn}", { name: v.players[s.seat], turn: describe(s, c) })));
+    : t("{name}: {turn}", { name: v.players[s.seat], turn: describe(s, c, v) })));
   const next = v.players[v.to_move];
   return h("div", { class: "layout" },
     h("div", { class: "main" }, drawSurface(v), lastTurnsLegend(v),
@@ -157,6 +165,56 @@ export function render() {
   drawPage();
   const again = focused && document.querySelector(focused);
   if (again && !again.disabled) again.focus();
+  settled(focused);  // blind.js: pressed rack pieces; a lost focus put somewhere named
+}
+
+// A turn that ended by itself (the summary's no_fit): its player held pieces and none
+// fitted, so the turn went on to the next player (issue 32: it no longer ends silently).
+export function noFit(v, seat) {
+  const name = v.players[seat];
+  return byPiece({
+    token: () => t("{name} had no token that fits: turn passed.", { name }),
+    tile: () => t("{name} had no tile that fits: turn passed.", { name }),
+    card: () => t("{name} had no card that fits: turn passed.", { name }) }, capsOf(v.variant));
+}
+
+// ---------------------------------------------------------------- the board that fits
+
+// The page lays out from the window (issue 32): where the window is wide enough, the
+// board stands beside the panel (scores, rack, the turn's buttons, the message line) and
+// is sized from the height; otherwise the scores are a strip above the board, the panel
+// below it, and the board is sized from the width and from the height the rest leaves.
+// Either way the board, rack, buttons, message and scores are in view without scrolling.
+// The same query as style.css's: the board beside the panel.
+export const BESIDE = "(min-width: 900px) and (min-aspect-ratio: 1/1)";
+const CELL = { least: 14, most: 64 };  // px: a square no smaller, nor larger
+const SIDE = 288;  // px: the least width of the panel beside the board (18rem)
+
+export function fit() {
+  const game = document.getElementById("game");
+  const board = game && game.querySelector(".board");
+  const message = document.getElementById("message");
+  if (!board || !message) return;
+  const c = caps();
+  const coords = board.querySelector(".coord") ? 0.6 : 0;
+  const across = c.columns + coords, down = Math.ceil(c.targets.length / c.columns) + coords;
+  const lines = n => Math.ceil(n) + 2;  // the 1 px gaps and padding between squares
+  // (at the end the summary stands above the game: the board keeps the size it had)
+  const over = state.view.over ? game.getBoundingClientRect().top - app.getBoundingClientRect().top : 0;
+  const at = board.getBoundingClientRect().top + scrollY, top = at - over;
+  const beside = matchMedia(BESIDE).matches;
+  let below;  // what must stand under the board, in px
+  if (beside) {
+    const legend = document.getElementById("last-legend");
+    below = (legend ? legend.offsetHeight : 0) + 12;
+  } else {
+    below = message.getBoundingClientRect().bottom + scrollY - at - board.offsetHeight + 8;
+  }
+  const width = game.clientWidth - (beside ? SIDE + 16 : 0);
+  const high = document.documentElement.clientHeight;  // the window less any scroll bar
+  const cell = Math.floor(Math.min(CELL.most, (high - top - below - lines(down)) / down, (width - lines(across)) / across));
+  state.cell = Math.max(CELL.least, cell);
+  game.style.setProperty("--cell", state.cell + "px");
 }
 
 export function drawPage() {
@@ -191,17 +249,33 @@ export function drawPage() {
       onpointerdown: e => { if (drag) pointerDrag(i, e); } }, value);
   }));
   const controls = h("div", { class: "row", id: "controls" }, actionButtons(v));
-  app.replaceChildren(h("div", { class: "layout" },
-    h("div", { class: "main" }, drawSurface(v), lastTurnsLegend(v), h("p", { id: "status" }, v.status),
+  const ending = endButtons(v);
+  // the game's grid (style.css places its parts by the window's shape; fit() sizes the board)
+  const game = h("div", { class: "game", id: "game", style: state.cell ? "--cell: " + state.cell + "px" : "" },
+    h("div", { class: "game-scores" }, scores(v)),
+    h("div", { class: "game-board" }, drawSurface(v), lastTurnsLegend(v)),
+    h("div", { class: "game-turn" }, h("p", { id: "status" }, v.status),
       v.seat !== null ? rack : v.over ? "" : h("p", { id: "watching" }, byPiece({
         token: () => t("Watching: the tokens in hand are private."),
         tile: () => t("Watching: the tiles in hand are private."),
         card: () => t("Watching: the cards in hand are private.") })), controls,
-      h("div", { id: "message" }, v.notice)),
-    h("div", { class: "side" }, scores(v), clocks(v), table(v), card(v), moves(v), chatPanel(v), saveLink(v), replaySoFar(v))));
+      h("div", { id: "message" }, v.notice || state.turnNotice || "")),
+    h("div", { class: "game-more" }, ending.some(Boolean) ? h("div", { class: "row", id: "ending" }, ending) : "",
+      confirmSwitch(v), clocks(v), table(v), card(v), moves(v), chatPanel(v), saveLink(v), replaySoFar(v)));
+  app.replaceChildren(game);
   if (v.over) app.prepend(summary(v));
   const list = document.querySelector("#moves ol");
   list.scrollTop = list.scrollHeight;  // the latest turn in sight
+  fit();
+}
+
+// Confirm before it counts (issue 32, as lichess's "confirm move"): a switch kept in the
+// browser (prefs.js); on, a placement is shown on the board first and sent by Confirm.
+function confirmSwitch(v) {
+  if (v.seat === null || v.seat === undefined || v.over || caps().surface !== "board") return "";
+  return h("p", { class: "pref" }, h("label", { for: "confirm-pref" },
+    h("input", { type: "checkbox", id: "confirm-pref", checked: confirmOn(v), onchange: e => { chooseConfirm(e.target.checked); state.tentative = null; render(); } }),
+    " ", t("Confirm each placement before it counts")));
 }
 
 export function actionButtons(v) {
@@ -217,19 +291,39 @@ export function actionButtons(v) {
   };
   const offered = Object.keys(BUTTONS).filter(a => v.available.includes(a));
   const undoing = v.undo ? h("button", { id: "undo", onclick: undo, title: t("Take back your last action (and the computer's replies)") }, t("Undo (u)")) : "";
-  const ending = endButtons(v);
   if (!myTurn()) {
-    const out = [...offered.map(button), undoing, ...ending];
+    const out = [...offered.map(button), undoing];
     const bot = !v.over && v.seats[v.to_move] && v.seats[v.to_move].bot;
     if (bot) out.push(h("span", { id: "thinking", class: "thinking", role: "status" }, t("{name} is thinking…", { name: v.players[v.to_move] })));
     else if (!v.over) out.push(h("span", {}, v.seat === null ? "" : t("Waiting for {name}…", { name: v.players[v.to_move] })));
     return out;
   }
-  return [...offered.map(button), undoing,
+  const pending = state.tentative;  // a placement shown, not sent yet
+  return [pending ? h("button", { id: "confirm", class: "primary", onclick: confirmPlacement }, t("Confirm {placement}", { placement: pending.text })) : "",
+    pending ? h("button", { id: "cancel", onclick: cancelPlacement }, t("Cancel")) : "",
+    ...offered.map(button), undoing,
     hintsOn(v) ? h("button", { id: "hint", onclick: hint }, t("Hint (h)")) : "",
     h("label", { for: "notation", class: "notation-label" }, t("Type a move")),
-    h("input", { id: "notation", placeholder: t("e.g. {example}", { example: example(v, c) }), size: 10, onkeydown: e => { if (e.key === "Enter") { send(e.target.value); e.target.value = ""; } } }),
-    ...ending];
+    h("input", { id: "notation", placeholder: t("e.g. {example}", { example: example(v, c) }), size: 10, onkeydown: e => { if (e.key === "Enter") { send(e.target.value); e.target.value = ""; } } })];
+}
+
+// The tentative placement sent (Confirm), or dropped (Cancel); the focus goes back to
+// its square, so it is never lost when the controls are drawn again.
+export function confirmPlacement() {
+  const pending = state.tentative;
+  if (!pending) return;
+  state.tentative = null;
+  const cell = document.querySelector('#board [data-index="' + pending.index + '"]');
+  if (cell) cell.focus();
+  send(pending.text);
+}
+export function cancelPlacement() {
+  const pending = state.tentative;
+  state.tentative = null;
+  render();
+  const cell = pending && document.querySelector('#board [data-index="' + pending.index + '"]');
+  if (cell) cell.focus();
+  say(t("Cancelled: nothing was placed."));
 }
 
 // Resign (a seat still in the game, before the end, confirmed: with two players the other
@@ -284,6 +378,7 @@ export function pick(i) {
   } else {
     state.picked = state.picked === i ? null : i;
   }
+  state.tentative = null;
   render();
   if (state.picked !== null) {
     const value = state.view.playable[state.picked];
@@ -303,11 +398,24 @@ export async function place(i) {
   }
   let text = target.name + "=" + v.playable[state.picked];
   if (v.legal.includes(text + "+")) {
-    const cell = target.name;
-    if (await ask(byPiece({
-      token: () => t("{cell}: take an extra token now? (rule C7)", { cell }),
-      tile: () => t("{cell}: take an extra tile now? (rule C7)", { cell }),
-      card: () => t("{cell}: take an extra card now? (rule C7)", { cell }) }))) text += "+";
+    // rule C7, said in words: what the square allows and what it offers
+    const words = { cell: target.name, operation: SYMBOLS[target.label] || target.label };
+    state.asking = true;
+    const yes = await ask(byPiece({
+      token: () => t("{cell}: this square allows only {operation}: you may draw one more token. Draw it now?", words),
+      tile: () => t("{cell}: this square allows only {operation}: you may draw one more tile. Draw it now?", words),
+      card: () => t("{cell}: this square allows only {operation}: you may draw one more card. Draw it now?", words) }));
+    state.asking = false;
+    if (!state.view || state.view.seq !== v.seq || !myTurn()) return;  // the game moved on under the question
+    if (yes) text += "+";
+  }
+  if (confirmOn(v)) {  // shown on its square first, sent by Confirm
+    state.tentative = { index: i, text, value: v.playable[state.picked] };
+    render();
+    say(t("{placement}: press Confirm to place it, or Cancel.", { placement: text }));
+    const button = document.getElementById("confirm");
+    if (button) button.focus();
+    return;
   }
   send(text);
 }
@@ -354,7 +462,7 @@ export function onKey(e) {
   const size = c.targets.length, columns = c.columns, rows = Math.ceil(size / columns);
   const d = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[e.key];
   if (d) {
-    const at = state.cursor === null ? Math.floor(size / 2) : state.cursor;
+    const at = state.cursor === null ? entryIndex(state.view) : state.cursor;
     const r = Math.max(0, Math.min(rows - 1, Math.floor(at / columns) + d[0]));
     const col = Math.max(0, Math.min(columns - 1, at % columns + d[1]));
     state.cursor = Math.min(size - 1, r * columns + col);

@@ -50,3 +50,15 @@ export function beep(frequency, seconds = 0.12) {
     osc.stop(ctx.currentTime + seconds);
   } catch { /* no sound where audio is refused */ }
 }
+
+// Confirm before it counts (issue 32, lichess's "confirm move"): a placement is shown on
+// its square and sent by a Confirm button. Kept in the browser once chosen; until then on
+// for a correspondence game (days a turn) on a touch screen, where a slip of the finger
+// would otherwise be final, and off elsewhere.
+export function touchScreen() { return window.matchMedia("(pointer: coarse)").matches; }
+export function confirmOn(v) {
+  const chosen = localStorage.getItem("mathable:confirm");
+  if (chosen) return chosen === "on";
+  return touchScreen() && Boolean(v && v.clock && v.clock.days);
+}
+export function chooseConfirm(on) { localStorage.setItem("mathable:confirm", on ? "on" : "off"); }

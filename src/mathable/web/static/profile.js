@@ -1,9 +1,11 @@
 // A player's profile (issue 15, "Ratings" and "History"): their ratings per game and pace
 // (GET /api/players/{id}) and their finished games, newest first, searchable by game,
 // opponent and date (GET /api/players/{id}/games), a page at a time. Each game links to
-// its page, where replay, analysis and the record are. Names are text, never markup.
+// its page, where replay, analysis and the record are. Names are text, never markup. On
+// my own account's profile, its settings follow (account.js: sessions, password).
 
-import { announce, api, app, h, setWhere, state } from "./core.js";
+import { accountSettings } from "./account.js";
+import { announce, api, app, h, setWhere, state, whoAmI } from "./core.js";
 import { lang, nt, pt, t } from "./i18n.js";
 
 let who = null;
@@ -47,7 +49,7 @@ export async function profilePage(id) {
       field(pt("date", "To"), h("input", { id: "history-until", type: "date" })),
       h("button", { type: "submit", class: "primary", id: "history-go" }, t("Search"))));
   app.replaceChildren(
-    h("h2", { id: "profile-name" }, player.name, player.kind === "bot" ? h("span", { class: "bot-mark" }, " " + t("(computer)")) : ""),
+    h("h2", { id: "profile-name" }, player.name, player.kind === "bot" && !player.name.toLowerCase().includes(t("(computer)").replace(/[()]/g, "").trim().toLowerCase()) ? h("span", { class: "bot-mark" }, " " + t("(computer)")) : ""),  // not said twice (issue 32)
     ratings, search,
     h("table", { id: "history", class: "seeks" }, h("caption", {}, t("Finished games")),
       h("thead", {}, h("tr", {}, [t("Ended"), pt("kind of game", "Game"), t("Players and scores"), t("Result"), t("Rating"), ""].map(head => h("th", { scope: "col" }, head)))),
@@ -55,7 +57,16 @@ export async function profilePage(id) {
     h("p", { id: "no-games", class: "about", hidden: true }, t("No finished games found.")),
     h("button", { type: "button", id: "history-more", hidden: true, onclick: () => load(true) }, t("Older games")));
   show(player.games, false);
+  // my own account's profile: its settings too (sessions, password)
+  const me = await whoAmI().catch(() => null);
+  if (me && me.account && me.id === player.id) app.append(accountSettings());
 }
+
+// Logged out (or in as someone else) on this page: the settings are not theirs.
+document.addEventListener("mathable:me", e => {
+  const settings = document.getElementById("account-settings");
+  if (settings && !(e.detail && e.detail.account && who && e.detail.id === who.id)) settings.remove();
+});
 
 // The games matching the search fields (more: the next page of the same search).
 async function load(more) {
@@ -81,7 +92,7 @@ function show(page, more) {
     const change = g.rating_change;
     const players = g.players.map((p, i) => [
       i ? ", " : "", p.id && p.id !== who.id ? h("a", { href: "/players/" + encodeURIComponent(p.id) }, p.name) : p.name,
-      p.bot ? " " + t("(computer)") : "", " " + g.scores[i]]);
+      p.bot && !p.name.toLowerCase().includes(t("(computer)").replace(/[()]/g, "").trim().toLowerCase()) ? " " + t("(computer)") : "", " " + g.scores[i]]);  // not said twice (issue 32)
     const place = g.reason === "aborted" ? t("aborted") : g.ranks[g.seat] === 1 ? t("won") : t("place {rank}", { rank: g.ranks[g.seat] });
     return h("tr", { "data-game": g.id }, h("td", {}, when(g.finished)),
       h("td", {}, [title(g.variant), pace(g.pace), ...(g.rated ? [t("rated")] : [])].join(", ")),

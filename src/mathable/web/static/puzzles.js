@@ -4,7 +4,8 @@
 // legal, its points and whether it reaches the target, then gives the engine's answer.
 // The board is drawn from the game's capabilities like the game page's (surface.js):
 // the page never names a game. A streak of days whose daily puzzle was solved is kept
-// in this browser (localStorage).
+// in this browser (localStorage). "Next puzzle" draws another of the chosen band and
+// theme (issue 32: the operations the answer's equations use, + − × ÷: ?theme=×).
 
 import { SYMBOLS, announce, api, app, capsOf, h, setWhere, state } from "./core.js";
 import { nt, pt, t } from "./i18n.js";
@@ -21,27 +22,38 @@ function bandName(band) {
 }
 
 // The page's own state: the puzzle, the tokens placed so far (in order), the token picked.
-const puzzle = { data: null, placed: [], picked: null, checked: null, daily: false, cursor: null };
+// `band` and `theme` (issue 32: an operation the answer needs, + − × ÷) choose the next.
+const puzzle = { data: null, placed: [], picked: null, checked: null, daily: false, cursor: null, band: null, theme: null };
+const THEMES = ["+", "−", "×", "÷"];
 
 export async function puzzlesPage() {
-  setWhere(t("Puzzles"));
+  setWhere(t("Puzzles"), true);
   state.variants = await api("/api/variants");
   const asked = new URLSearchParams(location.search);
-  const band = BANDS.includes(asked.get("band")) ? asked.get("band") : null;
+  puzzle.band = BANDS.includes(asked.get("band")) ? asked.get("band") : null;
+  puzzle.theme = THEMES.includes(asked.get("theme")) ? asked.get("theme") : null;
   if (asked.get("id")) await load(await api("/api/puzzles/" + encodeURIComponent(asked.get("id"))), false);
-  else if (band) await another(band);
+  else if (puzzle.band || puzzle.theme) await another();
   else await load(await api("/api/puzzles/daily"), true);
 }
 
-// A random puzzle of `band` (any band for null).
-async function another(band) {
-  const query = band ? "band=" + encodeURIComponent(band) + "&" : "";
-  const first = await fetch("/api/puzzles?" + query + "limit=1");
+// A random puzzle of the chosen band and theme (any for null), not the one shown.
+async function another() {
+  const query = new URLSearchParams();
+  if (puzzle.band) query.set("band", puzzle.band);
+  if (puzzle.theme) query.set("theme", puzzle.theme);
+  const first = await fetch("/api/puzzles?" + query + "&limit=1");
   const total = Number(first.headers.get("X-Total-Count") || "1");
-  const offset = Math.floor(Math.random() * Math.max(1, total));
-  const found = await api("/api/puzzles?" + query + "limit=1&offset=" + offset);
+  let offset = Math.floor(Math.random() * Math.max(1, total));
+  let found = await api("/api/puzzles?" + query + "&limit=1&offset=" + offset);
+  if (total > 1 && puzzle.data && found[0] && found[0].id === puzzle.data.id) {  // the same again: the next one
+    offset = (offset + 1) % total;
+    found = await api("/api/puzzles?" + query + "&limit=1&offset=" + offset);
+  }
+  if (!found.length) { announce(t("No puzzle of this kind")); return; }
   await load(await api("/api/puzzles/" + encodeURIComponent(found[0].id)), false);  // with its rating
-  history.replaceState(null, "", "/puzzles?id=" + encodeURIComponent(found[0].id));
+  query.set("id", found[0].id);
+  history.replaceState(null, "", "/puzzles?" + query);
 }
 
 async function load(data, daily) {
@@ -62,8 +74,11 @@ function draw() {
   const p = puzzle.data;
   const c = capsOf(p.game);
   const target = nt("Find a turn worth at least {count} point", "Find a turn worth at least {count} points", p.target);
-  const choice = h("select", { id: "puzzle-band", onchange: e => another(e.target.value || null) },
-    h("option", { value: "" }, t("any band")), BANDS.map(b => h("option", { value: b }, bandName(b))));
+  const choice = h("select", { id: "puzzle-band", onchange: e => { puzzle.band = e.target.value || null; another(); } },
+    h("option", { value: "" }, t("any band")), BANDS.map(b => h("option", { value: b, selected: b === puzzle.band }, bandName(b))));
+  const theme = h("select", { id: "puzzle-theme", onchange: e => { puzzle.theme = e.target.value || null; another(); } },
+    // TRANSLATORS: the puzzles' theme chooser: any equation, or those with +, −, × or ÷
+    h("option", { value: "" }, t("any operation")), THEMES.map(op => h("option", { value: op, selected: op === puzzle.theme }, op)));
   app.replaceChildren(
     h("section", { class: "puzzles", "aria-labelledby": "puzzle-title" },
       h("h2", { id: "puzzle-title", tabindex: "-1" },
@@ -80,12 +95,18 @@ function draw() {
       h("div", { class: "row" },
         h("button", { type: "button", id: "puzzle-check", onclick: check, disabled: !puzzle.placed.length || puzzle.checked !== null }, t("Check")),
         h("button", { type: "button", id: "puzzle-undo", onclick: undo, disabled: !puzzle.placed.length || puzzle.checked !== null }, t("Take back")),
-        h("button", { type: "button", id: "puzzle-again", onclick: () => load(puzzle.data, puzzle.daily) }, t("Start again"))),
+        h("button", { type: "button", id: "puzzle-again", onclick: () => load(puzzle.data, puzzle.daily) }, t("Start again")),
+        // issue 32: on to another of the chosen band and theme
+        h("button", { type: "button", id: "puzzle-next", class: puzzle.checked ? "primary" : "", onclick: another }, t("Next puzzle"))),
       h("div", { id: "puzzle-result", role: "status", "aria-live": "polite" }, resultParts()),
       h("div", { class: "row" },
         h("a", { href: "/puzzles", id: "daily-link" }, t("Daily puzzle")),
         h("a", { href: "/puzzles/print?band=" + encodeURIComponent(p.band) + "&game=" + encodeURIComponent(p.game), id: "print-set-link" }, t("Printable set")),  // issue 18
-        h("label", { for: "puzzle-band" }, t("Another puzzle:")), choice)));
+        h("label", { for: "puzzle-band" }, t("Another puzzle:")), choice,
+        // TRANSLATORS: before a choice of + − × ÷: puzzles whose answer needs that operation
+        h("label", { for: "puzzle-theme" }, t("Equations with:")), theme),
+      // issue 32: the class view and printing, reachable from the puzzles
+      h("p", { class: "teachers", id: "teachers" }, t("For teachers:"), " ", h("a", { href: "/class", id: "class-link" }, t("the class view")), " · ", h("a", { href: "/puzzles/print", id: "print-link" }, t("printable puzzles")))));
 }
 
 function titleOf(game) {
@@ -185,6 +206,7 @@ async function check() {
   }
   if (puzzle.checked.solved && puzzle.daily) keepSolved(puzzle.data.day);
   draw();
+  document.getElementById("puzzle-next").focus();  // the Check button is gone: on to the next
   announce(verdict(puzzle.checked));
   const result = document.getElementById("puzzle-result");
   if (result) result.scrollIntoView({ block: "nearest" });

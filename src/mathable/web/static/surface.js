@@ -28,7 +28,7 @@ export function drawSurface(v) {
   const grid = h("div", { class: board ? "board" : "piles", id: "board", role: "group", "aria-label": board ? t("board") : t("piles"),
     style: "grid-template-columns: " + (coords ? "var(--coord) " : "") + "repeat(" + c.columns + ", " + track + ")" });
   if (coords) grid.append(h("span", { class: "coord", "aria-hidden": "true" }), ...coords.columns.map(l => h("span", { class: "coord", "aria-hidden": "true" }, l)));
-  const focusAt = state.cursor !== null ? state.cursor : Math.floor(c.targets.length / 2);
+  const focusAt = state.cursor !== null ? state.cursor : entryIndex(v);
   c.targets.forEach((target, i) => {
     if (coords && i % c.columns === 0) grid.append(h("span", { class: "coord", "aria-hidden": "true" }, coords.rows[i / c.columns]));
     const value = v.surface[i];
@@ -40,14 +40,19 @@ export function drawSurface(v) {
     if (hinted.has(target.name)) classes.push("hinted");
     if (state.cursor === i) classes.push("cursor");
     const said = by && value >= 0 ? explained.get(target.name) : undefined;
+    // a placement shown before it is confirmed (issue 32): on its square, marked apart
+    const pending = state.tentative && state.tentative.index === i && value < 0 ? state.tentative.value : null;
+    if (pending !== null) classes.push("tentative");
     const content = board
-      ? (value >= 0 ? h("span", { class: "tok" }, value) : SYMBOLS[target.label] || target.label)
+      ? (value >= 0 ? h("span", { class: "tok" }, value) : pending !== null ? h("span", { class: "tok" }, pending) : SYMBOLS[target.label] || target.label)
       : [h("small", {}, target.label + (notes[i] ? " · " + notes[i] : "")), value >= 0 ? h("span", { class: "top" }, value) : ""];
     const described = said ? [h("span", { class: "sr-only", id: "explain-" + i }, said)] : [];
     grid.append(h("button", { type: "button", class: classes.join(" "), "data-cell": target.name, "data-index": i,
       title: said ? target.name + ": " + said : target.name, "aria-describedby": said ? "explain-" + i : null,
       // TRANSLATORS: {names} is one or more possessives ("Bob's", "Ann's and Bob's")
-      "aria-label": targetName(target, value, notes[i], legal.has(target.name), current.has(target.name), by ? t("{names} last turn", { names: whose(v, by) }) : ""),
+      "aria-label": targetName(target, value, notes[i], legal.has(target.name), current.has(target.name), by ? t("{names} last turn", { names: whose(v, by) }) : "")
+        // TRANSLATORS: a square's piece shown before the player confirms it (in the square's name)
+        + (pending !== null ? ", " + t("{value}, not confirmed yet", { value: pending }) : ""),
       tabindex: i === focusAt ? "0" : "-1", onclick: () => { state.cursor = i; place(i); },
       ondragover: e => { if (state.dragging !== null) { e.preventDefault(); e.dataTransfer.dropEffect = "move"; } },
       ondragenter: e => { if (state.dragging !== null) over(e.currentTarget); },
@@ -55,6 +60,17 @@ export function drawSurface(v) {
       ondrop: e => { e.preventDefault(); dropOn(i); } }, content, described));
   });
   return grid;
+}
+
+// Where the board is entered (issue 32): at the last turn's last placement, else at the
+// centre (H8 on the classic board), not at the start of the middle row.
+export function entryIndex(v) {
+  const c = capsOf(v.variant);
+  const recent = (v.recent || [])[(v.recent || []).length - 1];
+  const at = recent ? c.targets.findIndex(target => target.name === recent) : -1;
+  if (at >= 0) return at;
+  const rows = Math.ceil(c.targets.length / c.columns);
+  return Math.min(c.targets.length - 1, Math.floor(rows / 2) * c.columns + Math.floor(c.columns / 2));
 }
 
 // An operation's word (a pile's label), and a square's ("times square").
