@@ -91,8 +91,8 @@ def test_a_computer_to_move_resumes_when_the_service_starts_again(database_url: 
     stored = play_anns_turn_behind_the_server(database_url, game_id)
     with TestClient(create_app(database_url)) as client:  # the restarted server
         assert wait_for(lambda: bot_moved_after(client.get(f"/api/games/{game_id}").json(), stored))
-        listed = {g["id"]: g for g in client.get("/api/games").json()}
-        assert listed[game_id]["to_move"] == "Ann"
+        shown = client.get(f"/api/games/{game_id}").json()
+        assert shown["players"][shown["to_move"]] == "Ann"
 
 
 def test_a_computer_to_move_resumes_when_its_game_is_loaded(database_url: str) -> None:

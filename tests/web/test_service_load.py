@@ -239,11 +239,13 @@ def test_idle_games_leave_memory_and_come_back_as_they_were(
 
 def test_listing_games_loads_none_of_them(database_url: str) -> None:
     with TestClient(create_app(database_url)) as first:
+        first.get("/api/me")  # a browser's session: its one-screen games are listed to it
         ids = [first.post("/api/games", json=PEOPLE).json()["id"] for _ in range(3)]
         expected = first.get("/api/games").json()
+        cookies = dict(first.cookies)
     assert {g["id"] for g in expected} == set(ids)
     app: FastAPI = create_app(database_url)  # a restarted server: nothing in memory
-    with TestClient(app) as client:
+    with TestClient(app, cookies=cookies) as client:
         assert client.get("/api/games").json() == expected
         assert client.get("/api/games").json() == expected
         assert len(app.state.service.live) == 0
