@@ -41,7 +41,11 @@ ATTACK = """async ([site, seek, game]) => {
     const ws = new WebSocket(site.replace("http", "ws") + path);
     const read = [];
     // the first message is enough: the attack has read what the socket gives
-    ws.onmessage = event => { read.push(String(event.data)); resolve({ code: null, read }); ws.close(); };
+    ws.onmessage = event => {
+      read.push(String(event.data));
+      resolve({ code: null, read });
+      ws.close();
+    };
     ws.onclose = event => resolve({ code: event.code, read });
   });
   return { game: await listen("/api/games/" + game + "/ws"), lobby: await listen("/api/lobby/ws") };

@@ -151,7 +151,9 @@ def _request_scheme(scope: Scope) -> str:
 
 
 def _cookie_names(headers: Headers) -> set[str]:
-    return set(cookie_parser(",".join(headers.getlist("cookie"))[:8192]))
+    """The names of the request's cookies, all of them (never cut short: cookies another
+    subdomain sets for the whole site must not hide the session's)."""
+    return set(cookie_parser("; ".join(headers.getlist("cookie"))))
 
 
 def _is_scripted(headers: Headers) -> bool:
