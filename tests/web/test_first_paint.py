@@ -6,8 +6,11 @@ are each preloaded under hashed names instead."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -177,3 +180,21 @@ def _load(context: Any, address: str) -> dict[str, Any]:
         "gets": gets,
         "socket_views": sum(1 for f in frames if f.startswith('{"type":"view"')),
     }
+
+
+@pytest.mark.slow
+def test_the_first_paint_benchmark_reports_its_figures() -> None:
+    """``benchmarks/first_paint.py --quick`` runs against a real server and prints each
+    page's figures, cold and warm (its times are not judged: the machine is shared)."""
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "first_paint.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--quick"], capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    report = json.loads(done.stdout)
+    for page in ("game", "home"):
+        for cache in ("cold", "warm"):
+            figures = report["pages"][page][cache]
+            assert figures["median_ms"] > 0 and figures["scripts"] == 1
+    assert report["pages"]["game"]["cold"]["views"] == 1
+    assert report["pages"]["game"]["warm"]["scripts_network"] == 0

@@ -17,19 +17,23 @@ export function openSocket(id, token) {
   state.socket = socket;
   state.socketToken = token;
   socket.onopen = () => connection(true);
-  socket.onmessage = event => {
-    const message = JSON.parse(event.data);
-    if (message.type === "view") { socket.syncing = false; receive(message.view); }
-    else if (message.type === "patch") patched(socket, message);
-    else if (message.type === "error" && !state.view) app.textContent = message.error;  // no such game, a wrong token
-    else if (message.type === "error") say(message.error, true);
-  };
+  // in order, once the games' capabilities are in (asked for with the socket, issue 32)
+  let handled = Promise.resolve(state.ready);
+  socket.onmessage = event => { handled = handled.then(() => handle(socket, event.data)).catch(reportError); };
   socket.onclose = event => {
     if (state.socket !== socket) return;
     if (event.code >= 4000 && event.code < 5000 && !state.view) return;  // refused (4000 + status): final
     connection(false);
     setTimeout(() => { if (state.socket === socket) openSocket(id, token); }, 1000);
   };
+}
+
+function handle(socket, data) {
+  const message = JSON.parse(data);
+  if (message.type === "view") { socket.syncing = false; receive(message.view); }
+  else if (message.type === "patch") patched(socket, message);
+  else if (message.type === "error" && !state.view) app.textContent = message.error;  // no such game, a wrong token
+  else if (message.type === "error") say(message.error, true);
 }
 
 // A patch from this socket applies to the view it follows; after a gap, the whole view
