@@ -17,6 +17,7 @@ as markup: ``[bold]Eve`` shows as typed (issue 12).
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Mapping
 from contextvars import copy_context
@@ -31,7 +32,7 @@ from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Footer, Input, Static
 from textual.worker import Worker, WorkerState
@@ -111,6 +112,10 @@ MIN_WIDTH = 80
 SIDE_MIN = 16
 """The narrowest side panel (scores, player card, moves), its border included."""
 BELOW_BOARD = 7
+PACE = 0.3
+"""Seconds between the computer's placements, unless the player chooses (``--pace``)."""
+PACES = (0.0, 0.3, 0.6, 1.0, 2.0)
+"""The paces the ``v`` key steps through."""
 """Lines under the board at the smallest size: a rack line, the command line, four
 message lines (turns, message, status) and the key bar."""
 
@@ -149,11 +154,17 @@ def owner(name: str, piece: str) -> str:
             piece, token=lazy("Your rack"), tile=lazy("Your rack"), card=lazy("Your hand")
         )
     name = shown(name)
+    # translated with the name first, then the word ("{name} : chevalet"): no article
+    # or preposition that a name would have to agree with ("de Ann", issue 33)
     return by_piece(
         piece,
-        token=lazy("{name}'s rack", name=name),
-        tile=lazy("{name}'s rack", name=name),
-        card=lazy("{name}'s hand", name=name),
+        # TRANSLATORS: the rack line's label. Put the name first, then a colon and the
+        # word, so that no name needs an elision or an article: "{name} : chevalet"
+        token=lazy_context("rack line", "{name}'s rack", name=name),
+        tile=lazy_context("rack line", "{name}'s rack", name=name),
+        # TRANSLATORS: the label of a player's hand of cards. Put the name first, then a
+        # colon and the word, so no name needs an elision: "{name} : main"
+        card=lazy_context("rack line", "{name}'s hand", name=name),
     )
 
 
@@ -174,6 +185,35 @@ def fit(text: str | Text, width: int) -> Text:
     if out.cell_len > width:
         out.truncate(max(width, 1), overflow="ellipsis")
     return out
+
+
+def card_text(unseen: Mapping[int, int]) -> Text:
+    """C13's player card, whole in a narrow side panel: a run of three values or more,
+    next to each other in the set and each unseen as many times, is written from its
+    first to its last (``1…3×6``, ``16…90``: every value of the set from 16 to 90 once);
+    ``m`` shows the card value by value (issue 33)."""
+    # TRANSLATORS: the player card (C13): the values of the pieces not seen yet follow
+    text = Text(_("unseen:") + " ", style="bold")
+    runs: list[list[int]] = []  # [first, last, count, length]
+    for value, count in unseen.items():
+        if runs and count and runs[-1][2] == count:
+            runs[-1][1] = value
+            runs[-1][3] += 1
+        else:
+            runs.append([value, value, count, 1])
+    parts: list[str] = []
+    for first, last, count, length in runs:
+        if not count:
+            continue
+        times = f"×{count}" if count > 1 else ""
+        if length >= 3:
+            parts.append(f"{first}…{last}{times}")
+        else:
+            between = [v for v in unseen if first <= v <= last]
+            parts += [f"{v}{times}" for v in between]
+    # TRANSLATORS: the player card (C13) when every piece has been seen
+    text.append(" ".join(parts) if parts else pgettext("unseen", "none"))
+    return text
 
 
 @dataclass(frozen=True)
@@ -261,6 +301,29 @@ class RackView(Static):
             app.rack_clicked(event.x, event.y)
 
 
+class CommandLine(Input):
+    """The line notation is typed in, every key taken in the order it came (issue 33).
+    Textual runs a field's Enter, Backspace or arrows only once the key has gone round
+    the app, after the letters typed since: typed fast, ``:F7=2⏎:F8=7⏎`` was sent as
+    ``F7=2:F8=7``. Here they act at once, Enter empties the line as it sends it, and
+    the board gets the keys back only once the app has read what was sent, if nothing
+    was typed meanwhile (:meth:`MathableApp.on_input_submitted`)."""
+
+    async def _on_key(self, event: events.Key) -> None:
+        if not event.is_printable:
+            for binding in self._bindings.key_to_bindings.get(event.key, ()):
+                event.stop()
+                event.prevent_default()
+                await self.run_action(binding.action)
+                return
+        await super()._on_key(event)
+
+    async def action_submit(self) -> None:
+        typed = self.value
+        self.value = ""
+        self.post_message(self.Submitted(self, typed))
+
+
 class MathableApp(App[None]):
     """Mathable in the terminal."""
 
@@ -286,9 +349,12 @@ class MathableApp(App[None]):
         # TRANSLATORS: a key that chooses the next piece of a long rack or hand
         Key("full_stop", "step_piece(1)", lazy_context("key", "Next")),
         Key("comma", "step_piece(-1)", lazy_context("key", "Previous"), show=False),
-        Key("colon,slash", "command", lazy_context("key", "Type"), show=False),
+        # checked first, so a key typed right after it goes to the command line
+        Key("colon,slash", "command", lazy_context("key", "Type"), show=False, priority=True),
         Key("u", "undo", lazy_context("key", "Undo"), show=False),
-        Key("s", "save", lazy_context("key", "Save")),
+        # in the help, not the key bar: q saves too, and the bar fits 80 columns in
+        # every language (issue 33)
+        Key("s", "save", lazy_context("key", "Save"), show=False),
         Key("r", "replay", lazy_context("key", "Replay"), show=False),
         Key("a", "analysis", lazy_context("key", "Analysis"), show=False),
         Key("m", "moves", lazy_context("key", "Moves"), show=False),
@@ -297,19 +363,29 @@ class MathableApp(App[None]):
         Key("left", "cursor(-1,0)", show=False),
         Key("right", "cursor(1,0)", show=False),
         Key("enter", "place_at_cursor", lazy_context("key", "Place"), show=False),
+        # TRANSLATORS: a key that changes how fast the computer's placements are shown
+        Key("v", "pace", lazy_context("key", "Pace"), show=False),
         Key("q", "quit_game", lazy_context("key", "Quit")),
         *(Key(str(k), f"pick({k})", show=False) for k in range(1, 10)),
         Key("0", "pick(10)", show=False),
+        # Textual's own Ctrl+Q quits at once and its Ctrl+C only says (in English) to
+        # press Ctrl+Q: both ask first here, and save (issue 33), from every screen
+        Key("ctrl+q,ctrl+c", "ask_quit", lazy_context("key", "Quit"), show=False, priority=True),
     )
     """The keys, described in the reader's language when the app is made."""
     BINDINGS: ClassVar[list[BindingType]] = bindings(KEYS)
+    GAME_ACTIONS: ClassVar[frozenset[str]] = frozenset(
+        key.action.partition("(")[0] for key in KEYS if key.action != "ask_quit"
+    )
+    """The actions of the game screen's keys: offered only while it is the screen in
+    front (a replay, the help or a question owns its keys, issue 33)."""
 
     def __init__(
         self,
         game: Game | None = None,
         *,
         save_path: Path | None = None,
-        bot_delay: float = 0.3,
+        bot_delay: float = PACE,
         seed: int | None = None,
         variant: str | None = None,
         house_rules: HouseRules | None = None,
@@ -322,7 +398,12 @@ class MathableApp(App[None]):
         """The game and house rules the new-game screen first shows (from the CLI)."""
         self.bots: dict[int, Bot] = seat_bots(game.players, seed, levels) if game else {}
         self.save_path = save_path
-        self.bot_delay = bot_delay
+        self.bot_delay = max(bot_delay, 0.0)
+        """Seconds between the computer's placements (``v`` changes it; 0: at once)."""
+        self.farewell = ""
+        """What is printed once the app has closed: where the game was saved."""
+        self.quitting = False
+        """Whether the question to save and quit is open (a second Ctrl+C answers yes)."""
         self.bot_seed = seed
         self.selected: int | None = None
         """The value of the chosen piece."""
@@ -363,9 +444,10 @@ class MathableApp(App[None]):
             with Vertical(id="side"):
                 yield Static(id="status")
                 yield Static(id="card")
-                yield Static(id="moves")
+                with VerticalScroll(id="moves-box", can_focus=False):
+                    yield Static(id="moves")
         yield RackView(id="rack")
-        yield Input(placeholder=_("type a move… (: to type, ? help)"), id="command")
+        yield CommandLine(placeholder=_("type a move… (: to type, ? help)"), id="command")
         yield Static(id="message")
         yield Static(id="too-small")
         yield Footer(compact=True, show_command_palette=False)
@@ -582,12 +664,38 @@ class MathableApp(App[None]):
                 )
             )
             return True
+        turn = self._whole_turn(text)
+        if turn:
+            for place in turn:
+                if not self.play(place):  # refused with its reason: the rest not tried
+                    return False
+            self.say(" ".join(worded(game.format_action(place)) for place in turn))
+            return True
         try:
             action = game.parse_action(text)
         except MathableError as exc:
             self.say(_("Refused: {reason}", reason=exc), error=True)
             return False
         return self.play(action)
+
+    def _whole_turn(self, text: str) -> list[Place]:
+        """A whole turn typed on one line, placements apart by spaces or commas
+        (``F7=2 F8=7``, ``F7=2,F8=7``), as the move list writes turns; empty unless it
+        holds two placements or more, each as the game reads one (issue 33)."""
+        assert self.game is not None
+        words = [word for word in re.split(r"[\s,]+", text) if word]
+        if len(words) < 2:
+            return []
+        places: list[Place] = []
+        for word in words:
+            try:
+                action = self.game.parse_action(word)
+            except MathableError:
+                return []  # not a turn: read as one action, refused with its reason
+            if not isinstance(action, Place):
+                return []
+            places.append(action)
+        return places
 
     def play(self, action: Action) -> bool:
         """Apply a person's action; an illegal one is refused with the rule, nothing
@@ -663,8 +771,14 @@ class MathableApp(App[None]):
         view's ``available``): the key bar lists what the person may do. Answers to a
         proposal (accept, decline) appear only while one is pending."""
         game = self.game
-        if game is None:  # the new-game screen: nothing to play yet
-            return action == "quit_game"
+        if action not in self.GAME_ACTIONS:  # Textual's own (Tab, Esc) and Ctrl+Q
+            return True
+        if game is None or len(self.screen_stack) > 1:  # another screen owns the keys
+            return False
+        if action == "command":  # a ':' typed in the command line is typed there
+            return self.focused is not self.query_one("#command")
+        if action == "hint":  # while one plays (off by the house rule, it says so)
+            return not game.is_over
         if action == "step_piece":  # shown only for a hand too long for the digit keys
             return len(self._playable()) > 9
         if action == "leave" and parameters:  # resign, abort: only while open (L1)
@@ -683,14 +797,18 @@ class MathableApp(App[None]):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.input.id != "command":
             return
-        text = typed_command(event.value.strip())  # end, pass... in the reader's language
-        event.input.value = ""
-        self.widgets["board"].focus()
+        if not event.input.value:  # nothing typed since: the keys go back to the board
+            self.screen.set_focus(self.widgets["board"])
+        # a ':' typed fast before the line was sent is left out; end, pass... are read
+        # in the reader's language
+        text = typed_command(event.value.strip().lstrip(":/").strip())
         if text:
             self.play_text(text)
 
     def action_command(self) -> None:
-        self.query_one("#command", Input).focus()
+        """``:`` or ``/``: the command line takes the keys typed next, at once (a later
+        focus, as ``focus()`` makes, let fast typing reach the board: issue 33)."""
+        self.screen.set_focus(self.query_one("#command", Input))
 
     def action_act(self, keyword: str) -> None:
         """Play the keyword action ``keyword`` (``pass``, ``end``, ``diago``...)."""
@@ -915,19 +1033,32 @@ class MathableApp(App[None]):
         )
         self.say(_("Hint: {turns}", turns=turns))
 
-    def action_save(self) -> None:
+    def _save_target(self) -> Path:
+        """Where the game is saved: the file it was resumed from or first saved to."""
+        assert self.game is not None
+        return self.save_path or fresh_path(f"mathable-{self.game.name}-{self.game.seed}")
+
+    def _worth_saving(self) -> bool:
+        """Whether the game holds anything a quit would lose: an action that is not a
+        shake of the bag, finished games (a resignation) included."""
+        return self.game is not None and _taken_back(self.game)
+
+    def action_save(self) -> bool:
+        """Save the game, and say to which file (and how to resume it)."""
         game = self.game
         if game is None:
-            return
-        path = self.save_path or fresh_path(f"mathable-{game.name}-{game.seed}")
+            return False
+        path = self._save_target()
         try:
             levels = {seat: bot.name for seat, bot in self.bots.items()}
             path.write_text(records.dumps(game, levels), encoding="utf-8")
         except OSError as exc:
             self.say(_("Cannot save: {error}", error=exc), error=True)
-            return
+            return False
         self.save_path = path
-        self.say(_("Saved to {path}; resume with: mathable play --resume {path}", path=path))
+        self.farewell = _("Saved to {path}; resume with: mathable play --resume {path}", path=path)
+        self.say(self.farewell)
+        return True
 
     def action_replay(self) -> None:
         if self.game is not None:
@@ -958,7 +1089,7 @@ class MathableApp(App[None]):
         parts: list[RenderableType] = [table, Text("")]
         if left:
             parts += [*left, Text("")]
-        parts.append(self._move_list(view, limit=None))
+        parts += [panels.player_card(view.unseen), Text(""), self._move_list(view)]
         self.push_screen(TableScreen(Group(*parts)))
 
     def action_analysis(self) -> None:
@@ -971,10 +1102,41 @@ class MathableApp(App[None]):
         self.push_screen(TableScreen(panels.analysis_view(analysis_report(game))))
 
     def action_quit_game(self) -> None:
-        game = self.game
-        if game is not None and not game.is_over and game.log:
-            self.action_save()
+        """``q``: save (a finished or resigned game too), then close; the file's name is
+        printed once the screen is gone. A save that fails keeps the game open."""
+        if self._worth_saving() and not self.action_save():
+            return
         self.exit()
+
+    def action_ask_quit(self) -> None:
+        """Ctrl+Q, Ctrl+C, Esc on the new-game screen: with a game to lose, ask (in the
+        player's language) to save it and quit; a second Ctrl+C while asked says yes."""
+        if not self._worth_saving():
+            self.exit()
+            return
+        if self.quitting:
+            self.action_quit_game()
+            return
+        self.quitting = True
+
+        def answered(yes: bool | None) -> None:
+            self.quitting = False
+            if yes:
+                self.action_quit_game()
+            else:
+                self.say(_("Play goes on."))
+
+        question = _("Save the game to {path} and quit?", path=self._save_target())
+        self.push_screen(QuestionScreen(question), answered)
+
+    def action_pace(self) -> None:
+        """``v``: the next pace of the computer's placements (0 shows them at once)."""
+        later = [pace for pace in PACES if pace > self.bot_delay + 1e-9]
+        self.bot_delay = later[0] if later else PACES[0]
+        seconds = f"{self.bot_delay:g}"
+        self.say(
+            _("The computer's placements now come {seconds} s apart (v: change).", seconds=seconds)
+        )
 
     # -- drawing -------------------------------------------------------------------
 
@@ -1044,9 +1206,8 @@ class MathableApp(App[None]):
         room = self.size.height - board_lines - len(rack.split()) - 2
         self.widgets["message"].update(self._messages(view, room))
         self.widgets["status"].update(self._status(view))
-        self.widgets["card"].update(panels.player_card(view.unseen))
-        room = self.widgets["moves"].size.height
-        self.widgets["moves"].update(self._move_list(view, limit=room - 1 if room else 12))
+        self.widgets["card"].update(card_text(view.unseen))
+        self.widgets["moves"].update(self._move_list(view, newest_first=True))
         self.refresh_bindings()
 
     def _rack(self, view: View, seat: int | None) -> Text:
@@ -1176,15 +1337,15 @@ class MathableApp(App[None]):
             extra = Text(_("bag: {count}", count=view.bag_size))
         return Group(board, extra)
 
-    def _move_list(self, view: View, limit: int | None) -> Text:
-        """The finished turns as the game writes them (``view.summaries``)."""
+    def _move_list(self, view: View, *, newest_first: bool = False) -> Text:
+        """The finished turns as the game writes them (``view.summaries``), every one,
+        wrapped to the width; in the side panel the newest first (its box scrolls)."""
         assert self.game is not None
         points = self.game.game_type.score_unit == "points"
         # TRANSLATORS: the heading of the list of turns played
         out = Text(pgettext("panel", "moves"), style="bold")
         turns = list(enumerate(view.summaries, start=1))
-        shown_turns = turns if limit is None else turns[-limit:] if limit > 0 else []
-        for number, turn in shown_turns:
+        for number, turn in reversed(turns) if newest_first else turns:
             line = Text(f"{number:>3}. ")
             line.append(shown(view.players[turn.seat]))
             line.append(f": {worded(turn.notation)}")
@@ -1192,8 +1353,6 @@ class MathableApp(App[None]):
                 line.append(f" ({turn.points})")
             if turn.note:
                 line.append(f", {shown(turn.note)}", style="italic")
-            if limit is not None:
-                line.no_wrap, line.overflow = True, "ellipsis"
             out.append("\n")
             out.append_text(line)
         return out
@@ -1207,15 +1366,21 @@ def run_app(
     variant: str | None = None,
     house_rules: HouseRules | None = None,
     levels: Mapping[int, str] | None = None,
+    pace: float = PACE,
 ) -> None:
     """Open the terminal game (a new-game screen when ``game`` is None, showing
     ``variant`` and ``house_rules`` first; ``levels``: a resumed record's computer
-    seats)."""
-    MathableApp(
+    seats; ``pace``: seconds between the computer's placements, 0 at once); once it
+    closes, say where the game was saved."""
+    app = MathableApp(
         game,
         save_path=save_path,
+        bot_delay=pace,
         seed=seed,
         variant=variant,
         house_rules=house_rules,
         levels=levels,
-    ).run()
+    )
+    app.run()
+    if app.farewell:
+        Console(highlight=False).print(Text(app.farewell))

@@ -46,6 +46,12 @@ KEYWORDS = (
 shown, and may be typed, in the reader's language (:func:`mathable.i18n.command_name`)."""
 
 
+PLAIN_SIGNS = "+ - x /"
+"""The four operations as the rules' texts write them (in every language)..."""
+BOARD_SIGNS = "+ − × ÷"
+"""...and as the board draws them: the help writes them so."""
+
+
 def by_piece(piece: str, *, token: Message, tile: Message, card: Message | None = None) -> str:
     """The sentence of a game whose pieces are ``token``s, ``tile``s or ``card``s, in the
     current language: each is a message of its own, as articles and agreement differ
@@ -68,8 +74,10 @@ def rules_page(
     """The help screen of a game: its rules page (or its summary) and the keys
     (``leaving``: the ways to leave open now, ``resign`` and ``abort``)."""
     if kind.rules:
-        # its title, then its paragraphs one a line: the keys stay in sight below
-        title, _blank, body = str(kind.rules).partition("\n\n")
+        # its title, then its paragraphs one a line: the keys stay in sight below; the
+        # operations written with the signs the board shows (issue 33)
+        rules = str(kind.rules).replace(PLAIN_SIGNS, BOARD_SIGNS)
+        title, _blank, body = rules.partition("\n\n")
         page = Text(title)
         if body:
             page.append("\n\n" + "\n".join(body.split("\n\n")))
@@ -185,8 +193,11 @@ def keys_help(
     rows += [
         ("s", pgettext("key help", "save")),
         ("r", pgettext("key help", "replay")),
+        # TRANSLATORS: the help's line of the v key (0 s: the computer's turn at once)
+        ("v", _("pace of the computer's placements: 0.3 s, 0.6, 1, 2, 0")),
         ("?", pgettext("key help", "help")),
         ("q", _("quit (saves first)")),
+        ("^q", _("quit: asks to save first")),
     ]
     text = Text(pgettext("help screen", "Keys"), style="bold")
     width = max(14, *(len(key) + 1 for key, _what in rows))  # a translated key may be longer

@@ -13,6 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.dom import DOMNode
+from textual.geometry import Size
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
@@ -55,11 +56,22 @@ class Key:
     action: str
     description: Message | None = None
     show: bool = True
+    priority: bool = False
+    """Checked before the focused widget's own keys (Ctrl+C, Ctrl+Q in a text field)."""
+    key_display: str | None = None
+    """How the key bar writes the key (``Tab``), when not as Textual does."""
 
     def binding(self) -> Binding:
         """The binding, its description in the current language."""
         description = "" if self.description is None else str(self.description)
-        return Binding(self.keys, self.action, description, show=self.show)
+        return Binding(
+            self.keys,
+            self.action,
+            description,
+            show=self.show,
+            priority=self.priority,
+            key_display=self.key_display,
+        )
 
 
 def bindings(keys: Sequence[Key]) -> list[BindingType]:
@@ -92,6 +104,14 @@ def styled(message: str, **parts: Text) -> Text:
             last = found.end()
     out.append(message[last:])
     return out
+
+
+class LongCheckbox(Checkbox):
+    """A checkbox whose label wraps over as many lines as it needs (Textual's stays on
+    one line, cut): a house rule's label in a long language is read whole at 80×24."""
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return max(1, len(self.render().wrap(max(width, 1))))
 
 
 @dataclass(frozen=True)
@@ -143,11 +163,22 @@ def seat_problem(names: Sequence[str], kinds: Sequence[str]) -> str:
 
 class NewGameScreen(Screen[GameChoice]):
     """Choose the game, the seats (people or computer levels), house rules and a seed;
-    only the house rules and options the chosen game offers can be ticked. Enter moves
-    to the next field (and starts the game on the Start button); it never clears one."""
+    only the house rules and options the chosen game offers can be ticked. The keyboard
+    alone does it all (issue 33): the Start button has the focus first, so Enter starts
+    with what is shown; Tab and Shift+Tab go through every field and back to Start, the
+    focused one scrolled into view; Enter in a text field moves on (it never clears one);
+    Esc quits. Every field is one line high, so at 80×24 all are in sight."""
 
-    KEYS = (Key("escape", "app.quit", lazy("Quit")),)
+    KEYS = (
+        # TRANSLATORS: a key of the new-game screen: go to the next field
+        Key("tab", "app.focus_next", lazy_context("key", "Next field"), key_display="Tab"),
+        Key("shift+tab", "app.focus_previous", show=False),
+        # TRANSLATORS: a key of the new-game screen: the game starts (on the Start button)
+        Key("ctrl+s", "start", lazy_context("key", "Start"), key_display="^s"),
+        Key("escape", "app.ask_quit", lazy_context("key", "Quit"), key_display="Esc"),
+    )
     BINDINGS = bindings(KEYS)
+    AUTO_FOCUS = "#start"
 
     def __init__(
         self,
@@ -172,14 +203,14 @@ class NewGameScreen(Screen[GameChoice]):
         kinds = [(pgettext("seat", "person"), PERSON)]
         kinds += [(_("computer: {level}", level=b), b) for b in BOTS]
         choice = self.choice
-        with VerticalScroll(id="newgame"):
+        with VerticalScroll(id="newgame", can_focus=False):
             title = styled(_("{product}: a new game"), product=Text("Mathable", style="bold"))
             yield Static(title, id="title")
             # TRANSLATORS: the label of the list of games, on the new-game screen
             yield Label(pgettext("new game", "Game"))
             variant = choice.variant if choice else (self.variant or "classic")
             variant = variant if variant in GAMES else "classic"
-            yield Select(games, value=variant, allow_blank=False, id="variant")
+            yield Select(games, value=variant, allow_blank=False, id="variant", compact=True)
             for seat in range(4):
                 with Horizontal(classes="seat"):
                     name, kind = ["Ann", "Bob", "Cleo", "Dan"][seat], "none"
@@ -192,9 +223,12 @@ class NewGameScreen(Screen[GameChoice]):
                         placeholder=_("player {number}", number=seat + 1),
                         max_length=NAME_LENGTH,
                         id=f"name{seat}",
+                        compact=True,
                     )
                     options = kinds if seat < 2 else [(_("no player"), "none"), *kinds]
-                    yield Select(options, value=kind, allow_blank=False, id=f"kind{seat}")
+                    yield Select(
+                        options, value=kind, allow_blank=False, id=f"kind{seat}", compact=True
+                    )
             chosen = choice.house_rules if choice else self.house_rules
             rules = chosen.to_dict() if chosen else {}
             for box, label in (
@@ -202,18 +236,27 @@ class NewGameScreen(Screen[GameChoice]):
                 ("undo", _("allow undo")),
                 ("strict", _("strict: scoring squares first (numbered board, K2)")),
                 ("hints", _("hints: the computer suggests turns on request (O2)")),
-            ):
+            ):  # each label wraps when a language makes it longer than the screen
                 rule = HOUSE_RULE_BOXES[box]
                 value = rules.get(rule, rule in ON_BY_DEFAULT)
-                yield Checkbox(label, value, id=box, compact=True)
+                yield LongCheckbox(label, value, id=box, compact=True)
             with Horizontal(classes="seat"):
                 seed = "" if choice is None or choice.seed is None else str(choice.seed)
-                yield Input(value=seed, placeholder=_("seed (empty: random)"), id="seed")
+                # TRANSLATORS: the label of the new-game screen's seed field
+                yield Label(pgettext("new game", "Seed"), classes="field-label")
+                yield Input(
+                    value=seed, placeholder=_("seed (empty: random)"), id="seed", compact=True
+                )
+            with Horizontal(classes="seat"):
                 rounds = str(choice.rounds) if choice else "1"
-                yield Input(value=rounds, placeholder=_("rounds of a match"), id="rounds")
+                # TRANSLATORS: the label of the new-game screen's field of rounds (a match)
+                yield Label(pgettext("new game", "Rounds"), classes="field-label")
+                yield Input(
+                    value=rounds, placeholder=_("rounds of a match"), id="rounds", compact=True
+                )
         with Horizontal(id="newgame-bar"):  # always in sight, whatever the terminal's size
             # TRANSLATORS: the button that starts the game chosen on the new-game screen
-            yield Button(pgettext("new game", "Start"), variant="primary", id="start")
+            yield Button(pgettext("new game", "Start"), variant="primary", id="start", compact=True)
             yield Static(Text(self.error, style="red"), id="newgame-error")
         yield Footer()
 
@@ -229,6 +272,14 @@ class NewGameScreen(Screen[GameChoice]):
         event.stop()
         self.focus_next()
 
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """The focused field scrolled into view (a small terminal, a long language)."""
+        self.query_one("#newgame", VerticalScroll).scroll_to_widget(event.widget, animate=False)
+
+    def action_start(self) -> None:
+        """Start with what the fields hold, wherever the focus is (``Ctrl+S``)."""
+        self.query_one("#start", Button).press()
+
     def _offer(self, kind: GameType) -> None:
         """Enable the house rules and the rounds the game ``kind`` has."""
         for box, rule in HOUSE_RULE_BOXES.items():
@@ -241,6 +292,10 @@ class NewGameScreen(Screen[GameChoice]):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id != "start":
             return
+        self._submit()
+
+    def _submit(self) -> None:
+        """The choice, refused in one line when a field is wrong."""
         names, kinds = [], []
         for seat in range(4):
             kind = self.query_one(f"#kind{seat}", Select).value
@@ -299,6 +354,7 @@ class CoverScreen(ModalScreen[None]):
             )
             yield Static(text, id="cover-text")
             yield Button(Text(_("It is me: show my rack (Enter)")), variant="primary", id="uncover")
+        yield Footer()  # every screen lists its keys (issue 33)
 
     def action_dismiss_cover(self) -> None:
         self.dismiss(None)
@@ -330,6 +386,7 @@ class QuestionScreen(ModalScreen[bool]):
                 yield Button(yes, variant="primary", id="yes")
                 no = _("{answer} ({key})", answer=pgettext("answer", "No"), key=_no_key())
                 yield Button(no, id="no")
+        yield Footer()
 
     def action_answer(self, answer: bool) -> None:
         self.dismiss(answer)
@@ -410,6 +467,7 @@ class ExchangeScreen(ModalScreen[tuple[int, ...] | None]):
                 # TRANSLATORS: the button that gives back the ticked pieces
                 yield Button(pgettext("button", "Exchange"), variant="primary", id="go")
                 yield Button(pgettext("button", "Cancel"), id="cancel")
+        yield Footer()
 
     def action_cancel(self) -> None:
         self.dismiss(None)
