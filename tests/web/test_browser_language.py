@@ -168,6 +168,7 @@ def test_the_switch_changes_the_language_and_keeps_it(
     page = context.new_page()
     page.goto(server.url + "/")
     assert page.evaluate("document.documentElement.lang") == "en"
+    page.click("#menu")  # a phone's header: the settings behind its Menu (issue 32)
     page.select_option("#lang-switch", "nl")
     page.wait_for_load_state("load")
     page.wait_for_function("document.documentElement.lang === 'nl'")

@@ -60,7 +60,7 @@ ESSENTIAL = ["#board", "#rack", "#controls", "#message", "#scores"]
 def box(page: Page, selector: str) -> dict[str, float]:
     found = page.locator(selector).bounding_box()
     assert found is not None, selector
-    return dict(found)
+    return {key: float(found[key]) for key in ("x", "y", "width", "height")}
 
 
 def out_of_view(page: Page, size: ViewportSize) -> list[str]:

@@ -24,9 +24,11 @@ export async function gamePage(id) {
   const token = params.get("t");
   if (params.has("invitations")) return invitationsPage(id, token);
   if (token) state.tokens = { link: token };
-  state.variants = await api("/api/variants");
+  // the capabilities and the socket asked for at once (issue 32): its view waits for them
+  state.ready = api("/api/variants").then(found => { state.variants = found; });
+  if (!params.has("replay")) connect(id);
+  await state.ready;
   if (params.has("replay")) return replayPage(id);
-  connect(id);
   document.addEventListener("keydown", onKey);
   addEventListener("resize", fit);
 }
@@ -264,9 +266,9 @@ export function drawPage() {
       confirmSwitch(v), clocks(v), table(v), card(v), moves(v), chatPanel(v), saveLink(v), replaySoFar(v)));
   app.replaceChildren(game);
   if (v.over) app.prepend(summary(v));
+  fit();  // (first: the board's size changes how the lists wrap)
   const list = document.querySelector("#moves ol");
   list.scrollTop = list.scrollHeight;  // the latest turn in sight
-  fit();
 }
 
 // Confirm before it counts (issue 32, as lichess's "confirm move"): a switch kept in the
@@ -409,7 +411,7 @@ export async function place(i) {
     if (!state.view || state.view.seq !== v.seq || !myTurn()) return;  // the game moved on under the question
     if (yes) text += "+";
   }
-  if (confirmOn(v)) {  // shown on its square first, sent by Confirm
+  if (confirmOn(v) && caps().surface === "board") {  // shown on its square first, sent by Confirm
     state.tentative = { index: i, text, value: v.playable[state.picked] };
     render();
     say(t("{placement}: press Confirm to place it, or Cancel.", { placement: text }));
