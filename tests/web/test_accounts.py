@@ -5,7 +5,6 @@ rate-limited per address. On SQLite and PostgreSQL (``database_url``)."""
 
 from __future__ import annotations
 
-import base64
 import json
 from collections.abc import Iterator
 from typing import Any

@@ -129,9 +129,7 @@ class Settings:
         self.secret_key = os.environ.get("MATHABLE_SECRET_KEY", "").strip() or None
         if self.secret_key is not None and len(self.secret_key) < MIN_SECRET:
             raise ValueError(f"MATHABLE_SECRET_KEY: at least {MIN_SECRET} characters")
-        self.secure_cookies = accounts.secure_setting(
-            os.environ.get("MATHABLE_SECURE_COOKIES", "")
-        )
+        self.secure_cookies = accounts.secure_setting(os.environ.get("MATHABLE_SECURE_COOKIES", ""))
         self.claim_after = _seconds("MATHABLE_CLAIM_AFTER", CLAIM_AFTER)
         """Seconds the seat to move must be away before a claim."""
         self.first_move = _seconds("MATHABLE_FIRST_MOVE", FIRST_MOVE_LIVE_MS / 1000)
