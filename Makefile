@@ -10,7 +10,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # pg_ctl live in /usr/lib/postgresql/*/bin, off the PATH).
 INITDB = $(firstword $(wildcard /usr/lib/postgresql/*/bin/initdb))
 
-.PHONY: run play test test-pure lint typecheck pytest bench golden clean postgresql messages
+.PHONY: run play test test-pure lint typecheck pytest bench golden clean postgresql messages screenshots
 
 # The install compiles the modules listed in src/mathable/compiled.py with mypyc (setup.py;
 # pure Python if that fails): an edit to them installs again, so the build is never stale.
@@ -25,7 +25,21 @@ $(STAMP): pyproject.toml $(COMPILED_SOURCES) $(wildcard $(LOCALE)/*/LC_MESSAGES/
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
 	$(BIN)/python -m mathable.i18n.messages --compile
+	@$(BIN)/python -W ignore -c "$$COMPILED_OR_NOT"
 	touch $(STAMP)
+
+# pip hides what setup.py prints: say here whether the install compiled (issue 31).
+define COMPILED_OR_NOT
+import importlib.machinery, importlib.util, pathlib
+from mathable.compiled import COMPILED_MODULES as listed
+def built(name):
+    base = pathlib.Path(importlib.util.find_spec(name).origin).with_suffix('')
+    return any(pathlib.Path(f'{base}{s}').exists() for s in importlib.machinery.EXTENSION_SUFFIXES)
+print(f'mathable: {len(listed)} modules compiled with mypyc' if all(map(built, listed)) else
+      'mathable: NOT compiled, the pure-Python modules are used (about half as fast);'
+      ' `.venv/bin/pip install -v -e .` says why')
+endef
+export COMPILED_OR_NOT
 
 $(CHROMIUM):
 	@echo "Installing Debian's chromium for the browser tests"
@@ -46,6 +60,8 @@ play: $(STAMP)
 	$(BIN)/mathable play
 
 test: $(STAMP) $(CHROMIUM) postgresql lint typecheck pytest test-pure
+	@if [ -x $(CHROMIUM) ]; then $(BIN)/python docs/screenshots.py --taken; \
+	else echo "no chromium at $(CHROMIUM): the pictures are not taken again"; fi
 
 lint: $(STAMP)
 	$(BIN)/ruff check setup.py src tests benchmarks docs examples
@@ -64,6 +80,13 @@ test-pure: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
+
+# Every picture of README.md and docs/ taken again from the current code: the terminal
+# game's with Textual's Pilot, the web app's by the browser tests that check those pages
+# (docs/screenshots.py; tests/test_docs.py fails on a missing or an unused picture).
+# `make test` takes them too, the web ones from the browser tests it has just run (--taken).
+screenshots: $(STAMP) $(CHROMIUM)
+	$(BIN)/python docs/screenshots.py
 
 # After a deliberate rules change: rewrite tests/golden/*.txt, then review `git diff tests/golden`.
 golden: $(STAMP)

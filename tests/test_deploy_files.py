@@ -219,3 +219,109 @@ def test_the_guide_lists_every_setting_and_names_every_file(setting_names: set[s
     for path in DEPLOY.rglob("*"):
         if path.is_file() and not path.name.startswith("."):  # not a local deploy/.env
             assert str(path.relative_to(ROOT)) in guide, f"docs/deploy.md never names {path}"
+
+
+# -- the image's build (issue 31, item 12) ------------------------------------------------------
+
+
+def dockerfile_stages() -> list[list[tuple[str, str]]]:
+    """deploy/Dockerfile as its stages, each a list of (instruction, arguments), with
+    continued lines joined and comments dropped."""
+    text = re.sub(r"\\\n", " ", (DEPLOY / "Dockerfile").read_text())
+    stages: list[list[tuple[str, str]]] = []
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        word, _, rest = line.partition(" ")
+        if word.upper() == "FROM":
+            stages.append([])
+        stages[-1].append((word.upper(), rest.strip()))
+    return stages
+
+
+def context_files() -> set[str]:
+    """The repository's files that deploy/Dockerfile.dockerignore lets into the build
+    context (its patterns in order, the last match deciding, as Docker reads them)."""
+    from fnmatch import fnmatch
+
+    rules = []
+    for line in (DEPLOY / "Dockerfile.dockerignore").read_text().splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            rules.append((line.startswith("!"), line.lstrip("!").rstrip("/")))
+    kept = set()
+    for path in ROOT.rglob("*"):
+        relative = path.relative_to(ROOT).as_posix()
+        if not path.is_file() or relative.startswith((".git/", ".venv/")):
+            continue
+        included = True
+        for keep, pattern in rules:
+            parts = relative.split("/")
+            prefixes = ["/".join(parts[: i + 1]) for i in range(len(parts))]
+            if any(fnmatch(p, pattern) for p in prefixes) or fnmatch(relative, pattern):
+                included = keep
+        if included:
+            kept.add(relative)
+    return kept
+
+
+def test_the_image_builds_the_compiled_modules_from_all_pip_needs() -> None:
+    """The build stage copies what ``pip install .`` reads (the metadata, the readme and
+    licence it names, setup.py, which compiles, and the list of modules it compiles), the
+    .dockerignore lets each through, a C compiler is installed before the build, and the
+    build fails when the wheel holds no compiled module (it once ran uncompiled, silently)."""
+    needed = {"pyproject.toml", "setup.py", "README.md", "LICENSE", "src/mathable/compiled.py"}
+    needed |= {f"src/{name.replace('.', '/')}.py" for name in _compiled_modules()}
+    context = context_files()
+    assert needed <= context, f"not in the build context: {sorted(needed - context)}"
+    assert not any(name.endswith(".so") for name in context), "a local build in the context"
+    build = dockerfile_stages()[0]
+    copied: set[str] = set()
+    for instruction, arguments in build:
+        if instruction == "COPY" and "--from" not in arguments:
+            *sources, _ = arguments.split()
+            for source in sources:
+                copied |= {
+                    name
+                    for name in context
+                    if name == source or name.startswith(source.rstrip("/") + "/")
+                }
+    assert needed <= copied, f"the build stage never copies {sorted(needed - copied)}"
+    steps = [arguments for instruction, arguments in build if instruction == "RUN"]
+    compiler = next((i for i, run in enumerate(steps) if re.search(r"\bgcc\b", run)), None)
+    pip = next(
+        (i for i, run in enumerate(steps) if re.search(r"\bpip (wheel|install)\b", run)), None
+    )
+    assert compiler is not None and pip is not None and compiler < pip, steps
+    assert ".so" in steps[pip] and "sys.exit" in steps[pip], "a pure-Python build must fail"
+
+
+def _compiled_modules() -> tuple[str, ...]:
+    from mathable.compiled import COMPILED_MODULES
+
+    return COMPILED_MODULES
+
+
+def test_setup_says_so_when_it_falls_back_to_pure_python() -> None:
+    """setup.py prints one line naming the reason when it does not compile (its build
+    hook run alone: setuptools' own setup() is not the subject here)."""
+    import subprocess
+    import sys
+
+    hook = (
+        "import runpy, setuptools; setuptools.setup = lambda **_: None; runpy.run_path('setup.py')"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", hook],
+        cwd=ROOT,
+        env={**os.environ, "MATHABLE_PURE": "1"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = [line for line in done.stderr.splitlines() if line.startswith("mathable:")]
+    assert lines == [
+        "mathable: MATHABLE_PURE is set: not compiling; the pure-Python modules are used"
+    ]

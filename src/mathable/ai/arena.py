@@ -74,8 +74,16 @@ def play_game(
         game.scores,
         game.winners(),
         times,
-        records.to_record(game) if keep_record else None,
+        records.to_record(game, _levels(names)) if keep_record else None,
     )
+
+
+def _levels(names: Sequence[str]) -> dict[int, str]:
+    """The record's ``bots`` field: each seat's bot, with its settings where they fit in
+    the field's 40 characters, else its level alone."""
+    return {
+        seat: name if len(name) <= 40 else parse_spec(name)[0] for seat, name in enumerate(names)
+    }
 
 
 def seating(bots: Sequence[str], game_number: int) -> list[str]:
