@@ -117,6 +117,8 @@ def _typist(game: Game, lines: list[str]) -> object:
     def typed(prompt: str = "") -> str:
         if lines:
             return lines.pop(0)
+        if game.is_over:  # asked whether to save: no
+            return ""
         return game.format_action(game.legal_actions()[0])
 
     return typed

@@ -67,10 +67,10 @@ def record_texts(draw: st.DrawFn) -> str:
     data = json.loads(json.dumps(draw(st.sampled_from(BASE_RECORDS))))
     for _ in range(draw(st.integers(0, 3))):
         key = draw(st.sampled_from([*sorted(data), "actions", "setup", "extra"]))
-        if key == "actions" and data.get("actions") and draw(st.booleans()):
+        if key == "actions" and isinstance(data.get("actions"), list) and data["actions"]:
             actions = list(data["actions"])
             actions[draw(st.integers(0, len(actions) - 1))] = draw(hostile)
-            data["actions"] = actions
+            data["actions"] = actions if draw(st.booleans()) else draw(json_values)
         else:
             data[key] = draw(json_values)
     return json.dumps(data)

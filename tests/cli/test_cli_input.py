@@ -176,6 +176,8 @@ def _typist(game: Game, script: Callable[[str, Game], str | None]) -> Callable[[
             return answer
         if "Pass the screen" in prompt:
             return ""
+        if game.is_over:  # asked whether to save: no
+            return ""
         return game.format_action(game.legal_actions()[0])
 
     return typed

@@ -13,6 +13,7 @@ from mathable.engine.notation import (
     format_action,
     format_turn,
     parse_action,
+    parse_actions,
     parse_turn,
 )
 from mathable.games.board.geometry import Grid
@@ -122,3 +123,39 @@ def test_malformed_actions_are_refused_with_notation_error(text: str) -> None:
 def test_malformed_positions_are_refused(text: str) -> None:
     with pytest.raises(NotationError):
         Position.parse(text, {"classic": GRID})
+
+
+# -- a whole turn typed on one line (issue 33) -------------------------------------------
+
+
+@given(st.lists(places, min_size=1, max_size=7), st.sampled_from([" ", ",", ", ", " , "]))
+def test_a_turn_typed_on_one_line_reads_back_its_placements(
+    turn: list[Place], separator: str
+) -> None:
+    typed = separator.join(format_action(p, GRID) for p in turn)
+    assert parse_actions(typed, GRID) == turn
+
+
+def test_a_line_may_close_its_turn_with_a_keyword_and_space_its_equals() -> None:
+    assert parse_actions("F7=2,F8=7 end", GRID) == [
+        parse_action("F7=2", GRID),
+        parse_action("F8=7", GRID),
+        EndTurn(),
+    ]
+    assert parse_actions("f7 = 2 , F8=16 +", GRID) == [
+        Place(GRID.parse("F7"), 2),
+        Place(GRID.parse("F8"), 16, True),
+    ]
+    assert parse_actions("pass", GRID) == [Pass()]
+
+
+def test_a_line_starting_with_an_exchange_is_that_one_action() -> None:
+    assert parse_actions("exchange 4,9,10", GRID) == [Exchange((4, 9, 10))]
+    assert parse_actions("exchange 4, 9 ,10", GRID) == [Exchange((4, 9, 10))]
+
+
+@pytest.mark.parametrize(("text", "named"), [("F7=2 F8", "'F8'"), ("F7=2 Z99=1", "Z99"), ("", "")])
+def test_a_line_with_a_bad_word_is_refused_naming_it(text: str, named: str) -> None:
+    with pytest.raises(NotationError) as caught:
+        parse_actions(text, GRID)
+    assert named in str(caught.value)

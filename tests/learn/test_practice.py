@@ -225,7 +225,7 @@ def test_cli_practice_with_typed_input() -> None:
     ("args", "said"),
     [
         (["--level", "algebra"], "unknown practice level 'algebra'"),
-        (["--seed", "-1"], "greater than or equal to 0"),
+        (["--seed", "-1"], "--seed takes a whole number from 0 to"),
     ],
 )
 def test_cli_practice_refuses_bad_options(args: list[str], said: str) -> None:

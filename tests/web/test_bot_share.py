@@ -67,7 +67,7 @@ class Held:
                 await asyncio.to_thread(self.gate.wait, 60)
             return await decide(level, seed, game, seat, **more)
 
-        service._decide = held  # type: ignore[method-assign]
+        service._decide = held  # type: ignore[method-assign,assignment]
 
     def release(self) -> None:
         self.gate.set()
@@ -76,7 +76,7 @@ class Held:
 def served(url: str) -> tuple[TestClient, GameService, Held]:
     app = create_app(url)
     service: GameService = app.state.service
-    return TestClient(Addressed(app), headers=ORIGIN), service, Held(service)  # type: ignore[arg-type]
+    return TestClient(Addressed(app), headers=ORIGIN), service, Held(service)
 
 
 @pytest.fixture

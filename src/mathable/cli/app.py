@@ -1,13 +1,18 @@
 """The ``mathable`` command: score sheets, records, positions and the terminal game.
 
 Exit codes: 0 for success; 1 for refused input, with one line ``error: …`` on stderr; 2
-for usage errors (click's own). No input ends in a traceback. Everything a user typed
-(names, notation, file names) prints exactly as typed: output is built from rich ``Text``
-and the consoles read no markup or emoji codes in plain strings.
+for usage errors (click's, said in the reader's language: :func:`_usage_error`). No input
+ends in a traceback. Everything a user typed (names, notation, file names) prints exactly
+as typed: output is built from rich ``Text`` and the consoles read no markup or emoji codes
+in plain strings.
 
 Everything else speaks the reader's language (:mod:`mathable.i18n`): ``--lang``, else the
 environment (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``), chosen before anything
-is printed; help texts are kept as lazy texts and shown in it (:func:`_help`).
+is printed; help texts are kept as lazy texts and shown in it (:func:`_help`), typer's own
+words too (``[default: …]``), and a value's kind in words (``NUMBER``), not a Python type.
+
+The engine, the games, the computer players and the web are imported when a command first
+needs them (:func:`._later.later`): ``mathable --help`` loads none of them.
 """
 
 from __future__ import annotations
@@ -15,36 +20,54 @@ from __future__ import annotations
 import inspect
 import json
 import os
+import re
 import socket
 import stat
 import sys
 import unicodedata
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import typer
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
+from typer import rich_utils
 from typer._click import Command, Context, HelpFormatter
+from typer._click.exceptions import (
+    BadOptionUsage,
+    BadParameter,
+    ClickException,
+    MissingParameter,
+    NoSuchOption,
+)
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 from typer.exceptions import TyperException
 
 from mathable import __version__, i18n
-from mathable.ai import BOTS, SEAT_BOT
-from mathable.engine import records
-from mathable.engine.actions import Place
-from mathable.engine.errors import MathableError
-from mathable.engine.notation import CellNames, Position, format_placement
-from mathable.engine.protocol import Game, GameType, HouseRules
-from mathable.games import registry
-from mathable.games.board.transcript import score_transcript
-from mathable.games.board.variants import Variant, get_variant
-from mathable.games.registry import GAMES
 from mathable.i18n import _, lazy, ngettext, pgettext
-from mathable.render import panels
 
-from .hotseat import winners_text
+from . import oserrors
+from ._later import later
+
+if TYPE_CHECKING:
+    from mathable import ai
+    from mathable.engine import actions, errors, notation, protocol, records
+    from mathable.engine.notation import CellNames, Position
+    from mathable.engine.protocol import Game, GameType, HouseRules
+    from mathable.games import registry
+    from mathable.games.board.transcript import Scoresheet
+    from mathable.games.board.variants import Variant
+    from mathable.render import panels
+else:
+    ai = later("mathable.ai")
+    actions = later("mathable.engine.actions")
+    errors = later("mathable.engine.errors")
+    notation = later("mathable.engine.notation")
+    protocol = later("mathable.engine.protocol")
+    records = later("mathable.engine.records")
+    registry = later("mathable.games.registry")
+    panels = later("mathable.render.panels")
 
 MAX_FILE = 5_000_000
 """The largest file read, in bytes (a long Quattro match's record is far smaller)."""
@@ -77,12 +100,21 @@ lazy texts, to show in the reader's language."""
 
 
 def _help(*paragraphs: i18n.Text) -> str:
-    """A help text of a command or option, one lazy text per paragraph: given to typer in
-    English, and shown in the reader's language (typer builds the commands before the
+    """A help text of a command or option, one lazy text per paragraph: given to typer as
+    its English template (its values unfilled: they may need imports that ``--help`` need
+    not make), and shown in the reader's language (typer builds the commands before the
     language is known, and shows their help after: :func:`_localize`)."""
-    english = inspect.cleandoc("\n\n".join(p.render(i18n.DEFAULT) for p in paragraphs))
+    english = inspect.cleandoc("\n\n".join(_key(p) for p in paragraphs))
     _HELP[english] = paragraphs
     return english
+
+
+def _key(paragraph: i18n.Text) -> str:
+    """A paragraph's template with its values' forms (two options may share a template:
+    ``--variant`` of every game, of the board games)."""
+    if not paragraph.values:
+        return paragraph.message
+    return f"{paragraph.message} {sorted((k, repr(v)) for k, v in paragraph.values.items())}"
 
 
 def _shown_help(text: str | None) -> str | None:
@@ -99,14 +131,18 @@ def _localize(command: Command, ctx: Context) -> None:
     shown (the commands are made afresh for each run)."""
     command.help = _shown_help(command.help)
     command.short_help = _shown_help(command.short_help)
+    _typer_texts()
     for param in command.get_params(ctx):
         if isinstance(param, TyperArgument):
             param.help = _shown_help(param.help)
+            word = _value_word(param.display_type(ctx))
+            setattr(param, "display_type_rich", lambda ctx, word=word: word)  # noqa: B010
             if not param.rich_help_panel:  # unset (None, or typer's placeholder)
                 # TRANSLATORS: the title of the help's panel of a command's arguments
                 param.rich_help_panel = _("Arguments")
         elif isinstance(param, TyperOption):
             param.help = _shown_help(param.help)
+            param.metavar = _metavar(param, ctx)
             if not param.rich_help_panel:  # unset (None, or typer's placeholder)
                 # TRANSLATORS: the title of the help's panel of a command's options
                 param.rich_help_panel = _("Options")
@@ -119,6 +155,116 @@ def _localize(command: Command, ctx: Context) -> None:
                 if not sub.rich_help_panel:  # unset (None, or typer's placeholder)
                     # TRANSLATORS: the title of the help's panel listing the commands
                     sub.rich_help_panel = _("Commands")
+
+
+def _typer_texts() -> None:
+    """Typer's own words in its help panels in the current language (it takes them
+    from gettext's default domain when imported, so English: they are put in here)."""
+    from typer import rich_utils
+
+    # TRANSLATORS: after an option's help: its value when not given; {} is that value
+    rich_utils.DEFAULT_STRING = _("[default: {}]")
+    # TRANSLATORS: after an option's help: the environment variable it reads; {} its name
+    rich_utils.ENVVAR_STRING = _("[env var: {}]")
+    # TRANSLATORS: after the help of an option or argument that must be given
+    rich_utils.REQUIRED_LONG_STRING = _("[required]")
+    rich_utils.DEPRECATED_STRING = _("(deprecated)") + " "
+
+
+def _metavar(option: TyperOption, ctx: Context) -> str | None:
+    """What an option's value is, in words of the help (``NUMBER``, ``TEXT``, ``FILE``),
+    instead of typer's Python types (``<int>``, ``<list[str]>``); nothing for a flag."""
+    if option.is_flag:
+        return ""
+    if option.metavar and not option.metavar.startswith("<"):
+        return option.metavar  # chosen by the command (--lang's languages)
+    return _value_word(option.display_type(ctx))
+
+
+def _value_word(typed: str) -> str:
+    """A value's kind in the help's words, from typer's ``<int>``, ``<int range>``,
+    ``<path>``, ``<list[str]>``."""
+    many = typed.startswith("<list[")
+    if typed.startswith(("<int", "<float", "<list[int", "<list[float")):
+        # TRANSLATORS: in the help, what an option's value is: a number
+        word = _("NUMBER")
+    elif typed.startswith(("<path", "<file", "<dir", "<list[path")):
+        # TRANSLATORS: in the help, what an option's value is: a file or folder name
+        word = _("FILE")
+    else:
+        # TRANSLATORS: in the help, what an option's value is: any text
+        word = _("TEXT")
+    return f"{word}…" if many else word
+
+
+def _usage_error(self: ClickException) -> None:
+    """A usage error (an unknown command or option, a bad value) in the reader's
+    language: the usage line, where to find help, and one ``error: …`` line (typer's
+    own, which it prints in English, is replaced by this: see :data:`_Commands`)."""
+    error = self  # typer calls it as a method of the error
+    if type(error).__name__ == "NoArgsIsHelpError":
+        return  # the help was shown
+    ctx = getattr(error, "ctx", None)
+    if ctx is not None:
+        err.print(Text(ctx.get_usage()), soft_wrap=True)
+        if ctx.command.get_help_option(ctx) is not None:
+            command = f"{ctx.command_path} {ctx.help_option_names[0]}"
+            # TRANSLATORS: after a usage error; {command} is typed as it is
+            err.print(Text(_("Try '{command}' for help.", command=command)), soft_wrap=True)
+    said = Text.assemble((_("error:"), "bold red"), f" {_clean(_usage_words(error))}")
+    err.print(said, soft_wrap=True)
+
+
+def _usage_words(error: ClickException) -> str:
+    """What a usage error says, in the reader's language (click's own message where it
+    is not one of those known)."""
+    message = error.message
+    if isinstance(error, NoSuchOption):
+        said = _("no such option: {option}", option=error.option_name)
+        if error.possibilities:
+            options = ", ".join(sorted(error.possibilities))
+            said += " " + _("(did you mean {options}?)", options=options)
+        return said
+    if isinstance(error, BadOptionUsage):
+        if "requires" in message:
+            return _("{option} needs a value", option=error.option_name)
+        if "does not take a value" in message:
+            return _("{option} takes no value", option=error.option_name)
+        return message
+    if isinstance(error, MissingParameter):
+        name = error.param.get_error_hint() if error.param is not None else ""
+        return _("{name} is missing", name=name.strip("'"))
+    if isinstance(error, BadParameter):
+        param = error.param
+        name = param.get_error_hint().strip("'") if param is not None else ""
+        if isinstance(param, TyperOption | TyperArgument) and _is_number(param):
+            low, high = getattr(param, "min", None), getattr(param, "max", None)
+            if low is not None and high is not None:
+                return _(
+                    "{option} takes a whole number from {low} to {high}",
+                    option=name,
+                    low=low,
+                    high=high,
+                )
+            if low is not None:
+                return _("{option} takes a whole number, at least {low}", option=name, low=low)
+            return _("{option} takes a whole number", option=name)
+        # TRANSLATORS: a bad value given to an option or argument, then why
+        return _("invalid value for {option}: {reason}", option=name, reason=message)
+    unknown = re.fullmatch(r"No such command '(.*)'\.", message, re.DOTALL)
+    if unknown:
+        return _("no such command: {name}", name=unknown[1])
+    extra = re.fullmatch(r"Got unexpected extra arguments? \((.*)\)", message, re.DOTALL)
+    if extra:
+        return _("unexpected extra argument: {arguments}", arguments=extra[1])
+    if message == "Missing command.":
+        return _("a command is missing")
+    return message
+
+
+def _is_number(param: TyperOption | TyperArgument) -> bool:
+    """Whether ``param`` takes a whole number."""
+    return param.type_descriptor.annotation is int
 
 
 def _format_usage(command: Command, ctx: Context, formatter: HelpFormatter) -> None:
@@ -226,7 +372,7 @@ class _Commands(_Localized, TyperGroup):
             return super().invoke(ctx)
         except (typer.Exit, typer.Abort, TyperException, EOFError, BrokenPipeError):
             raise  # exits, usage errors, and what the command runner handles itself
-        except MathableError as exc:
+        except errors.MathableError as exc:
             raise fail(str(exc)) from None
         except RecursionError:
             raise fail(_("the input is nested too deeply")) from None
@@ -235,6 +381,8 @@ class _Commands(_Localized, TyperGroup):
             # TRANSLATORS: {error} is the program's own error, as Python names it
             raise fail(_("internal error ({error}); please report it", error=error)) from None
 
+
+rich_utils.rich_format_error = _usage_error  # typer's own is in English, always
 
 app = typer.Typer(
     cls=_Commands,
@@ -288,6 +436,21 @@ def _options(
     callbacks)."""
 
 
+class _GameNames:
+    """The names of the games (of those on a board, if ``board_only``) in a help text,
+    read from the registry only when the help is shown."""
+
+    def __init__(self, *, board_only: bool = False) -> None:
+        self.board_only = board_only
+
+    def __repr__(self) -> str:
+        return f"_GameNames(board_only={self.board_only})"
+
+    def __str__(self) -> str:
+        games = registry.GAMES.items()
+        return ", ".join(n for n, t in games if not self.board_only or t.surface == "board")
+
+
 JsonFlag = Annotated[
     bool, typer.Option("--json", help=_help(lazy("Print JSON instead of a table.")))
 ]
@@ -297,9 +460,24 @@ VariantOpt = Annotated[
         "--variant",
         "-v",
         # TRANSLATORS: the help of --variant: the names of the games, then this
-        help=_help(lazy("{games} (see 'variants').", games=", ".join(GAMES))),
+        help=_help(lazy("{games} (see 'variants').", games=_GameNames())),
     ),
 ]
+BoardVariantOpt = Annotated[
+    str,
+    typer.Option(
+        "--variant",
+        "-v",
+        help=_help(
+            lazy(
+                "{games} (see 'variants').",
+                games=_GameNames(board_only=True),
+            )
+        ),
+    ),
+]
+"""--variant of the commands for the board games only (score sheets): it offers no game
+they would refuse."""
 
 
 def _read(path: Path) -> str:
@@ -324,7 +502,7 @@ def _read(path: Path) -> str:
         with path.open("rb") as file:
             data = file.read(MAX_FILE + 1)
     except OSError as exc:
-        raise fail(_cannot_read(where, exc.strerror or str(exc))) from None
+        raise fail(_cannot_read(where, oserrors.reason(exc))) from None
     except ValueError:  # a NUL in the name
         raise fail(_cannot_read(where, _("a file name cannot hold a NUL character"))) from None
     if len(data) > MAX_FILE:
@@ -376,6 +554,8 @@ def _board_rules(
                 )
             )
         raise fail(_("positions are for the board games; {game} is played on piles", game=game))
+    from mathable.games.board.variants import get_variant
+
     return get_variant(kind.name)
 
 
@@ -385,7 +565,7 @@ def _print_json(data: Any) -> None:
 
 def _written(names: CellNames, cell: int, value: int, extra: bool = False) -> str:
     """A placement in the notation: ``I8=12``, ``J8=16+``."""
-    return format_placement(Place(cell, value, extra), names)
+    return notation.format_placement(actions.Place(cell, value, extra), names)
 
 
 def _in_file(file: Path | str, reason: object) -> str:
@@ -408,14 +588,19 @@ def _in_file(file: Path | str, reason: object) -> str:
 def score(
     file: Annotated[Path, typer.Argument(help=_help(lazy("A transcript: one line per turn.")))],
     json_out: JsonFlag = False,
-    variant: VariantOpt = "classic",
+    variant: BoardVariantOpt = "classic",
 ) -> None:
+    from mathable.games.board.transcript import score_transcript
+
     kind = _game_type(variant)
     rules = _board_rules(kind, "score sheets")
     try:
         sheet = score_transcript(_read(file), rules)
-    except MathableError as exc:
+    except errors.MathableError as exc:
         raise fail(_in_file(file, exc)) from None
+    problem = sheet_problem(sheet, kind)
+    if problem is not None:
+        raise fail(_in_file(file, problem))
     if json_out:
         _print_json(sheet.to_dict())
         return
@@ -439,8 +624,7 @@ def score(
                 # TRANSLATORS: the bonus points of a turn placing a whole rack (C9)
                 what += "  " + _("+{bonus} bonus", bonus=turn.bonus)
         elif turn.kind == "exchange":
-            # TRANSLATORS: a turn of a score sheet: the player exchanged this many tokens
-            what = pgettext("turn", "exchange {count}", count=turn.exchanged)
+            what = panels.exchanged_text(kind, turn.exchanged)
         elif turn.kind == "left":
             # TRANSLATORS: the last line of a score sheet: what a player had left
             what = _("tokens left on the rack")
@@ -454,12 +638,43 @@ def score(
     console.print(Text(_("Totals: {scores}", scores=totals)))
 
 
+def sheet_problem(sheet: Scoresheet, kind: GameType) -> str | None:
+    """What makes a scored transcript no game of ``kind``, or None: no turn at all, too
+    few or too many players, or a player out of turn (turns go round in the order the
+    players first appear)."""
+    if not sheet.turns:
+        return _("there is no turn to score: write one line per turn, like 'Ann: I8=12'")
+    players = list(sheet.totals)
+    if not kind.min_players <= len(players) <= kind.max_players:
+        return ngettext(
+            "{count} player: {game} is played by {fewest} to {most} players",
+            "{count} players: {game} is played by {fewest} to {most} players",
+            len(players),
+            game=kind.title,
+            fewest=kind.min_players,
+            most=kind.max_players,
+        )
+    played = [turn for turn in sheet.turns if turn.kind != "left"]
+    for number, turn in enumerate(played):
+        due = players[number % len(players)]
+        if turn.player != due:
+            # TRANSLATORS: a score sheet's line number, who wrote a turn there, and whose
+            # turn it was
+            return _(
+                "line {line}: a turn of {name}, but the turn was {due}'s",
+                line=turn.line,
+                name=turn.player,
+                due=due,
+            )
+    return None
+
+
 def _load_game(path: Path) -> Game:
     """The game a record file holds; a file that is not a valid record is refused."""
     text = _read(path)
     try:
         return registry.from_record(text)
-    except MathableError as exc:
+    except errors.MathableError as exc:
         raise fail(_in_file(path, exc)) from None
     except RecursionError:
         raise fail(_in_file(path, _("not a game record (nested too deeply)"))) from None
@@ -474,7 +689,7 @@ def _position_of(game: Game) -> Position:
         for s, size in enumerate(view.rack_sizes)
     )
     board = tuple((c, v) for c, v in enumerate(view.surface) if v != panels.EMPTY)
-    return Position(game.name, board, racks, view.scores, view.bag_size, view.to_move)
+    return notation.Position(game.name, board, racks, view.scores, view.bag_size, view.to_move)
 
 
 def _replay_data(game: Game) -> dict[str, Any]:
@@ -560,6 +775,8 @@ def replay(
         supply = _("bag ({count}): {values}", count=game.bag_size, values=drawn)
     console.print(Text(supply))
     if game.is_over:
+        from .hotseat import winners_text
+
         won = winners_text(game)  # none once aborted (L1)
         if kind.rounds:
             over = _("Match over ({reason}).", reason=game.end_reason)
@@ -608,8 +825,8 @@ def _position(text: str) -> tuple[Position, Variant]:
         )
     grids = registry.position_grids()
     try:
-        position = Position.parse(text, grids)
-    except MathableError as exc:
+        position = notation.Position.parse(text, grids)
+    except errors.MathableError as exc:
         raise fail(str(exc)) from None
     kind = _game_type(position.variant)
     rules = _board_rules(kind, "positions")
@@ -773,7 +990,7 @@ def variants(json_out: JsonFlag = False) -> None:
     if json_out:
         _print_json(registry.catalog())
         return
-    for info in GAMES.values():
+    for info in registry.GAMES.values():
         # TRANSLATORS: a game's title, how many play it, then a line on it
         said = _(
             "{game}, {fewest}-{most} players. {summary}",
@@ -791,15 +1008,15 @@ def _seat_names(players: str, vs: str | None) -> list[str]:
     names = [n.strip() for n in players.split(",") if n.strip()]
     if vs is None:
         return names
-    if vs not in BOTS:
+    if vs not in ai.BOTS:
         raise fail(
             _(
                 "unknown computer level {level}; choose one of {levels}",
                 level=repr(vs),
-                levels=", ".join(BOTS),
+                levels=", ".join(ai.BOTS),
             )
         )
-    if len(names) > 1 or any(SEAT_BOT.search(n.lower()) for n in names):
+    if len(names) > 1 or any(ai.SEAT_BOT.search(n.lower()) for n in names):
         raise fail(
             _(
                 "--vs seats one person against the computer: give at most one name with "
@@ -818,7 +1035,7 @@ def _house_rules(kind: GameType, chosen: dict[str, tuple[str, bool]], hints: boo
         if on and rule not in kind.house_rules:
             raise fail(_("{game} has no house rule {flag}", game=kind.title, flag=flag))
     wanted = {rule for rule, (_flag, switched) in chosen.items() if switched}
-    return HouseRules(
+    return protocol.HouseRules(
         table_referee="table_referee" in wanted,
         allow_undo="allow_undo" in wanted,
         strict="strict" in wanted,
@@ -829,11 +1046,73 @@ def _house_rules(kind: GameType, chosen: dict[str, tuple[str, bool]], hints: boo
 def _checked_new_game(
     kind: GameType, names: list[str], seed: int | None, rules: HouseRules, rounds: int
 ) -> Game:
-    """A new game, its computer players checked; raises ValueError saying what is wrong."""
+    """A new game, its computer players checked (and named as the terminal app names
+    them: ``bot:strong`` seats ``Strong [bot:strong]``); raises ValueError saying what is
+    wrong, in the player's words (never a record's field names)."""
     from mathable.ai import seat_bots
+    from mathable.engine.validation import FieldError
 
+    names = bot_names(names)
+    seen: dict[str, str] = {}
+    for name in names:
+        twin = seen.setdefault(name.strip().casefold(), name)
+        if twin != name or names.count(name) > 1:
+            raise ValueError(
+                _(
+                    "{first} and {second} are one name: give each player a different one",
+                    first=twin,
+                    second=name,
+                )
+            )
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        raise ValueError(_("--seed takes a whole number from 0 to {most}", most=MAX_SEED))
     seat_bots(names, seed)
-    return registry.new_game(kind.name, names, seed=seed, house_rules=rules, rounds=rounds)
+    try:
+        return registry.new_game(kind.name, names, seed=seed, house_rules=rules, rounds=rounds)
+    except FieldError as exc:
+        raise ValueError(_in_words(exc)) from None
+
+
+MAX_SEED = 2**63 - 1
+"""The largest seed of a shuffle (records keep it as a 64-bit integer)."""
+
+
+def bot_names(names: list[str]) -> list[str]:
+    """Seats typed ``bot:LEVEL`` named as every front end names a computer player:
+    ``Strong [bot:strong]`` (``Strong 2 [bot:strong]`` for a second of one level)."""
+    named: list[str] = []
+    for name in names:
+        level = name.strip().lower().removeprefix("bot:")
+        if name.strip().lower().startswith("bot:") and level in ai.BOTS:
+            title, number = level.title(), 1
+            while f"{title} [bot:{level}]" in named:
+                number += 1
+                title = f"{level.title()} {number}"
+            name = f"{title} [bot:{level}]"
+        named.append(name)
+    return named
+
+
+def _in_words(exc: Exception) -> str:
+    """A refusal of a new game's settings in the player's words: the option or the
+    player it is about, not the field of a record (``field 'players[0]'``)."""
+    from mathable.engine.validation import FieldError
+
+    if not isinstance(exc, FieldError):
+        return str(exc)
+    field, problem = exc.field, str(exc.problem)
+    seat = re.fullmatch(r"players\[(\d+)\]", field)
+    if seat:
+        # TRANSLATORS: a player's name refused: which player, then why
+        return _("the name of player {number}: {problem}", number=int(seat[1]) + 1, problem=problem)
+    if field == "players":
+        return problem
+    if field == "seed":
+        return _("--seed takes a whole number from 0 to {most}", most=MAX_SEED)
+    if field in ("rounds", "house_rules"):
+        # TRANSLATORS: an option of the command line, then why its value is refused
+        return _("{option}: {problem}", option=f"--{field.replace('_', '-')}", problem=problem)
+    return str(exc)
 
 
 def _new_game(
@@ -917,6 +1196,19 @@ def play(
             "--plain", help=_help(lazy("The line-by-line game instead of the full screen."))
         ),
     ] = False,
+    pace: Annotated[
+        float | None,
+        typer.Option(
+            min=0,
+            max=10,
+            help=_help(
+                lazy(
+                    "Seconds between the computer's placements, 0 for none (the full "
+                    "screen's own pace if unset; none in --plain)."
+                )
+            ),
+        ),
+    ] = None,
 ) -> None:
     from .hotseat import ask_game, run_hotseat
 
@@ -943,13 +1235,13 @@ def play(
         game = _load_game(resume)
         levels = records.bots_of(records.loads(_read(resume)))
         for seat, level in levels.items():
-            if level not in BOTS:
+            if level not in ai.BOTS:
                 said = _(
                     "seat {seat} was played by the computer level {level}, which this "
                     "program has not ({levels})",
                     seat=seat + 1,
                     level=repr(level),
-                    levels=", ".join(BOTS),
+                    levels=", ".join(ai.BOTS),
                 )
                 raise fail(_in_file(resume, said))
     elif names:
@@ -960,8 +1252,15 @@ def play(
     if not plain and sys.stdin.isatty() and sys.stdout.isatty():
         from mathable.tui.app import run_app
 
+        paced = {} if pace is None else {"pace": pace}  # the app's own pace if unset
         run_app(
-            game, save_path=resume, seed=seed, variant=kind.name, house_rules=house, levels=levels
+            game,
+            save_path=resume,
+            seed=seed,
+            variant=kind.name,
+            house_rules=house,
+            levels=levels,
+            **paced,
         )
         return
     tolerant_stdin()
@@ -971,7 +1270,7 @@ def play(
             kind,
             lambda typed: _checked_new_game(kind, typed, seed, house, rounds),
         )
-    run_hotseat(console, game, seed=seed, levels=levels)
+    run_hotseat(console, game, seed=seed, levels=levels, pace=pace or 0.0)
 
 
 def main() -> None:
@@ -994,7 +1293,7 @@ def _writable_folder(folder: Path) -> None:
         if not os.access(folder, os.W_OK):
             raise fail(_("cannot write to {folder}", folder=str(folder)))
     except OSError as exc:
-        raise fail(_cannot_make(folder, exc.strerror or str(exc))) from None
+        raise fail(_cannot_make(folder, oserrors.reason(exc))) from None
     except ValueError:
         raise fail(_cannot_make(folder, _("the name holds a NUL"))) from None
 
@@ -1007,7 +1306,7 @@ def _cannot_make(folder: Path, reason: str) -> str:
 
 @app.command(cls=_Command, help=_help(lazy("List the computer players, weakest first.")))
 def bots() -> None:
-    for name, (_bot, description) in BOTS.items():
+    for name, (_bot, description) in ai.BOTS.items():
         console.print(Text.assemble((name, "bold"), f": {description}"))
 
 
@@ -1108,7 +1407,7 @@ def arena(
                 _(
                     "cannot write to {folder}: {reason}",
                     folder=str(records_dir),
-                    reason=exc.strerror or str(exc),
+                    reason=oserrors.reason(exc),
                 )
             ) from None
     summary = match.tally(results, names)
@@ -1149,7 +1448,14 @@ def arena(
         pgettext("column", "max ms"),
     )
     for number, column in enumerate(columns):
-        table.add_column(column, justify="left" if number == 0 else "right")
+        # figures never cut: a column too narrow folds its heading, not its numbers
+        table.add_column(
+            column,
+            justify="left" if number == 0 else "right",
+            no_wrap=number > 0,
+            overflow="fold",
+        )
+
     for row in summary:
         low, high = row["win_rate_ci95"]
         table.add_row(
@@ -1162,7 +1468,11 @@ def arena(
             f"{row['p95_ms_per_turn']:.1f}",
             f"{row['max_ms_per_turn']:.1f}",
         )
-    console.print(table)
+    if console.is_terminal:
+        console.print(table)
+    else:  # to a file or a pipe: as wide as the table needs, never at 80 columns
+        wide = Console(file=console.file, width=200, highlight=False, markup=False, emoji=False)
+        wide.print(table)
     if pairing is not None:
         low, high = pairing["margin_ci95"]
         rate_low, rate_high = pairing["win_rate_ci95"]
@@ -1226,7 +1536,7 @@ def ladder(
 
     from mathable.ai import ladder as rungs_of
 
-    chosen = games or list(GAMES)
+    chosen = games or list(registry.GAMES)
     for name in chosen:
         _game_type(name)
     try:
@@ -1258,7 +1568,7 @@ def ladder(
         return
     text = rungs_of.table(rungs, deals, seed)
     if readme is None:
-        console.print(Text(text))
+        sys.stdout.write(text)  # markdown: its lines as they are, never wrapped
         return
     try:
         rungs_of.rewrite(readme, text)
@@ -1321,7 +1631,7 @@ def train_leaves(
         reason = leaves.unlearnable(name)
         if reason is not None:
             raise fail(_("{reason}: no leave to learn", reason=reason))
-    chosen = variants or [name for name in GAMES if leaves.unlearnable(name) is None]
+    chosen = variants or [name for name in registry.GAMES if leaves.unlearnable(name) is None]
     if seed + games > TUNING_SEEDS_BELOW:
         raise fail(
             _(
@@ -1350,7 +1660,7 @@ def train_leaves(
             try:
                 target.write_text(model.to_json(meta), encoding="utf-8")
             except OSError as exc:
-                raise fail(_cannot_write(target, exc.strerror or str(exc))) from None
+                raise fail(_cannot_write(target, oserrors.reason(exc))) from None
             played = ngettext("{count} game", "{count} games", games)
             learned = ngettext("{count} leave", "{count} leaves", samples)
             # TRANSLATORS: a game's name, the games played, the leaves learned, the seconds
@@ -1402,10 +1712,10 @@ def rate_bots(
 
     from mathable.online import botratings
 
-    chosen = variants or list(GAMES)
+    chosen = variants or list(registry.GAMES)
     for name in chosen:
         _game_type(name)
-    levels = list(BOTS)
+    levels = list(ai.BOTS)
     total = len(chosen) * pairs * len(levels) * (len(levels) - 1)
     rated: dict[str, Any] = {}
     with Progress(console=err, transient=True) as progress:
@@ -1422,7 +1732,7 @@ def rate_bots(
     try:
         out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     except OSError as exc:
-        raise fail(_cannot_write(out, exc.strerror or str(exc))) from None
+        raise fail(_cannot_write(out, oserrors.reason(exc))) from None
     console.print(Text(_("wrote {file}", file=str(out))))
 
 
@@ -1529,7 +1839,7 @@ def _listen(host: str, port: int) -> socket.socket:
         sock.bind(address)
     except OSError as exc:
         sock.close()
-        raise fail(_cannot_listen(where, exc.strerror or str(exc))) from None
+        raise fail(_cannot_listen(where, oserrors.reason(exc))) from None
     return sock
 
 

@@ -13,9 +13,6 @@ from typing import Annotated
 import typer
 from rich.text import Text
 
-from mathable.engine.errors import MathableError
-from mathable.engine.notation import parse_placement
-from mathable.games.board.game import explain_on_board
 from mathable.i18n import _, lazy
 
 from .app import JsonFlag, PositionArg, _Command, _help, _position, _print_json, app, console, fail
@@ -43,6 +40,10 @@ def explain(
     ],
     json_out: JsonFlag = False,
 ) -> None:
+    from mathable.engine.errors import MathableError
+    from mathable.engine.notation import parse_placement
+    from mathable.games.board.game import explain_on_board
+
     pos, rules = _position(position)
     board = rules.new_board(dict(pos.board))
     if len(placement) > MAX_PLACEMENT:

@@ -3,7 +3,8 @@
 Each person's turn starts behind a cover: the screen is cleared (scrolled away when it is
 no terminal) as soon as a player's turn ends, and the next player presses Enter, so one
 player never sees another's rack. Players type actions in the notation (``I8=12``,
-``J8=16+``; ``A=32`` on a pile), ``hint``, ``undo``, ``save [FILE]``, ``help`` or
+``J8=16+``; ``A=32`` on a pile; a whole turn on one line, ``F7=2 F8=7`` or ``F7=2,F8=7``,
+played whole or not at all), ``hint``, ``undo``, ``save [FILE]``, ``help`` or
 ``quit``, and ``resign`` or ``abort`` (local ruling L1, asked to confirm; any person
 still in may, the engine allowing, naming the seat: ``resign 2`` or ``resign Cy``), and
 ``challenge`` (C12: any opponent may, naming the seat as well: ``challenge 2``); the
@@ -11,13 +12,18 @@ screen offers exactly the actions the view says the seat may use now
 (``accept``/``decline`` when a proposal waits for an answer). A seat named ``bot:LEVEL``
 is a computer player; each of its actions is shown as it plays. Everything is drawn from
 the game's type and the seat's view, so any game of the registry plays here unchanged.
-Whatever a player typed is printed as typed (rich ``Text``, never markup). Everything
+The board is drawn again only when the game changed, so a refusal, a hint or the help
+stays on screen under it (at 80×24 the board fills the screen). When the game is over
+the players are asked whether to save it, and a save names its file. ``pace`` seconds
+pass between the computer's actions. Whatever a player typed is printed as typed (rich
+``Text``, never markup). Everything
 else is in the player's language (:mod:`mathable.i18n`), and a command word may be typed in
 it as well as in English (``passer`` for ``pass`` in French).
 """
 
 from __future__ import annotations
 
+import time
 import unicodedata
 from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
@@ -33,13 +39,16 @@ from mathable.engine import records
 from mathable.engine.actions import (
     LEAVE_REASONS,
     Abort,
+    Action,
     Challenge,
+    EndTurn,
     Leave,
     Place,
     Shake,
     action_kind,
 )
 from mathable.engine.errors import MathableError
+from mathable.engine.notation import parse_actions
 from mathable.engine.protocol import Game, GameType, View, departure_text
 from mathable.i18n import Text as Message
 from mathable.i18n import (
@@ -52,6 +61,8 @@ from mathable.i18n import (
     typed_command,
 )
 from mathable.render import panels
+
+from . import oserrors
 
 _ACTION_HELP: dict[str, Message] = {
     "end": lazy("end your turn after placing (it ends by itself when you cannot go on)"),
@@ -404,9 +415,12 @@ def run_hotseat(
     *,
     seed: int | None = None,
     levels: Mapping[int, str] | None = None,
+    pace: float = 0.0,
+    sleep: Callable[[float], object] = time.sleep,
 ) -> None:
     """Play ``game`` to its end at one screen (computer players seeded from ``seed``:
-    seats named ``bot:LEVEL``, and ``levels`` by seat, as a resumed record's ``bots``)."""
+    seats named ``bot:LEVEL``, and ``levels`` by seat, as a resumed record's ``bots``),
+    ``pace`` seconds between the computer's actions (``sleep``: waits that long)."""
     bots = seat_bots(list(game.players), seed, levels)
     levels = {seat: bot.name for seat, bot in bots.items()}  # written in saved records
     notice = game.view(None).notice
@@ -414,18 +428,21 @@ def run_hotseat(
         console.print(Text(notice))
     shown: int | None = None  # the seat whose rack is on screen
     thinking: int | None = None  # the computer seat whose turn is being shown
+    drawn: tuple[int, int] | None = None  # the log's length and seat last drawn for
     while not game.is_over:
         seat = game.to_move
         people = sum(1 for s in game.seats_in if s not in bots)
         if shown is not None and shown != seat and people > 1:
             _hide(console)
         if shown != seat:
-            shown = None
+            shown = drawn = None
         if thinking != seat:
             thinking = None
         name = game.players[seat]
         if seat in bots:
             thinking = _bot_action(console, game, seat, bots[seat], thinking)
+            if pace > 0 and not game.is_over:
+                sleep(pace)
             continue
         if shown is None and people > 1:
             # TRANSLATORS: {name} is a player's name, shown in bold
@@ -433,7 +450,9 @@ def run_hotseat(
             _ask(console, Text.assemble("\n", _named(cover, name, "bold"), " "))
         shown = seat
         view = game.view(seat)
-        _draw(console, game, view)
+        if drawn != (len(game.log), seat):  # a refusal, help or hint stays in sight
+            _draw(console, game, view)
+            drawn = (len(game.log), seat)
         answers = [k for k in view.available if k in _ANSWERS]
         words = " / ".join(command_name(k) for k in view.available)
         asked = f" ({words})" if answers else ""
@@ -468,12 +487,68 @@ def run_hotseat(
             except MathableError as exc:
                 console.print(Text(clean(str(exc)), style="red"))
         else:
-            try:
-                game.apply(line)
-            except MathableError as exc:
-                _refused(console, str(exc))
+            refusal = play_line(game, line)
+            if refusal is not None:
+                _refused(console, refusal)
     _draw(console, game, game.view(None))
     _game_over(console, game)
+    if any(s not in bots for s in range(len(game.players))):
+        # TRANSLATORS: asked when a game is over; 'y' is the answer yes (see the answer "y")
+        asked = _("Save the game? A file name, 'y' for a new file, Enter: no")
+        file = _ask(console, asked + " ").strip()
+        if file:
+            _save(console, game, "" if _is_yes(file, short=True) else file, levels)
+
+
+def typed_actions(game: Game, line: str) -> list[Action]:
+    """The actions of a typed line: one action, or a whole turn on one line (``F7=2
+    F8=7``, ``F7=2,F8=7 fin``: :func:`~mathable.engine.notation.parse_actions`), command
+    words in the player's language or in English. Raises NotationError."""
+    line = typed_command(line)
+    words = line.split(None, 1)
+    if words and words[0].lower() not in ("exchange", *LEAVING_WORDS, "shake"):
+        line = " ".join(i18n.command_word(word) for word in line.replace(",", " , ").split())
+    return parse_actions(line, game.cell_names)
+
+
+def play_line(game: Game, line: str) -> str | None:
+    """Play what a player typed (:func:`typed_actions`): every action of the line, or
+    none of them; None when played, else why the line is refused (the action at fault
+    named when the line holds several)."""
+    try:
+        actions = typed_actions(game, line)
+    except MathableError as exc:
+        return str(exc)
+    if len(actions) > 1:  # tried on a copy first: a line is played whole or not at all
+        trial, seat = game.copy(), game.to_move
+        for number, action in enumerate(list(actions)):
+            written = game.format_action(action)
+            over = trial.is_over or trial.to_move != seat
+            if over and isinstance(action, EndTurn) and number == len(actions) - 1:
+                actions.pop()  # ``end`` after a turn that ended by itself: done already
+                break
+            if number and over:
+                # TRANSLATORS: a turn typed on one line went on after the turn had ended
+                return _(
+                    "the turn was over before {action}: nothing of the line was played",
+                    action=written,
+                )
+            try:
+                trial.apply(action)
+            except MathableError as exc:
+                # TRANSLATORS: an action of a turn typed on one line (F8=7), then why it
+                # is refused
+                return _(
+                    "{action}: {reason} (nothing of the line was played)",
+                    action=written,
+                    reason=str(exc),
+                )
+    try:
+        for action in actions:
+            game.apply(action)
+    except MathableError as exc:
+        return str(exc)
+    return None
 
 
 def _leave(console: Console, game: Game, line: str, seat: int, bots: Collection[int]) -> None:
@@ -647,6 +722,14 @@ def explain_cell(game: Game, view: View, typed: str) -> tuple[list[str], bool]:
         for explained in turn:
             if explained.target == name and explained.value == here:
                 return [explained.text()], False
+    log = game.log
+    for index in range(len(log) - 1, -1, -1):  # placed in the turn still being played
+        action = log[index]
+        if isinstance(action, Place) and action.cell == cell and action.value == here:
+            try:
+                return [game.replayed(index).explain(action).text()], False
+            except NotImplementedError:
+                break
     if here != -1 and game.game_type.surface == "board":
         # TRANSLATORS: a cell's name, and its value: no turn placed it (a printed token)
         return [_("{cell} holds {value}: no turn placed it", cell=name, value=here)], False
@@ -754,7 +837,7 @@ def _save(console: Console, game: Game, name: str, levels: Mapping[int, str]) ->
                 except FileExistsError:
                     continue
     except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        reason = oserrors.reason(exc) if isinstance(exc, OSError) else str(exc)
         console.print(Text(_("cannot save: {reason}", reason=clean(reason)), style="red"))
         return
     shown = clean(str(path))

@@ -9,22 +9,25 @@ its end.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.console import Console
 from rich.text import Text
 
 from mathable import i18n
-from mathable.engine.errors import MathableError
-from mathable.engine.protocol import Game
 from mathable.i18n import _, lazy, typed_command
-from mathable.learn.lessons import Lesson, check, lesson_for
-from mathable.render import panels
 
 from .app import VariantOpt, _Command, _help, app, console, fail, tolerant_stdin
-from .hotseat import _ask, _refused, clean
+
+if TYPE_CHECKING:
+    from mathable.engine.protocol import Game
+    from mathable.learn.lessons import Lesson
 
 
 def _draw(console: Console, game: Game) -> None:
     """The board, the scores and the rack of the player to move."""
+    from mathable.render import panels
+
     kind = game.game_type
     view = game.view(game.to_move)
     console.print(panels.view_surface(kind, view))
@@ -53,6 +56,10 @@ def _draw(console: Console, game: Game) -> None:
 
 def run_lesson(console: Console, lesson: Lesson) -> bool:
     """Go through ``lesson`` step by step at the terminal; False if the learner quit."""
+    from mathable.learn.lessons import check
+
+    from .hotseat import _ask, _refused, clean
+
     console.print(Text(str(lesson.title), style="bold"))
     console.print(Text(str(lesson.intro)))
     console.print(Text(_("Type the move, 'hint' to see it, 'quit' to leave.")))
@@ -80,6 +87,18 @@ def run_lesson(console: Console, lesson: Lesson) -> bool:
             word = line.strip().split()[0].lower() if line.strip() else ""
             if word == "quit":
                 return False
+            if word in ("help", "?"):
+                # TRANSLATORS: a lesson's help; {move} is a move in the notation (I8=12),
+                # {hint} and {quit} the words to type
+                said = _(
+                    "Type the move in the notation, like {move}: a cell, '=', then the "
+                    "value; {hint} shows the move, {quit} leaves.",
+                    move="I8=12",
+                    hint=i18n.command_name("hint"),
+                    quit=i18n.command_name("quit"),
+                )
+                console.print(Text(said))
+                continue
             if word == "hint":
                 # TRANSLATORS: a lesson's hint: the move to type, then why it is legal
                 console.print(
@@ -107,6 +126,9 @@ def run_lesson(console: Console, lesson: Lesson) -> bool:
     ),
 )
 def learn(variant: VariantOpt = "classic") -> None:
+    from mathable.engine.errors import MathableError
+    from mathable.learn.lessons import lesson_for
+
     try:
         lesson = lesson_for(variant)
     except MathableError as exc:

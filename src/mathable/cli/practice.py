@@ -9,28 +9,18 @@ command is declared on the group of :mod:`.app`, which imports this module at it
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.text import Text
 
-from mathable.ai import seat_bots
-from mathable.engine.errors import MathableError
 from mathable.i18n import _, lazy, typed_command
-from mathable.learn.practice import (
-    COMPUTER,
-    Coach,
-    Level,
-    Review,
-    fits,
-    get_level,
-    new_practice,
-    positions,
-)
 
 from .app import _Command, _help, app, console, fail, tolerant_stdin
-from .hotseat import _ask, _bot_action, _draw, _game_over, _hint, _refused, clean, help_text
+
+if TYPE_CHECKING:
+    from mathable.learn.practice import Level, Review
 
 MAX_LINE = 200
 """The longest line read (a longer one is refused, not parsed)."""
@@ -38,6 +28,11 @@ MAX_LINE = 200
 
 def run_practice(console: Console, level: Level, seed: int | None = None) -> None:
     """Play a practice game of ``level`` to its end (or ``quit``) at the terminal."""
+    from mathable.ai import seat_bots
+    from mathable.learn.practice import COMPUTER, Coach, fits, new_practice, positions
+
+    from .hotseat import _ask, _bot_action, _draw, _game_over, _hint, _refused, help_text, play_line
+
     # TRANSLATORS: the learner's name in a practice game
     game = new_practice(level, _("You"), seed)
     bots = seat_bots(list(game.players), seed, {1: COMPUTER})
@@ -47,6 +42,7 @@ def run_practice(console: Console, level: Level, seed: int | None = None) -> Non
     console.print(Text(_("Type 'hint' for the best turns (free), 'help' for the commands.")))
     coach.observe()
     thinking: int | None = None
+    drawn: int | None = None  # the log's length when the board was last drawn
     while not game.is_over:
         seat = game.to_move
         if seat in bots:
@@ -55,10 +51,13 @@ def run_practice(console: Console, level: Level, seed: int | None = None) -> Non
             continue
         thinking = None
         view = game.view(seat)
-        _draw(console, game, view)
-        # TRANSLATORS: then, per rack value, the cells it fits; '*' marks the level's arithmetic
-        console.print(Text(_("Where your tokens fit (* practises the level):")))
-        console.print(Text(positions(fits(game, level))))
+        if drawn != len(game.log):  # a refusal, help or hint stays in sight
+            _draw(console, game, view)
+            # TRANSLATORS: then, per rack value, the cells it fits; '*' marks the level's
+            # arithmetic
+            console.print(Text(_("Where your tokens fit (* practises the level):")))
+            console.print(Text(positions(fits(game, level))))
+            drawn = len(game.log)
         line = typed_command(_ask(console, Text.assemble((game.players[seat], "bold"), "> ")))
         line = line.strip()
         if not line:
@@ -76,10 +75,9 @@ def run_practice(console: Console, level: Level, seed: int | None = None) -> Non
         elif word == "hint":
             _hint(console, game, view)
         else:
-            try:
-                game.apply(line)
-            except MathableError as exc:
-                _refused(console, str(exc))
+            refusal = play_line(game, line)
+            if refusal is not None:
+                _refused(console, refusal)
                 continue
             _reviewed(console, coach.observe())
     _draw(console, game, game.view(None))
@@ -88,6 +86,8 @@ def run_practice(console: Console, level: Level, seed: int | None = None) -> Non
 
 def _reviewed(console: Console, review: Review | None) -> None:
     """The review of the learner's turn just ended, if one ended."""
+    from .hotseat import clean
+
     if review is None:
         return
     style = "green" if review.found_best else "yellow"
@@ -111,8 +111,8 @@ def practice(
         typer.Option(
             help=_help(
                 lazy(
-                    "plus-minus (Mathable Junior: + and - up to 20), tables (the classic game, "
-                    "x and / of the tables up to 10 marked) or everything."
+                    "plus-minus (Mathable Junior: + and − up to 20), tables (the classic game, "
+                    "× and ÷ of the tables up to 10 marked) or everything."
                 )
             )
         ),
@@ -122,6 +122,8 @@ def practice(
         typer.Option(min=0, max=10**9, help=_help(lazy("Seed of the shuffle (random if unset)."))),
     ] = None,
 ) -> None:
+    from mathable.learn.practice import get_level
+
     try:
         chosen = get_level(level)
     except ValueError as exc:

@@ -1,7 +1,9 @@
 """``mathable make-puzzles`` (mine the puzzle set) and ``mathable puzzles`` (solve one).
 
-The commands are declared on the group of :mod:`.app`, which imports this module at its
-end; the selection rule is :mod:`mathable.learn.puzzles`'s.
+A puzzle reads the player's turn at a prompt (a placement a line, or a whole turn on one
+line), answers ``hint``, ``help`` and ``quit`` (which leaves without showing the answer),
+and ignores empty lines. The commands are declared on the group of :mod:`.app`, which
+imports this module at its end; the selection rule is :mod:`mathable.learn.puzzles`'s.
 """
 
 from __future__ import annotations
@@ -9,16 +11,22 @@ from __future__ import annotations
 import random
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.text import Text
 
 from mathable import i18n
 from mathable.i18n import _, lazy, ngettext
-from mathable.learn import puzzles as mined
 
+from . import oserrors
+from ._later import Deferred, later
 from .app import JobsOpt, _Command, _help, _writable_folder, app, console, err, fail, show
+
+if TYPE_CHECKING:
+    from mathable.learn import puzzles as mined
+else:
+    mined = later("mathable.learn.puzzles")
 
 MAX_LINE = 200
 """The longest line read from the player, in characters."""
@@ -38,13 +46,31 @@ MAX_LINE = 200
 )
 def make_puzzles(
     games: Annotated[
-        int,
-        typer.Option(min=1, max=100_000, help=_help(lazy("Self-play games per game."))),
-    ] = mined.DEFAULT_GAMES,
+        int | None,
+        typer.Option(
+            min=1,
+            max=100_000,
+            help=_help(
+                lazy(
+                    "Self-play games per game ({count} by default).",
+                    count=Deferred(lambda: mined.DEFAULT_GAMES),
+                )
+            ),
+        ),
+    ] = None,
     seed: Annotated[
-        int,
-        typer.Option(min=0, max=10**9, help=_help(lazy("Game i is dealt from seed + i."))),
-    ] = mined.DEFAULT_SEED,
+        int | None,
+        typer.Option(
+            min=0,
+            max=10**9,
+            help=_help(
+                lazy(
+                    "Game i is dealt from seed + i ({seed} by default).",
+                    seed=Deferred(lambda: mined.DEFAULT_SEED),
+                )
+            ),
+        ),
+    ] = None,
     out: Annotated[
         Path | None,
         typer.Option("--out", help=_help(lazy("The file to write (default: the shipped set)."))),
@@ -53,6 +79,8 @@ def make_puzzles(
 ) -> None:
     from rich.progress import Progress
 
+    games = mined.DEFAULT_GAMES if games is None else games
+    seed = mined.DEFAULT_SEED if seed is None else seed
     target = out or mined.DATA
     _writable_folder(target.parent)
     with Progress(console=err, transient=True) as progress:
@@ -69,7 +97,7 @@ def make_puzzles(
         target.write_text(mined.to_json(found, meta), encoding="utf-8")
     except OSError as exc:
         raise fail(
-            _("cannot write {file}: {reason}", file=str(target), reason=exc.strerror or str(exc))
+            _("cannot write {file}: {reason}", file=str(target), reason=oserrors.reason(exc))
         ) from None
     said = ngettext("{count} puzzle", "{count} puzzles", len(found))
     for band in mined.BANDS:
@@ -114,15 +142,22 @@ def puzzles(
         if chosen is None:
             raise fail(_("no puzzle is called {id}", id=repr(puzzle_id)))
     elif daily:
-        chosen = mined.daily()
+        chosen = mined.daily(puzzles=mined.of_band(band) if band is not None else None)
     else:
         chosen = random.choice(mined.of_band(band))
     play(chosen)
 
 
 def play(puzzle: mined.Puzzle) -> None:
-    """Show the puzzle, read the player's turn a placement a line until ``end`` (or the
-    end of input), judge it, then show the engine's answer."""
+    """Show the puzzle, read the player's turn (placements one a line, or several on a
+    line: ``F7=2 F8=7``) until ``end`` or the end of input, judge it, then show the
+    engine's answer. ``hint`` tells where the answer starts, ``help`` the commands;
+    ``quit`` leaves without the answer, and an empty line reveals nothing."""
+    from mathable.engine.actions import EndTurn, Place
+    from mathable.engine.errors import MathableError
+    from mathable.engine.notation import format_action, parse_actions
+    from mathable.games.board.variants import get_variant
+
     # TRANSLATORS: a puzzle's heading: its id, its band (easy, medium, hard)
     band = str(mined.BAND_NAMES[puzzle.band])
     console.print(Text(_("Puzzle {id} ({band})", id=puzzle.id, band=band), style="bold"))
@@ -133,26 +168,92 @@ def play(puzzle: mined.Puzzle) -> None:
         puzzle.target,
     )
     console.print(Text(target, style="bold"))
-    console.print(Text(_("Type one placement a line (like I8=12), then end.")))
+    console.print(Text(_commands()))
+    grid = get_variant(puzzle.game).layout.grid
     placed: list[str] = []
     while len(placed) < mined.MAX_TURN:
+        # TRANSLATORS: the prompt of a puzzle: how many placements the turn holds so far
+        console.print(Text(_("turn ({count})>", count=len(placed)) + " "), end="")
         line = sys.stdin.readline()
         if not line:
             break
         text = line.strip()[: MAX_LINE + 1]
-        if not text or i18n.command_word(text) == "end":  # "fin" in French
-            if text or placed:
-                break
+        if not text:
             continue
         if len(text) > MAX_LINE:
             console.print(Text(_("a line has at most {most} characters", most=MAX_LINE)))
             continue
-        tried = mined.check(puzzle, [*placed, text])
-        if not tried.legal:
-            console.print(Text(_("refused: {reason}", reason=str(tried.reason))))
+        word = i18n.command_word(text.split()[0]).lower()
+        if word == "quit":
+            said = _(
+                "The answer stays hidden; try again with: {command}",
+                command=f"mathable puzzles --id {puzzle.id}",
+            )
+            console.print(Text(said))
+            return
+        if word == "help":
+            console.print(Text(_commands()))
             continue
-        placed.append(text)
-        console.print(Text(ngettext("{count} point so far", "{count} points so far", tried.points)))
+        if word == "hint":
+            first = puzzle.answer.split()[0].partition("=")[0]
+            count = len(puzzle.answer.split())
+            # TRANSLATORS: a puzzle's hint: how many placements the answer has, and the
+            # cell of its first
+            said = ngettext(
+                "The engine's answer places {count} piece, on {cell}.",
+                "The engine's answer places {count} pieces, the first on {cell}.",
+                count,
+                cell=first,
+            )
+            console.print(Text(said))
+            continue
+        try:
+            actions = parse_actions(
+                " ".join(i18n.command_word(w) for w in text.replace(",", " , ").split()), grid
+            )
+        except MathableError as exc:
+            console.print(Text(_("refused: {reason}", reason=str(exc))))
+            continue
+        ending = isinstance(actions[-1], EndTurn)
+        if ending:
+            actions.pop()
+        wrong = [a for a in actions if not isinstance(a, Place)]
+        if wrong:
+            said = _(
+                "{action} is not a placement: type placements like I8=12, then {end}",
+                action=format_action(wrong[0], grid),
+                end=i18n.command_name("end"),
+            )
+            console.print(Text(_("refused: {reason}", reason=said)))
+            continue
+        written = [format_action(a, grid) for a in actions]
+        if written:
+            tried = mined.check(puzzle, [*placed, *written])
+            if not tried.legal:
+                console.print(Text(_("refused: {reason}", reason=str(tried.reason))))
+                continue
+            placed += written
+            points = tried.points
+            console.print(Text(ngettext("{count} point so far", "{count} points so far", points)))
+        if ending:
+            break
+    _verdict(puzzle, placed)
+
+
+def _commands() -> str:
+    """What a puzzle's player may type, in a line."""
+    return _(
+        "Type placements (like I8=12, or a whole turn: I8=12 H6=8), then {end}; "
+        "{hint} for a clue, {help}, or {quit} to leave without the answer.",
+        end=i18n.command_name("end"),
+        hint=i18n.command_name("hint"),
+        help=i18n.command_name("help"),
+        quit=i18n.command_name("quit"),
+    )
+
+
+def _verdict(puzzle: mined.Puzzle, placed: list[str]) -> None:
+    """The player's turn judged, then the engine's answer and the best single placement."""
     result = mined.check(puzzle, placed) if placed else None
     if result is None:
         console.print(Text(_("No placement.")))

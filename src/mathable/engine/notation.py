@@ -9,7 +9,9 @@
   a seat leaving, ``resign 1``, ``flag 1``, ``claim 1``, or calling the game off,
   ``abort 0`` (seats from 0, as the web server has always stored them; local ruling L1);
   the bag shaken after an undo, ``shake 8123`` (its entropy, ruling O5);
-* a turn: its placements separated by spaces, in the order played;
+* a turn: its placements separated by spaces, in the order played; typed on one line,
+  commas may separate them too and a keyword may close it (``F7=2,F8=7 end``:
+  :func:`parse_actions`);
 * a position: one line ``variant | board | racks | scores | bag | to move``.
 
 Every ``parse_*`` has a ``format_*`` with ``parse(format(x)) == x``.
@@ -20,6 +22,8 @@ Every ``parse_*`` has a ``format_*`` with ``parse(format(x)) == x``.
 'J8=16+'
 >>> format_action(parse_action("exchange 3, 5,7", grid), grid)
 'exchange 3,5,7'
+>>> [format_action(a, grid) for a in parse_actions("F7=2, f8 = 7 end", grid)]
+['F7=2', 'F8=7', 'end']
 """
 
 from __future__ import annotations
@@ -169,6 +173,27 @@ def format_action(action: Action, grid: CellNames) -> str:
 def parse_turn(text: str, grid: CellNames) -> list[Place]:
     """Placements separated by spaces, in the order played."""
     return [parse_placement(word, grid) for word in text.split()]
+
+
+_ARGUMENT_KEYWORDS = frozenset({*LEAVE_REASONS, "abort", "shake", "exchange"})
+"""The keywords followed by their own arguments: a line starting with one is one action."""
+_SPACED_EQUALS = re.compile(r"\s*=\s*")
+_SPACED_EXTRA = re.compile(r"(=\d{1,3})\s+\+(?=\s|,|$)", re.ASCII)
+
+
+def parse_actions(text: str, grid: CellNames) -> list[Action]:
+    """A line a player typed: one action, or a whole turn of placements separated by
+    spaces or commas, in order, perhaps closed by a keyword (``F7=2 F8=7``,
+    ``F7=2,F8=7 end``); the notation of hints and move lists read back. A line starting
+    with a keyword that takes arguments (``exchange 3,5,7``, ``resign 1``) is that one
+    action. Raises NotationError naming the word at fault."""
+    words = text.strip().split(None, 1)
+    if not words:
+        raise NotationError(lazy("an empty action"))
+    if words[0].lower() in _ARGUMENT_KEYWORDS:
+        return [parse_action(text, grid)]
+    joined = _SPACED_EXTRA.sub(r"\1+", _SPACED_EQUALS.sub("=", text.strip()))
+    return [parse_action(word, grid) for word in joined.replace(",", " ").split()]
 
 
 def format_turn(places: list[Place], grid: CellNames) -> str:

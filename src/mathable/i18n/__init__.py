@@ -440,6 +440,16 @@ COMMAND_WORDS: tuple[Text, ...] = (
 every language."""
 
 
+COMMAND_SYNONYMS: tuple[Text, ...] = (
+    # TRANSLATORS: other words a player may type to end their turn, besides the command
+    # word "end" (lower case, separated by spaces; "end" itself if there are none): in
+    # German "ende" besides "fertig"
+    lazy_context("command, other words", "end"),
+)
+"""More words a player may type for a command (``ende`` for ``end`` in German): those
+people try first, though the command word is another."""
+
+
 def folded(word: str) -> str:
     """A typed word as compared with the words of a language: case and accents aside
     (``Échanger``, ``echanger`` and ``échanger`` are one word; ``si`` is ``sí``)."""
@@ -455,6 +465,9 @@ def command_word(word: str, lang: str | None = None) -> str:
     typed = folded(word)
     for text in COMMAND_WORDS:
         if folded(text.render(lang)) == typed:
+            return text.message
+    for text in COMMAND_SYNONYMS:
+        if typed in folded(text.render(lang)).split():
             return text.message
     return word
 

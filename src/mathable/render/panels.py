@@ -9,6 +9,7 @@ no Textual), which the terminal app shares.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
@@ -20,7 +21,7 @@ from mathable.engine.actions import ACTION_KINDS, Cell, Exchange, Place
 from mathable.engine.notation import format_action
 from mathable.engine.protocol import GameType, TurnSummary, View
 from mathable.i18n import Text as Message
-from mathable.i18n import _, command_name, lazy_context, pgettext
+from mathable.i18n import _, command_name, lazy_context, ngettext, pgettext
 
 from . import surface
 
@@ -137,11 +138,35 @@ def player_card(unseen: Mapping[int, int]) -> Text:
     return text
 
 
+_EXCHANGED = re.compile(r"exchange (\d{1,3})", re.ASCII)
+"""A score sheet's exchange (``exchange 6``: how many pieces, not which)."""
+
+
+def exchanged_text(kind: GameType, count: int) -> str:
+    """An exchange of ``count`` pieces in words: ``exchanged 6 tokens`` (never ``exchange
+    6``, which reads as giving back the token 6)."""
+    if kind.piece == "card":
+        return ngettext("exchanged {count} card", "exchanged {count} cards", count)
+    if kind.piece == "tile":
+        return ngettext("exchanged {count} tile", "exchanged {count} tiles", count)
+    return ngettext("exchanged {count} token", "exchanged {count} tokens", count)
+
+
+def turn_words(turn: TurnSummary, kind: GameType) -> str:
+    """A finished turn as a move list shows it: its notation (``I8=12 H6=8``,
+    ``pass``), an exchange in words (:func:`exchanged_text`)."""
+    exchanged = _EXCHANGED.fullmatch(turn.notation)
+    if exchanged:
+        return exchanged_text(kind, int(exchanged[1]))
+    return turn.notation
+
+
 def summary_text(players: Sequence[str], turn: TurnSummary, kind: GameType) -> Text:
-    """A finished turn in one line: who, the turn in notation, its points and notes."""
+    """A finished turn in one line: who, the turn (:func:`turn_words`), its points and
+    notes."""
     text = Text()
     text.append(players[turn.seat], style="bold")
-    text.append(f" {turn.notation}")
+    text.append(f" {turn_words(turn, kind)}")
     if kind.score_unit == "points" and turn.points:
         # TRANSLATORS: after a turn in the notation: the points it scored
         text.append(" " + _("for {points}", points=turn.points))
