@@ -210,8 +210,8 @@ def test_resign(database_url: str) -> None:
     again = app_at(database_url, Clock())
     replayed = view(again, game_id)
     assert replayed["end_reason"] == "Bob resigned" and replayed["winners"] == [0]
-    listed = {g["id"]: g for g in again.get("/api/games").json()}
-    assert listed[game_id]["over"] is True
+    stored = again.app.state.service.store  # type: ignore[attr-defined]
+    assert stored.load(game_id).actions[-1] == "resign 1"  # (listed to its player only, #30)
     rematch = again.post(f"/api/games/{game_id}/rematch", json={"token": bob})
     assert rematch.status_code == 201, rematch.text
 
