@@ -17,7 +17,8 @@ from webserver import Server
 
 __all__ = ["browser", "server"]  # the fixtures, shared with test_browser
 
-NAME = "<b>Zoë</b> [bold]"  # markup in a name stays text
+NAME = "Zoë_Ünal-2"  # accents, _ and -: a name as typed (markup is refused: issue 30)
+MARKUP = "<b>Zoë</b> [bold]"
 
 
 def test_a_guest_makes_an_account_logs_out_and_in(server: Server, browser: Browser) -> None:
@@ -31,6 +32,10 @@ def test_a_guest_makes_an_account_logs_out_and_in(server: Server, browser: Brows
     dialog = page.get_by_role("dialog", name="Make an account")
     expect(dialog).to_be_visible()
     assert serious(page) == []
+    page.fill("#account-name", MARKUP)  # refused, and the refusal shows it as text
+    page.fill("#account-password", "correct horse")
+    page.click("#account-submit")
+    expect(dialog.get_by_role("alert")).to_contain_text(MARKUP)
     page.fill("#account-name", NAME)
     page.fill("#account-password", "short")
     page.click("#account-submit")  # the browser's own check: 8 characters at least
@@ -66,6 +71,8 @@ def test_a_guest_makes_an_account_logs_out_and_in(server: Server, browser: Brows
 def test_the_header_fits_a_phone(server: Server, browser: Browser) -> None:
     page = browser.new_context(viewport=PHONE).new_page()
     page.goto(server.url + "/")
+    expect(page.locator("#signup")).to_be_hidden()  # one row: the header's Menu holds it
+    page.click("#menu")
     expect(page.locator("#signup")).to_be_visible()
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"the page scrolls sideways: {width} px"

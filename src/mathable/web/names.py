@@ -33,8 +33,24 @@ from importlib import resources
 from typing import Any
 
 from mathable.ai import BOTS, level_name
-from mathable.engine.validation import FieldError, shown, text
+from mathable.engine.validation import FieldError, text
 from mathable.i18n import LANGUAGES, Text, _, language, lazy, lazy_plural
+
+
+def shown(name: str, limit: int = 40) -> str:
+    """A name as a refusal quotes it: as typed (accents and all: user text is shown
+    exactly), but each character that would show nothing or turn the text (controls,
+    format, bidi, separators other than the space) written as its code point, and cut
+    short past ``limit``."""
+    out = []
+    for char in name[:limit]:
+        kind = unicodedata.category(char)
+        visible = char == " " or not (
+            kind[0] in "CZM" or _ignorable(ord(char)) or ord(char) in BIDI_CONTROLS
+        )
+        out.append(char if visible else f"<U+{ord(char):04X}>")
+    return "'" + "".join(out) + ("…" if len(name) > limit else "") + "'"
+
 
 MIN_LENGTH = 2
 MAX_LENGTH = 24
