@@ -41,6 +41,14 @@ print(f'mathable: {len(listed)} modules compiled with mypyc' if all(map(built, l
 endef
 export COMPILED_OR_NOT
 
+TMUX := /usr/bin/tmux
+
+# The terminal game's keyboard test drives a real terminal (issue 33).
+$(TMUX):
+	@echo "Installing Debian's tmux for the terminal test"
+	$(SUDO) apt-get update -qq
+	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux
+
 $(CHROMIUM):
 	@echo "Installing Debian's chromium for the browser tests"
 	$(SUDO) apt-get update -qq
@@ -59,7 +67,7 @@ run: $(STAMP)
 play: $(STAMP)
 	$(BIN)/mathable play
 
-test: $(STAMP) $(CHROMIUM) postgresql lint typecheck pytest test-pure
+test: $(STAMP) $(CHROMIUM) $(TMUX) postgresql lint typecheck pytest test-pure
 	@if [ -x $(CHROMIUM) ]; then $(BIN)/python docs/screenshots.py --taken; \
 	else echo "no chromium at $(CHROMIUM): the pictures are not taken again"; fi
 
@@ -72,7 +80,7 @@ typecheck: $(STAMP)
 
 # The whole suite on the compiled build (tests/test_compiled.py fails if the build fell
 # back to pure Python), then the rules and the computer players on the pure source.
-pytest: $(STAMP) $(CHROMIUM) postgresql
+pytest: $(STAMP) $(CHROMIUM) $(TMUX) postgresql
 	MATHABLE_EXPECT_COMPILED=1 $(BIN)/pytest
 
 test-pure: $(STAMP)

@@ -14,11 +14,11 @@ import uuid
 from collections.abc import Callable
 from pathlib import Path
 
-import pytest
-
 from mathable.games import registry
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+TMUX = shutil.which("tmux")
+"""``make test`` installs Debian's tmux; without it this test fails with that advice (it
+never skips)."""
 
 MATHABLE = Path(sys.executable).with_name("mathable")
 
@@ -72,6 +72,7 @@ class Tmux:
 
 
 def test_play_with_no_options_starts_and_plays_a_turn_by_keys(tmp_path: Path) -> None:
+    assert TMUX is not None, "tmux is not installed: make test installs it (apt-get install tmux)"
     tmux = Tmux(tmp_path)
     tmux.start(f"{MATHABLE} play; sleep 30")
     try:
