@@ -33,8 +33,8 @@ CLOCK = {"minutes": 90, "increment": 0}
 
 
 def build(path: str, finished: int, running: int, moves: int) -> None:
-    from mathable.web.store import EventStore
-    from mathable.web.workers import replay
+    from mathable.web.infra.store import EventStore
+    from mathable.web.infra.workers import replay
 
     store = EventStore(f"sqlite:///{path}")
     seats = [{"name": n, "bot": None, "token_hash": None, "invite_hash": None} for n in "AB"]
@@ -103,10 +103,10 @@ def measure(path: str) -> dict[str, Any]:
 
 
 def presence_poll(url: str, games: int, repeats: int = 50) -> dict[str, Any]:
-    """The cost of one presence poll (:mod:`mathable.web.presence`): the rows of ``games``
+    """The cost of one presence poll (:mod:`mathable.web.rounds.presence`): the rows of ``games``
     watched games, two seats each, read in one go; and of one heartbeat."""
-    from mathable.web.presence import PresenceTable, Row
-    from mathable.web.store import EventStore
+    from mathable.web.infra.store import EventStore
+    from mathable.web.rounds.presence import PresenceTable, Row
 
     store = EventStore(url)
     table = PresenceTable(store)

@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from mathable.web.api import Settings
-from mathable.web.limits import Limits
+from mathable.web.infra.limits import Limits
 
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"

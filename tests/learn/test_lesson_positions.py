@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from mathable.engine.actions import Place
 from mathable.learn.lessons import CLASSIC, LESSONS, check, running_scores
-from mathable.web.lessons import _checked, _steps
+from mathable.web.learning.lessons import _checked, _steps
 
 START = {"G7": 1, "H7": 2, "G8": 3, "H8": 4}
 

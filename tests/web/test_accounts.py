@@ -17,11 +17,11 @@ from itsdangerous import TimestampSigner
 from sqlalchemy import select
 
 from mathable.ai import BOTS
-from mathable.web.accounts import COOKIE
 from mathable.web.api import create_app
-from mathable.web.db import players
-from mathable.web.players import WRONG_LOGIN, PlayerStore
-from mathable.web.store import EventStore
+from mathable.web.infra.db import players
+from mathable.web.infra.store import EventStore
+from mathable.web.players.accounts import COOKIE
+from mathable.web.players.players import WRONG_LOGIN, PlayerStore
 
 PASSWORD = "correct horse battery"
 

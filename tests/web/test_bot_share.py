@@ -23,8 +23,8 @@ from fastapi.testclient import TestClient
 from starlette.types import Receive, Scope, Send
 
 from mathable.web.api import create_app
-from mathable.web.botshare import QUIET_AFTER, BotLimits
-from mathable.web.service import GameService
+from mathable.web.infra.botshare import QUIET_AFTER, BotLimits
+from mathable.web.rounds.service import GameService
 
 COMPUTERS = {
     "variant": "classic",

@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from mathable.web.api import create_app
-from mathable.web.db import reports
+from mathable.web.infra.db import reports
 from web.test_records_api import finish_by_passing
 from web.test_web_api import online, seat_tokens
 

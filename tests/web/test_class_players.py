@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 
 from mathable.ai import bot_player_id
 from mathable.web.api import create_app
-from mathable.web.classes import _accuracy
+from mathable.web.learning.classes import _accuracy
 
 PEOPLE = {
     "variant": "classic",

@@ -22,7 +22,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocket
 
 from mathable.web.api import create_app
-from mathable.web.connections import Connection, SocketLimits
+from mathable.web.infra.connections import Connection, SocketLimits
 from webserver import Server
 
 GAME = {"variant": "classic", "players": [{"name": "Ann"}, {"name": "Bob"}], "seed": 7}

@@ -10,7 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-from mathable.web.db import ratings, results
+from mathable.web.infra.db import ratings, results
 from web.test_clocks import Clock, act, app_at, end, first_moves, stored_events, take_turn, view
 from web.test_multiprocess import eventually
 from web.test_standings import account, bind, people_ratings, rated_game, table

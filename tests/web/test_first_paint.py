@@ -18,8 +18,8 @@ import pytest
 from fastapi.testclient import TestClient
 from playwright.sync_api import Browser
 
-from mathable.web import assets
 from mathable.web.api import create_app
+from mathable.web.infra import assets
 from web.test_browser import browser, create, server
 from webserver import Server
 

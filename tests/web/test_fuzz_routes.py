@@ -30,7 +30,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from mathable.web.api import create_app
-from mathable.web.inputs import MAX_DEPTH, lone_surrogate, text_problem, too_deep
+from mathable.web.infra.inputs import MAX_DEPTH, lone_surrogate, text_problem, too_deep
 from webserver import Server
 
 SURROGATE_TOKEN = '{"token": "\\ud800", "action": "pass"}'

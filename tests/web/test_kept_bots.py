@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from mathable.ai import get_bot
 from mathable.games.registry import new_game
-from mathable.web import workers
+from mathable.web.infra import workers
 
 
 def test_a_kept_player_plays_as_one_made_afresh_for_every_action() -> None:

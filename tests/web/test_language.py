@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from mathable.web.api import create_app
-from mathable.web.connections import MAX_REASON, close_reason
+from mathable.web.infra.connections import MAX_REASON, close_reason
 
 
 @pytest.fixture

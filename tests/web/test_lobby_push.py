@@ -23,7 +23,7 @@ from starlette.websockets import WebSocket
 from websockets.sync.client import connect
 
 from mathable.web.api import create_app
-from mathable.web.connections import Connection, SocketLimits
+from mathable.web.infra.connections import Connection, SocketLimits
 from web.test_connections import StuckSocket, until_closed
 from webserver import Server
 

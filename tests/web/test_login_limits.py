@@ -16,8 +16,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from mathable.web.api import create_app
-from mathable.web.guessing import Guessing
-from mathable.web.players import WRONG_LOGIN
+from mathable.web.players.guessing import Guessing
+from mathable.web.players.players import WRONG_LOGIN
 
 PASSWORD = "correct horse battery"
 WRONG = "wrong horse battery"

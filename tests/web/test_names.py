@@ -18,12 +18,11 @@ from sqlalchemy.exc import IntegrityError
 
 from mathable.ai import BOTS, bot_player_id
 from mathable.i18n import LANGUAGES, _, language
-from mathable.web import names
-from mathable.web.db import MIGRATIONS, make_engine, migrate, parse_url, players
-from mathable.web.players import PlayerStore, name_key
-from mathable.web.service import ServiceError
-from mathable.web.standings import shown_name
-from mathable.web.store import EventStore
+from mathable.web.infra.db import MIGRATIONS, make_engine, migrate, parse_url, players
+from mathable.web.infra.errors import ServiceError
+from mathable.web.infra.store import EventStore
+from mathable.web.players.players import PlayerStore, name_key, names
+from mathable.web.ratings.standings import shown_name
 
 PASSWORD = "correct horse battery"
 
@@ -250,7 +249,9 @@ def test_guests_names_are_drawn_from_millions_and_never_repeat(
     store: PlayerStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     numbers = iter([4_821_937, 4_821_937, 5_555_555])
-    monkeypatch.setattr("mathable.web.players.secrets.randbelow", lambda n: next(numbers) % n)
+    monkeypatch.setattr(
+        "mathable.web.players.players.secrets.randbelow", lambda n: next(numbers) % n
+    )
     first = store.new_guest()
     second = store.new_guest()  # the same number drawn: drawn again
     assert first.name == "Guest 5821937" and second.name == "Guest 6555555"

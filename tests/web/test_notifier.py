@@ -10,9 +10,9 @@ from collections.abc import Iterator
 import psycopg
 import pytest
 
-from mathable.web.db import CHANNEL, parse_url, psycopg_arguments
-from mathable.web.feed import PostgresNotifier
-from mathable.web.store import EventStore
+from mathable.web.infra.db import CHANNEL, parse_url, psycopg_arguments
+from mathable.web.infra.feed import PostgresNotifier
+from mathable.web.infra.store import EventStore
 from pg import Cluster
 
 

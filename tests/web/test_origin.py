@@ -1,5 +1,5 @@
 """Issue 30, finding 1: the session cookie acts for the site's own pages only
-(:mod:`mathable.web.origin`).
+(:mod:`mathable.web.infra.origin`).
 
 A page on a sibling origin (another port or subdomain of the same site: ``SameSite=Lax``
 sends the cookie along) is refused every change and every socket made with the victim's
@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from mathable.web.api import Settings, create_app
-from mathable.web.origin import Place, parse_domain
+from mathable.web.infra.origin import Place, parse_domain
 
 OWN = "http://testserver"
 SIBLINGS = ["http://testserver:8001", "http://evil.testserver", "null"]

@@ -22,7 +22,7 @@ from mathable.engine import records
 from mathable.engine.actions import Shake
 from mathable.games import registry
 from mathable.web.api import create_app
-from mathable.web.store import EventStore
+from mathable.web.infra.store import EventStore
 from web.test_browser import browser, create, server
 from web.test_page_a11y import serious
 from web.test_page_defects import DESKTOP, PHONE, page

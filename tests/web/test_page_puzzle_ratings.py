@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from mathable.learn import puzzles as mined
 from mathable.online.ratings import Rating, Result, rate
-from mathable.web.puzzleratings import BAND_START
+from mathable.web.ratings.puzzleratings import BAND_START
 from web.test_browser import browser, server, shot
 from web.test_page_a11y import serious
 from webserver import Server

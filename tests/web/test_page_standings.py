@@ -15,8 +15,8 @@ import httpx
 from playwright.sync_api import Browser, expect
 from sqlalchemy import delete, insert
 
-from mathable.web.db import game_players, players
-from mathable.web.store import EventStore
+from mathable.web.infra.db import game_players, players
+from mathable.web.infra.store import EventStore
 from web.test_browser import browser, create, first_moves, server, shot
 from web.test_page_a11y import serious
 from web.test_page_defects import DESKTOP, PHONE

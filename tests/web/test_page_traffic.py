@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 from playwright.sync_api import Browser, Page, WebSocket, WebSocketRoute, expect
 
-from mathable.web.patches import apply_patch
+from mathable.web.infra.patches import apply_patch
 from web.test_browser import browser, create, play_one_turn, server
 from web.test_page_defects import DESKTOP
 from webserver import Server

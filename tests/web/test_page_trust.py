@@ -173,6 +173,8 @@ def test_the_story_of_a_rated_game_a_player_can_trust(server: Server, browser: B
 
     # -- a third: resigned from the page by a cookie seat, rematched rated and timed ------
     third, _latency = meet(ann, bob, '{"minutes":3,"increment":2}')
+    fresh = api_view(server, third)
+    first_mover = fresh["players"][fresh["to_move"]]
     for _seat in range(2):
         mover = seat_of(pages, api_view(server, third))
         play_one_turn(mover)
@@ -187,4 +189,6 @@ def test_the_story_of_a_rated_game_a_player_can_trust(server: Server, browser: B
     again = ann.url.rsplit("/g/", 1)[1]
     rematch = api_view(server, again)
     assert rematch["rated"] is True and rematch["clock"] == {"minutes": 3, "increment": 2}
-    assert rematch["players"] == list(reversed(ended["players"]))  # the order swapped
+    # the order of play swapped: the seats are dealt around the deal's starter (C10)
+    assert sorted(rematch["players"]) == ["Ann", "Bob"]
+    assert rematch["players"][rematch["to_move"]] != first_mover

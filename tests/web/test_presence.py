@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from mathable.web.api import create_app
-from mathable.web.db import games, presence
+from mathable.web.infra.db import games, presence
 from web.test_clocks import Clock, finish_turn
 from web.test_multiprocess import eventually
 from web.test_web_api import online, seat_tokens

@@ -17,10 +17,10 @@ from sqlalchemy import select
 from mathable.learn import puzzles as mined
 from mathable.online.ratings import Rating, Result, rate
 from mathable.web.api import create_app
-from mathable.web.db import puzzle_attempts, puzzle_ratings, puzzle_solvers
-from mathable.web.players import PlayerStore
-from mathable.web.puzzleratings import BAND_START, PuzzleRatings
-from mathable.web.store import EventStore
+from mathable.web.infra.db import puzzle_attempts, puzzle_ratings, puzzle_solvers
+from mathable.web.infra.store import EventStore
+from mathable.web.players.players import PlayerStore
+from mathable.web.ratings.puzzleratings import BAND_START, PuzzleRatings
 
 PASSWORD = "correct horse battery"
 

@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from mathable.engine.protocol import HouseRules
 from mathable.games.registry import new_game
 from mathable.web.api import create_app
-from mathable.web.store import EventStore
+from mathable.web.infra.store import EventStore
 from webserver import Server
 
 PEOPLE_FIRST = {

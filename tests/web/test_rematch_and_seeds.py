@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-import mathable.web.service as service_module
+import mathable.web.rounds.service as service_module
 from mathable.engine import records
 from mathable.games.registry import new_game as engine_game
 from mathable.web.api import create_app

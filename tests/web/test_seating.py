@@ -15,8 +15,8 @@ import httpx
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-from mathable.web.db import game_players, seeks
-from mathable.web.store import EventStore
+from mathable.web.infra.db import game_players, seeks
+from mathable.web.infra.store import EventStore
 from web.test_lobby import _no_worker_processes, main, person
 
 __all__ = ["_no_worker_processes", "main"]  # the fixtures, shared with test_lobby

@@ -26,7 +26,7 @@ from mathable.ai.base import FamilyBot
 from mathable.engine.actions import Action
 from mathable.engine.protocol import View
 from mathable.web.api import create_app
-from mathable.web.workers import WORKER_NICENESS
+from mathable.web.infra.workers import WORKER_NICENESS
 
 FOUR_COMPUTERS = {
     "variant": "classic",
@@ -161,7 +161,7 @@ def test_computer_players_and_analysis_run_in_worker_processes(
         assert decisions == [] and analyses == []  # none of that work was done here
         portal = client.portal
         assert portal is not None
-        from mathable.web.workers import worker_pid
+        from mathable.web.infra.workers import worker_pid
 
         assert portal.call(app.state.service.workers.run, worker_pid) != os.getpid()
         # and at a lower CPU priority: the event loop gets a core first

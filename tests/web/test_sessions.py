@@ -18,10 +18,10 @@ from fastapi.testclient import TestClient
 from itsdangerous import TimestampSigner
 from sqlalchemy import func, select
 
-from mathable.web.accounts import COOKIE
 from mathable.web.api import create_app
-from mathable.web.db import game_players, players, sessions
-from mathable.web.sessions import LIFETIME, SessionStore
+from mathable.web.infra.db import game_players, players, sessions
+from mathable.web.players.accounts import COOKIE
+from mathable.web.players.sessions import LIFETIME, SessionStore
 
 PASSWORD = "correct horse battery"
 DAY = 24 * 60 * 60

@@ -21,9 +21,9 @@ from mathable import i18n
 from mathable.ai import BOTS, bot_player_id, level_of_player
 from mathable.online.botratings import starting_rating
 from mathable.online.ratings import Rating, rate_game
-from mathable.web.db import game_players, players, rating_changes, ratings, results
-from mathable.web.standings import Ending, Standings
-from mathable.web.store import EventStore
+from mathable.web.infra.db import game_players, players, rating_changes, ratings, results
+from mathable.web.infra.store import EventStore
+from mathable.web.ratings.standings import Ending, Standings
 from web.test_clocks import Clock, app_at, end, first_moves, take_turn, tokens, view
 from web.test_web_api import new_game
 

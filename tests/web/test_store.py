@@ -25,8 +25,8 @@ from typer.testing import CliRunner
 from mathable.cli.app import app as cli
 from mathable.games.registry import new_game
 from mathable.web.api import Settings, create_app
-from mathable.web.db import HEAD, DatabaseError, metadata, parse_url
-from mathable.web.store import ConflictError, EventStore
+from mathable.web.infra.db import HEAD, DatabaseError, metadata, parse_url
+from mathable.web.infra.store import ConflictError, EventStore
 from pg import Cluster
 
 SECRET = "s3cret-Pa55"

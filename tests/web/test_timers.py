@@ -1,4 +1,4 @@
-"""Issue 15, clocks at scale: one timer per process (:mod:`mathable.web.timers`) fires
+"""Issue 15, clocks at scale: one timer per process (:mod:`mathable.web.rounds.timers`) fires
 each game at its flag instant, and a process starting up sets timers for the games whose
 clock runs only (``games.running_clock``), however many clocked games have ended."""
 
@@ -13,8 +13,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import update
 
 from mathable.web.api import create_app
-from mathable.web.db import games
-from mathable.web.timers import ClockScheduler
+from mathable.web.infra.db import games
+from mathable.web.rounds.timers import ClockScheduler
 from web.test_clocks import Clock, app_at, end, first_moves, stored_events, tokens, view
 from web.test_multiprocess import eventually
 from web.test_web_api import new_game

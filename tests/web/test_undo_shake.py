@@ -17,8 +17,8 @@ from mathable.engine.actions import Shake
 from mathable.engine.protocol import HouseRules
 from mathable.games.registry import new_game
 from mathable.web.api import create_app
-from mathable.web.store import EventStore
-from mathable.web.workers import apply_event, undo_count, undo_event, undo_parts
+from mathable.web.infra.store import EventStore
+from mathable.web.infra.workers import apply_event, undo_count, undo_event, undo_parts
 
 PEOPLE = {
     "variant": "classic",

@@ -1,4 +1,4 @@
-"""Patches of views (issue 14, "lean traffic"): what :mod:`mathable.web.patches` makes
+"""Patches of views (issue 14, "lean traffic"): what :mod:`mathable.web.infra.patches` makes
 rebuilds the next view exactly, over whole games of every kind and for every seat; a
 socket that asks for patches gets its first view whole and then patches, made once per
 seat and action, from the view it was really sent (a slow reader's skipped views too);
@@ -18,10 +18,10 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocket
 
 from mathable.games.registry import GAMES
-from mathable.web import patches as patches_module
 from mathable.web.api import create_app
-from mathable.web.connections import Connection, Encoded, SocketLimits, ViewMessage
-from mathable.web.patches import apply_patch, diff, patch
+from mathable.web.infra import patches as patches_module
+from mathable.web.infra.connections import Connection, Encoded, SocketLimits, ViewMessage
+from mathable.web.infra.patches import apply_patch, diff, patch
 
 
 def size(value: Any) -> int:

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from mathable.web import service as service_module
 from mathable.web.api import create_app
+from mathable.web.rounds import service as service_module
 
 PEOPLE = {
     "variant": "classic",

@@ -318,7 +318,7 @@ def test_o1_a_chosen_seed_is_refused_online_and_the_servers_seed_kept_until_the_
         assert made.status_code == 201 and made.json()["mode"] == "screen", made.text
         assert dealt(client, made.json()["id"]) == 7
 
-    import mathable.web.service as service_module
+    import mathable.web.rounds.service as service_module
 
     drawn: list[int] = []
     real = service_module.secrets.randbelow

@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
-from mathable.web.store import EventStore
+from mathable.web.infra.store import EventStore
 from webserver import Server
 
 

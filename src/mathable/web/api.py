@@ -28,33 +28,35 @@ from starlette.middleware.gzip import GZipMiddleware
 from mathable.games.registry import GAMES
 from mathable.i18n import Text, _, lazy, ngettext
 from mathable.online.clocks import FIRST_MOVE_LIVE_MS
-
-from . import (
-    accounts,
+from mathable.web.chat import chat
+from mathable.web.infra import (  # issue 30: origin checks
     assets,  # issue 32: the page's files by hashed names
-    chat,
-    classes,  # issue 18: the class view for teachers
     language,
+    origin,
+)
+from mathable.web.infra.connections import Admissions, SocketLimits
+from mathable.web.infra.db import shown_database_url
+from mathable.web.infra.errors import ServiceError
+from mathable.web.infra.inputs import CheckedBodies
+from mathable.web.infra.limits import Limits
+from mathable.web.infra.limits import install as install_limits
+from mathable.web.infra.store import EventStore, secret_key
+from mathable.web.infra.workers import Workers, default_size
+from mathable.web.learning import (
+    classes,  # issue 18: the class view for teachers
     learning,  # issue 18: GET /api/explain
     lessons,  # issue 18: /learn and /api/lessons
-    lobby,
-    origin,  # issue 30: origin checks
     practice,  # issue 18: /practice and its panel
     printing,  # issue 18: printable puzzle sets and games
     puzzles,
-    routes,
-    standings,
 )
-from .connections import Admissions, SocketLimits
-from .db import shown_database_url
-from .inputs import CheckedBodies
-from .limits import Limits
-from .limits import install as install_limits
-from .players import PlayerStore, secret_key
-from .presence import CLAIM_AFTER
-from .service import GameService, ServiceError
-from .store import EventStore
-from .workers import Workers, default_size
+from mathable.web.lobby import lobby
+from mathable.web.players import accounts
+from mathable.web.players.players import PlayerStore
+from mathable.web.ratings import standings
+from mathable.web.rounds import routes
+from mathable.web.rounds.presence import CLAIM_AFTER
+from mathable.web.rounds.service import GameService
 
 
 def _whole(name: str, default: int, low: int) -> int:
@@ -325,7 +327,7 @@ def create_app(database_url: str | None = None) -> FastAPI:
     install_limits(app, settings.limits)
     app.include_router(routes.pages)
     app.include_router(assets.router)  # the page's files by hashed names (issue 32)
-    app.mount("/static", StaticFiles(directory=routes.STATIC), name="static")
+    app.mount("/static", StaticFiles(directory=assets.STATIC), name="static")
     for router in (routes.catalog, routes.games, routes.after, routes.live):
         app.include_router(router)
     app.include_router(chat.router)  # the chat of each game (issue 15)

@@ -1,1 +1,0 @@
-"""The Alembic migrations of the event store's schema (see :mod:`mathable.web.db`)."""
