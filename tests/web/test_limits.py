@@ -16,8 +16,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from mathable.web.api import create_app
+from mathable.web.infra.assets import STATIC
 from mathable.web.infra.limits import Limits
-from mathable.web.rounds.routes import STATIC
 
 GAME = {"variant": "classic", "players": [{"name": "Ann"}, {"name": "Bob"}], "seed": 7}
 MB = 1024 * 1024

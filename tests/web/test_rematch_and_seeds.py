@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-import mathable.web.rounds.service as service_module
+import mathable.web.rounds.rematches as rematches_module
 from mathable.engine import records
 from mathable.games.registry import new_game as engine_game
 from mathable.web.api import create_app
@@ -114,13 +114,13 @@ def test_the_server_draws_every_seed_below_2_53(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     bounds: list[int] = []
-    real = service_module.secrets.randbelow
+    real = rematches_module.secrets.randbelow
 
     def randbelow(n: int) -> int:
         bounds.append(n)
         return real(n)
 
-    monkeypatch.setattr(service_module.secrets, "randbelow", randbelow)
+    monkeypatch.setattr(rematches_module.secrets, "randbelow", randbelow)
     games = [online(client)["id"] for _ in range(4)]
     screen = post(
         client,

@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from mathable.web.api import create_app
-from mathable.web.rounds import service as service_module
+from mathable.web.rounds import views as views_module
 
 PEOPLE = {
     "variant": "classic",
@@ -25,7 +25,7 @@ def test_a_view_is_built_once_per_action_and_seat(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     built: list[Any] = []
-    real = service_module.view_data
+    real = views_module.view_data
 
     def counted(game: Any, view: Any) -> dict[str, Any]:
         built.append(view.seat)
@@ -43,7 +43,7 @@ def test_a_view_is_built_once_per_action_and_seat(
             first = seat.receive_json()["view"]
             assert watcher.receive_json()["view"]["seat"] is None
             action = next(a for a in first["legal"] if a not in ("pass", "end"))
-            monkeypatch.setattr(service_module, "view_data", counted)
+            monkeypatch.setattr(views_module, "view_data", counted)
             answer = client.post(f"{path}/actions", json={"token": tokens[mover], "action": action})
             assert answer.status_code == 200, answer.text
             sent = seat.receive_json()["view"]

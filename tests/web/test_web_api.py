@@ -318,16 +318,16 @@ def test_o1_a_chosen_seed_is_refused_online_and_the_servers_seed_kept_until_the_
         assert made.status_code == 201 and made.json()["mode"] == "screen", made.text
         assert dealt(client, made.json()["id"]) == 7
 
-    import mathable.web.rounds.service as service_module
+    import mathable.web.rounds.creating as creating_module
 
     drawn: list[int] = []
-    real = service_module.secrets.randbelow
+    real = creating_module.secrets.randbelow
 
     def randbelow(n: int) -> int:
         drawn.append(real(n))
         return drawn[-1]
 
-    monkeypatch.setattr(service_module.secrets, "randbelow", randbelow)
+    monkeypatch.setattr(creating_module.secrets, "randbelow", randbelow)
     made = online(client)
     game_id = made["id"]
     seed = dealt(client, game_id)

@@ -41,8 +41,9 @@ from mathable.web.infra.store import EventStore
 from mathable.web.players.accounts import MeDep
 from mathable.web.players.seating import cookie_player
 from mathable.web.rounds.deps import SeatDep, ServiceDep
+from mathable.web.rounds.live import Seated
 from mathable.web.rounds.schemas import STORED_INT
-from mathable.web.rounds.service import GameService, Seated
+from mathable.web.rounds.service import GameService
 
 Room = Literal["players", "spectators"]
 MAX_TEXT = 500

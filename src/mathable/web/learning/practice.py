@@ -20,8 +20,8 @@ from mathable.learn.practice import LEVELS, get_level, report
 from mathable.web.infra.errors import REFUSALS, ServiceError
 from mathable.web.infra.language import html_page
 from mathable.web.infra.limits import rate_limited
+from mathable.web.rounds.computers import HINTS_OFF
 from mathable.web.rounds.deps import SeatDep
-from mathable.web.rounds.service import HINTS_OFF
 
 MAX_LEVEL = 20
 """The longest level name read, in characters."""

@@ -62,9 +62,10 @@ from mathable.web.players.accounts import MeDep
 from mathable.web.players.players import Player
 from mathable.web.players.seating import cookie_player
 from mathable.web.ratings.standings import shown_name
+from mathable.web.rounds.creating import unknown_house_rule
 from mathable.web.rounds.deps import ServiceDep
 from mathable.web.rounds.schemas import NewGame, Seat
-from mathable.web.rounds.service import GameService, unknown_house_rule
+from mathable.web.rounds.service import GameService
 
 OPEN, STARTED, CANCELLED = "open", "started", "cancelled"
 EXPIRY = 30 * 60

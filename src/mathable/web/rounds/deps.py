@@ -15,8 +15,9 @@ from fastapi import Depends, Query
 from starlette.requests import HTTPConnection
 
 from mathable.web.players.seating import cookie_player
+from mathable.web.rounds.live import Seated
 from mathable.web.rounds.schemas import Act
-from mathable.web.rounds.service import GameService, Seated
+from mathable.web.rounds.service import GameService
 
 
 async def get_service(connection: HTTPConnection) -> GameService:

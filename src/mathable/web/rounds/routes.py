@@ -27,6 +27,7 @@ from mathable.web.infra.limits import rate_limited
 from mathable.web.players.seating import cookie_player
 from mathable.web.players.sessions import SessionPlayerDep
 from mathable.web.rounds.deps import PlayerDep, SeatDep, ServiceDep
+from mathable.web.rounds.live import Seated
 from mathable.web.rounds.schemas import (
     STORED_INT,
     Act,
@@ -47,7 +48,7 @@ from mathable.web.rounds.schemas import (
     VariantOut,
     ViewOut,
 )
-from mathable.web.rounds.service import GameService, Seated
+from mathable.web.rounds.service import GameService
 
 pages = APIRouter(include_in_schema=False)
 catalog = APIRouter(prefix="/api", tags=["games on offer"])

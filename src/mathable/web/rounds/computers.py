@@ -1,0 +1,171 @@
+"""The computer players' turns, thought in the worker pools off the event loop (one task"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+from mathable.ai import in_time
+from mathable.engine.actions import Action
+from mathable.engine.errors import IllegalMove
+from mathable.engine.protocol import Game
+from mathable.i18n import _, lazy
+from mathable.web.infra.errors import ServiceError
+from mathable.web.infra.store import ConflictError
+from mathable.web.infra.workers import (
+    bot_move,
+    computers_move,
+    hint_turns,
+)
+from mathable.web.rounds.finisher import Finisher
+from mathable.web.rounds.live import LiveGame, Seated
+
+log = logging.getLogger(__name__)
+
+
+HINTS_OFF = lazy(
+    "hints are off in this game: the computer's help is a house rule (hints) that every "
+    "seat can see, chosen when the game is created (O2)"
+)
+"""The refusal of a hint in a game without the house rule (a text: ``str()`` it)."""
+
+
+class Computers(Finisher):
+    """The computer players' turns, thought in the worker pools off the event loop (one task
+    per game), and the hints."""
+
+    async def _run_bots(self, live: LiveGame) -> None:
+        """Let computer players move until a person is to move (or the game ends), on
+        the game's bot task. A game with a person waits for their reply, as a player at
+        the table would (the thinking is in the worker pool, the loop stays free); a
+        game of computer players only is played in the background: the request answers
+        at once and watchers see it move. Without the lifespan (an app whose event loop
+        may not outlive the request) they move here."""
+        if not self._started:
+            await self._play_bots(live.id)
+            return
+        self._wake_bots(live)
+        task = self._bot_tasks.get(live.id)
+        if task is not None and len(live.bots) < len(live.seats):
+            await asyncio.shield(task)  # a closed request leaves the bots playing
+
+    @staticmethod
+    def _bot_to_move(live: LiveGame) -> bool:
+        return not live.over and live.game.to_move in live.bots
+
+    def _wake_bots(self, live: LiveGame) -> None:
+        """Start the game's bot task if a computer player is to move (one per game), on
+        the service's event loop (asked from another thread: handed over to it)."""
+        if self._bot_to_move(live):
+            self._start_task(self._bot_tasks, live, self._wake_bots, self._play_bots)
+
+    @staticmethod
+    def _bot_seed(game: Game, seat: int) -> int:
+        """A computer player's seed: from the deal and the seat. A computer player's
+        decision depends on its seed and the position alone (``FamilyBot.chance``), so a
+        resumed game plays as it would have without the restart, and a worker that kept
+        the player since its last action (``workers.bot_move``) follows its turn plan."""
+        return (game.seed or 0) * 8 + seat
+
+    async def _play_bots(self, game_id: str) -> None:
+        """Computer players' moves, decided in the worker pool from their seat's view
+        outside the lock, then stored under it if the game has not moved meanwhile (a
+        challenge, another process): else decided again. A conflict in the store means
+        another process stored that move: reload and decide again. Never raises."""
+        failures = 0
+        while failures < 5:
+            try:
+                live = self.get(game_id)
+                if not self._bot_to_move(live):
+                    return
+                game = live.game
+                seat, seq = game.to_move, live.events
+                level = self._level_in_time(live, seat)
+                bot_seed = self._bot_seed(game, seat)
+                if len(live.bots) == len(live.seats):  # computers only: their own lane
+                    action = await self._decide(level, bot_seed, game, seat, alone=True)
+                else:
+                    action = await self._decide(level, bot_seed, game, seat)
+                async with live.lock:
+                    if self.live.get(game_id) is not live or live.events != seq:
+                        continue  # the game moved (or was reloaded) meanwhile: decide again
+                    flagged = await self._flag_if_due(live)
+                    if flagged is not live or live.events != seq:
+                        continue  # out of time: its thinking counts on its clock
+                    try:
+                        game.apply(action)
+                    except IllegalMove:  # a computer player that cannot answer: the engine's
+                        choices = game.legal_actions()  # first legal action, never a stall
+                        if not choices:
+                            return
+                        action = choices[0]
+                        game.apply(action)
+                    try:
+                        at, event = self.now(), game.format_action(action)
+                        self._count(live, seq, event, at)
+                        await asyncio.to_thread(
+                            self._append, game_id, seq, event, seat, at, game.is_over
+                        )
+                    except ConflictError:  # another process came first: its move stands
+                        self.reload(live)
+                        continue
+                await self._broadcast(live)
+            except asyncio.CancelledError:
+                raise
+            except ServiceError:  # the game is not in the store
+                return
+            except Exception:  # never a crashed task: note it, start again from the store
+                failures += 1
+                log.exception("computer player of game %s", game_id)
+                await asyncio.sleep(0.1 * failures)
+                held = self.live.get(game_id)
+                if held is not None:
+                    with contextlib.suppress(Exception):
+                        self.reload(held)
+        log.error("game %s: computer player gave up after %d failures", game_id, failures)
+
+    def _level_in_time(self, live: LiveGame, seat: int) -> str:
+        """The level a computer seat plays this action at: its own, or its fastest when
+        its clock runs low, so that it moves within its own time (:func:`in_time`)."""
+        clocks = None if live.timing is None else live.timing.clocks(self.now())
+        left = None if clocks is None else clocks.left_ms[seat]
+        return in_time(live.bots[seat], left)
+
+    async def _decide(
+        self, level: str, seed: int, game: Game, seat: int, alone: bool = False
+    ) -> Action:
+        """A computer player's action from its seat's view, in the worker pool; in a game
+        between computers only (``alone``), in the computers' own pool, so that a person's
+        opponent never waits behind them (issue 30); if the pool cannot answer, the
+        engine's first legal action."""
+        try:
+            if alone:
+                view = game.view(seat)
+                return await self.computer_workers.run(computers_move, level, seed, view)
+            return await self.workers.run(bot_move, level, seed, game.view(seat))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("computer player %s failed: playing the first legal action", level)
+            choices = game.legal_actions()
+            if not choices:
+                raise
+            return choices[0]
+
+    async def hint(self, seated: Seated) -> dict[str, Any]:
+        """The best turns for the seat to move, searched from that seat's view only."""
+        game, seat = seated.live.game, seated.seat
+        if not game.house_rules.hints:
+            raise ServiceError(403, str(HINTS_OFF))
+        if seat is None or seat != game.to_move or seated.live.over:
+            raise ServiceError(409, _("a hint is for the player to move, with their own link"))
+        name = game.cell_names.name
+        found = await self.workers.run(hint_turns, game.view(seat))
+        return {
+            "turns": [
+                {"turn": h.notation, "points": h.points, "cells": [name(c) for c in h.cells]}
+                for h in found
+            ]
+        }

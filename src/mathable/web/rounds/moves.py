@@ -1,0 +1,174 @@
+"""A seat's action (or undo): checked by the game, stored, broadcast, and answered with"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from mathable import i18n
+from mathable.engine.actions import Abort, Challenge, Leave, Shake, action_kind
+from mathable.engine.errors import IllegalMove, NotationError
+from mathable.engine.protocol import Game
+from mathable.i18n import _
+from mathable.web.infra.connections import Encoded
+from mathable.web.infra.errors import ServiceError
+from mathable.web.infra.store import ConflictError
+from mathable.web.infra.workers import (
+    UNDO,
+    apply_event,
+    undo_event,
+)
+from mathable.web.rounds.leaving import Leaving
+from mathable.web.rounds.live import LiveGame, Seated
+
+log = logging.getLogger(__name__)
+
+
+class Moves(Leaving):
+    """A seat's action (or undo): checked by the game, stored, broadcast, and answered with
+    the seat's view; then the computers reply."""
+
+    # -- acting -----------------------------------------------------------------------
+
+    async def act(self, seated: Seated, text: Any, expected_seq: Any = None) -> Encoded:
+        """Play ``text`` for the seat; refusals change nothing. Answers the seat's view
+        after it (the one its sockets were sent: built once)."""
+        seat, game_id = seated.seat, seated.live.id
+        if seat is None:
+            raise ServiceError(
+                403,
+                _(
+                    "spectators cannot play: this browser holds no seat of this game (follow "
+                    "your invitation, or open your seat's link)"
+                ),
+            )
+        if not isinstance(text, str) or not text.strip() or len(text) > 100:
+            # TRANSLATORS: I8=12, end, pass and exchange 3,5 are typed as they are
+            example = _("action: a text such as I8=12, end, pass or exchange 3,5")
+            raise ServiceError(400, example)
+        if expected_seq is not None and (
+            not isinstance(expected_seq, int) or isinstance(expected_seq, bool)
+        ):
+            raise ServiceError(400, _("seq: the number of actions you have seen"))
+        text = i18n.typed_command(text)  # "passer" typed by a French player is "pass"
+        live = self.get(game_id)
+        async with live.lock:
+            # The store is read for other processes' actions only when the memory copy
+            # refuses the action or loses the race to store it: a copy that is behind
+            # always does one or the other (its seq is taken), so the answer is the same
+            # as reading first, without a database round trip per action.
+            live, read = self.get(game_id), False
+            while True:
+                try:
+                    live = await self._flag_if_due(live, refuse=True)
+                    event, seq = self._play(live, seat, text, expected_seq)
+                except ServiceError:
+                    if read:
+                        raise
+                    read = True
+                    live, moved = await self._catch_up(live)  # other processes
+                    if not moved:
+                        raise
+                    await self._broadcast(live)
+                    continue
+                try:
+                    at = self.now()
+                    ends = live.game.is_over
+                    self._count(live, seq, event, at)
+                    await asyncio.to_thread(self._append, game_id, seq, event, seat, at, ends)
+                except ConflictError:  # another process stored an action first
+                    live = self.reload(live)
+                    await self._broadcast(live)
+                    if not read:  # the copy was behind: judge the action on the store's game
+                        read = True
+                        continue
+                    raise ServiceError(
+                        409, _("another action came first: look again"), seq=live.events
+                    ) from None
+                except Exception:  # the database failed: memory goes back to what it holds
+                    log.exception("storing an action of game %s", game_id)
+                    try:
+                        self.reload(live)
+                    except Exception:  # the store is down: read it afresh when next asked
+                        with self._memory:
+                            self.live.pop(game_id, None)
+                    raise ServiceError(
+                        503, _("the game could not be saved: try again in a moment"), seq=seq
+                    ) from None
+                break
+        await self._broadcast(live)  # views built outside the lock
+        await self._run_bots(live)
+        return self.view(self.get(game_id), seat)  # reloaded if a bot's move raced
+
+    def _play(
+        self, live: LiveGame, seat: int, text: str, expected_seq: int | None
+    ) -> tuple[str, int]:
+        """Apply the seat's action (or undo) to the game in memory; returns the event to
+        store and its seq (its number in the store). Refusals (:class:`ServiceError`)
+        change nothing."""
+        game = live.game
+        if expected_seq is not None and expected_seq != live.events:
+            raise ServiceError(
+                409,
+                _(
+                    "the game has moved on (action {actions}, you saw {seen}): look again",
+                    actions=live.events,
+                    seen=expected_seq,
+                ),
+                seq=live.events,
+            )
+        if text.strip().lower() == UNDO:
+            steps = self.undo_steps(live, seat, refuse=True)
+            # O5: then the bag is shaken, with fresh entropy kept in the stored event
+            event = undo_event(steps, Shake.fresh().entropy)
+            apply_event(game, event)
+            return event, live.events
+        try:
+            action = game.parse_action(text)
+        except NotationError as exc:
+            raise ServiceError(400, str(exc)) from None
+        if live.over:
+            why = game.end_reason
+            raise ServiceError(
+                409, _("the game is over: {reason}", reason=why) if why else _("the game is over")
+            )
+        if isinstance(action, Leave | Abort | Shake):  # resign, abort, claim, flags; undo (O5)
+            raise ServiceError(
+                400, _("{action}: not an action to play here", action=action_kind(action))
+            )
+        if game.left[seat]:
+            raise ServiceError(409, _("you have left the game: play goes on without you"))
+        if action_kind(action) == "challenge":
+            action = self._challenge(game, seat)
+        elif seat != game.to_move:
+            raise ServiceError(
+                409,
+                _("it is {name}'s turn, not yours", name=game.players[game.to_move]),
+                seq=live.events,
+            )
+        try:
+            game.apply(action)
+        except IllegalMove as exc:
+            raise ServiceError(
+                422, str(exc), rule=exc.rule, where=exc.where, reason=exc.reason
+            ) from None
+        return game.format_action(action), live.events
+
+    @staticmethod
+    def _challenge(game: Game, seat: int) -> Challenge:
+        """C12: any opponent of the player who made the turn may challenge it until the
+        next player acts, whoever is to move (a game-ending turn waits for it); the
+        player who made it may not."""
+        view = game.view(seat)
+        if "challenge" not in view.available:
+            if not game.house_rules.table_referee:
+                reason = _("there are no challenges without the table-referee house rule (C12)")
+            elif view.summaries and view.summaries[-1].seat == seat:
+                reason = _("you made that turn: only your opponents may challenge it (C12)")
+            else:
+                reason = _(
+                    "nothing to challenge: a challenge comes before the next player acts (C12)"
+                )
+            raise ServiceError(409, reason, seq=len(game.log))
+        return Challenge(by=seat)

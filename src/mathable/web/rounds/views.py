@@ -1,0 +1,246 @@
+"""What each seat and watcher sees of a game: its view, built once per action and seat,"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from mathable import i18n
+from mathable.ai import level_name
+from mathable.engine.actions import Abort, Challenge, Leave, Shake, action_kind
+from mathable.engine.protocol import Game, View
+from mathable.i18n import lazy
+from mathable.web.infra.connections import Encoded, ViewMessage
+from mathable.web.infra.errors import ServiceError
+from mathable.web.rounds.live import LiveGame, LiveGames
+from mathable.web.rounds.presence import Here
+from mathable.web.rounds.schemas import SEED_LIMIT
+
+log = logging.getLogger(__name__)
+
+
+def view_data(game: Game, view: View) -> dict[str, Any]:
+    """A view as JSON, with cells named and what to highlight and note per target."""
+    name = game.cell_names.name
+    data = view.to_dict(name)
+    data["recent"] = [name(c) for c in view.recent_targets]
+    data["last_turns"] = [[name(c) for c in cells] for cells in view.last_turn_targets]
+    data["target_notes"] = [str(note) for note in view.target_notes]
+    data["notice"] = str(view.notice)
+    return data
+
+
+def shown_seed(seed: int | None) -> int | str | None:
+    """A seed as a view carries it, exact for every JSON reader (issue 29): a number below
+    2^53 (:data:`~.schemas.SEED_LIMIT`: every seed the server draws, and every seed it
+    takes), else the string of its digits: a game stored before seeds were kept below
+    2^53, or uploaded from a record made elsewhere, stays readable and its seed exact in
+    a browser (whose numbers would round it). A client may send either form back."""
+    if seed is None or seed < SEED_LIMIT:
+        return seed
+    return str(seed)
+
+
+WRITTEN_OUT = frozenset({"place", "extra", "exchange"})
+"""Action keywords that are not an action by themselves (they take cells or values)."""
+
+
+class Views(LiveGames):
+    """What each seat and watcher sees of a game: its view, built once per action and seat,
+    with what the seat may do now (undo, resign, claim, the rematch)."""
+
+    def undo_steps(self, live: LiveGame, seat: int | None, refuse: bool = False) -> int:
+        """How many actions an undo by ``seat`` takes back now; 0 if it may not (with
+        ``refuse``, a :class:`ServiceError` saying why).
+
+        House rule ``allow_undo`` (ruling V-B forbids it otherwise), on the web: a player
+        takes back their own last action, and the computer players' replies after it,
+        back to their turn, while no other person has acted since. The same at one screen
+        (its page sends the undo with the token of the person whose action it is) and
+        online, so nobody ever takes back what another person did; never once the game is
+        over. The view's ``undo`` says whether the seat may."""
+        game = live.game
+        why: i18n.Text
+        if seat is None:
+            why = lazy("spectators cannot undo")
+        elif not game.house_rules.allow_undo:
+            why = lazy("undo is off in this game: taking back is a house rule (allow undo, V-B)")
+        elif live.over:
+            why = lazy("the game is over")
+        elif game.left[seat]:
+            why = lazy("you have left the game")
+        else:
+            steps = 0
+            for back, actor in enumerate(reversed(self._actors(live)), start=1):
+                if isinstance(game.log[-back], Shake):
+                    continue  # nobody's, never taken back: the bag shaken by an undo (O5)
+                if isinstance(game.log[-back], Leave | Abort):
+                    break  # never taken back (local ruling L1)
+                steps += 1
+                if actor == seat:
+                    return steps
+                if actor not in live.bots:
+                    break
+            why = lazy(
+                "nothing of yours to take back: you may undo your own last action (and the "
+                "computer's replies) while nobody else has played since (V-B)"
+            )
+        if refuse:
+            raise ServiceError(409, why, seq=live.events)
+        return 0
+
+    @staticmethod
+    def _actors(live: LiveGame) -> list[int]:
+        """The seat that made each action of the game's log (a challenge: its challenger,
+        when known), from one replay, kept until the game changes."""
+        game = live.game
+        memo = live.actors
+        if memo is not None and memo[0] is game and memo[1:3] == (live.events, len(game.log)):
+            return memo[3]
+        replay = game.fresh()
+        actors = []
+        for action in game.log:
+            by = action.by if isinstance(action, Challenge) else None
+            if isinstance(action, Leave | Abort):
+                by = action.seat
+            actors.append(replay.to_move if by is None else by)
+            replay.apply(action)
+        live.actors = (game, live.events, len(game.log), actors)
+        return actors
+
+    @staticmethod
+    def _may_resign(live: LiveGame, seat: int | None) -> bool:
+        """Whether ``seat`` may resign now: a seat still in, once every seat has made a
+        first move (O4: before that, abort)."""
+        game = live.game
+        return seat is not None and game.can_leave(seat) and game.started
+
+    # -- presence and claims (:mod:`.presence`) ------------------------------------------
+
+    def _claims(self, live: LiveGame) -> bool:
+        """Whether the game's players may claim against a player away: online, not over,
+        not by correspondence (there the clock decides)."""
+        timing = live.timing
+        control = None if timing is None else timing.control
+        return (
+            live.mode == "online"
+            and not live.over
+            and (control is None or control.to_json().get("days") is None)
+        )
+
+    @staticmethod
+    def _away_since(live: LiveGame, here: Here) -> float:
+        """Since when the seat to move counts as away: its last socket's closing, or,
+        for a seat with no socket ever (a client of the API), its turn's start."""
+        if here.since is not None:
+            return here.since
+        timing = live.timing
+        return live.created if timing is None else timing.turns[-1].at / 1000
+
+    # -- seeing -------------------------------------------------------------------------
+
+    def view(self, live: LiveGame, seat: int | None) -> Encoded:
+        """What ``seat`` (None: a spectator) may see, plus the legal actions if to move
+        (with its JSON text, made once: do not change it)."""
+        return self.view_message(live, seat).view
+
+    def view_message(
+        self, live: LiveGame, seat: int | None, lang: str | None = None
+    ) -> ViewMessage:
+        """The seat's view as a socket message in ``lang`` (the current language by
+        default), built once per action, seat and language: the broadcast, the answer to
+        the action and a new socket share it (and its text)."""
+        lang = i18n.current() if lang is None else lang
+        game = live.game
+        with i18n.language(lang):
+            seats = [
+                {
+                    "name": s["name"],
+                    "bot": s["bot"],
+                    "bot_name": level_name(s["bot"]) if s["bot"] else None,
+                    "claimed": bool(s["bot"] or s.get("token_hash")),
+                }
+                for s in live.seats
+            ]
+        made = live.views.get((seat, lang))
+        stored = live.seats  # replaced, never changed in place: a claim or a rematch
+        ticking = live.timing is not None and live.timing.control is not None and not live.over
+        if (
+            made is not None
+            and not ticking  # a running clock's view is of its instant
+            and made[0] is game
+            and made[1] == live.events
+            and made[2] is stored
+        ):
+            return made[3]
+        with i18n.language(lang):  # the texts of its view (status, notes) in its language
+            message = ViewMessage(self._build_view(live, seat, seats))
+        if live.listeners:  # kept while watched (an idle game's memory stays small)
+            live.views[(seat, lang)] = (game, live.events, stored, message)
+        return message
+
+    def _build_view(self, live: LiveGame, seat: int | None, seats: list[dict[str, Any]]) -> Encoded:
+        game = live.game
+        view = game.view(seat)
+        data = Encoded(view_data(game, view))
+        data["id"] = live.id
+        data["seq"] = live.events
+        data["undo"] = bool(self.undo_steps(live, seat))
+        data["seats"] = seats
+        data["title"] = game.game_type.title
+        data["mode"] = live.mode
+        legal: list[str] = []
+        if seat is not None and seat == game.to_move and not game.is_over:
+            # exchanges are not listed (127 choices of 7 tokens): ``available`` says one
+            # may exchange, the page lets the player choose, the engine checks the choice
+            legal = sorted(
+                {
+                    game.format_action(a)
+                    for a in game.legal_actions()
+                    if action_kind(a) != "exchange"
+                }
+            )
+        for keyword in view.available:  # a word alone: challenge, accept, decline...
+            if keyword not in WRITTEN_OUT and keyword not in legal:
+                legal.append(keyword)
+        data["legal"] = legal
+        timing = live.timing
+        clocks = None if timing is None else timing.clocks(self.now())
+        control = None if timing is None else timing.control
+        data["clock"] = None if control is None else control.to_json()
+        data["clocks"] = None if clocks is None else list(clocks.left_ms)
+        data["running"] = None if clocks is None or game.is_over else clocks.running
+        data["rated"] = live.rated and not game.aborted
+        here = (  # online, followed here (a socket open on it): else None
+            self.presence.of(live.id, [bool(s["bot"]) for s in live.seats])
+            if live.mode == "online" and live.listeners
+            else None
+        )
+        data["presence"] = None if here is None else [h.to_json() for h in here]
+        data["claim_after"] = (  # claims once every seat has moved (O4)
+            self.claim_after if self._claims(live) and game.started else None
+        )
+        data["abort"] = game.can_abort(seat)  # before each has moved (L1)
+        data["resign"] = self._may_resign(live, seat)  # only once each has moved (O4)
+        waiting = None if clocks is None or game.is_over else clocks.first_move
+        data["first_move"] = (  # O4: the seat to make its first move, by when (ms since
+            # the epoch; null: seats still empty) and how long that is from this view
+            None
+            if waiting is None or clocks is None
+            else {
+                "seat": waiting.seat,
+                "deadline": waiting.deadline,
+                "left": None if waiting.deadline is None else max(0, waiting.deadline - clocks.at),
+            }
+        )
+        ended = None if timing is None else timing.ending_text()
+        if ended is not None:
+            data["end_reason"] = data["status"] = str(ended)
+        if game.is_over:
+            data["winners"] = list(game.winners())
+            data["seed"] = shown_seed(game.seed)  # O1: the deal is no secret any more
+            data["rating_changes"] = live.rating_changes  # rated: shown at the end
+            rematch = self._rematch_of(live)
+            if rematch is not None:
+                data["rematch"] = rematch  # the next game, open to watch like any
+        return data
