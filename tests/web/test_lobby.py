@@ -15,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from mathable.web.api import create_app
-from mathable.web.lobby.lobby import EXPIRY, MAX_OPEN, SeekStore
+from mathable.web.lobby.seeks import EXPIRY, MAX_OPEN, SeekStore
 
 PASSWORD = "correct horse battery"
 

@@ -50,7 +50,7 @@ from mathable.web.learning import (
     printing,  # issue 18: printable puzzle sets and games
     puzzles,
 )
-from mathable.web.lobby import lobby
+from mathable.web.lobby import routes as lobby
 from mathable.web.players import accounts
 from mathable.web.players.players import PlayerStore
 from mathable.web.ratings import standings
