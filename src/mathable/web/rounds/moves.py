@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+
+from pydantic import ValidationError
 
 from mathable import i18n
 from mathable.engine.actions import Abort, Challenge, Leave, Shake, action_kind
@@ -31,11 +32,10 @@ class Moves(Leaving):
 
     # -- acting -----------------------------------------------------------------------
 
-    async def act(self, seated: Seated, text: Any, expected_seq: Any = None) -> Encoded:
-        """Play ``text`` for the seat; refusals change nothing. Answers the seat's view
-        after it (the one its sockets were sent: built once)."""
-        seat, game_id = seated.seat, seated.live.id
-        if seat is None:
+    @staticmethod
+    def player_seat(seated: Seated) -> int:
+        """The seat of a player who may act; a spectator is refused (403)."""
+        if seated.seat is None:
             raise ServiceError(
                 403,
                 _(
@@ -43,14 +43,31 @@ class Moves(Leaving):
                     "your invitation, or open your seat's link)"
                 ),
             )
-        if not isinstance(text, str) or not text.strip() or len(text) > 100:
+        return seated.seat
+
+    def malformed(self, seated: Seated, error: ValidationError) -> ServiceError:
+        """The refusal of a socket message that is no :data:`~.schemas.ClientIn`: a
+        spectator's as any of theirs, else the first field at fault (the action, then the
+        seq), in the words :meth:`act` uses."""
+        if seated.seat is None:
+            try:
+                self.player_seat(seated)
+            except ServiceError as refused:
+                return refused
+        fields = {str(problem["loc"][-1]) for problem in error.errors() if problem["loc"]}
+        if "seq" in fields and "action" not in fields:
+            return ServiceError(400, _("seq: the number of actions you have seen"))
+        # TRANSLATORS: I8=12, end, pass and exchange 3,5 are typed as they are
+        return ServiceError(400, _("action: a text such as I8=12, end, pass or exchange 3,5"))
+
+    async def act(self, seated: Seated, text: str, expected_seq: int | None = None) -> Encoded:
+        """Play ``text`` for the seat; refusals change nothing. Answers the seat's view
+        after it (the one its sockets were sent: built once)."""
+        seat, game_id = self.player_seat(seated), seated.live.id
+        if not text.strip() or len(text) > 100:
             # TRANSLATORS: I8=12, end, pass and exchange 3,5 are typed as they are
             example = _("action: a text such as I8=12, end, pass or exchange 3,5")
             raise ServiceError(400, example)
-        if expected_seq is not None and (
-            not isinstance(expected_seq, int) or isinstance(expected_seq, bool)
-        ):
-            raise ServiceError(400, _("seq: the number of actions you have seen"))
         text = i18n.typed_command(text)  # "passer" typed by a French player is "pass"
         live = self.get(game_id)
         async with live.lock:

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends, Query, Request, WebSocket
 from fastapi.responses import HTMLResponse, Response
+from pydantic import ValidationError
 
 from mathable.games.registry import GAMES
 from mathable.i18n import _
@@ -29,8 +30,10 @@ from mathable.web.players.sessions import SessionPlayerDep
 from mathable.web.rounds.deps import PlayerDep, SeatDep, ServiceDep
 from mathable.web.rounds.live import Seated
 from mathable.web.rounds.schemas import (
+    CLIENT_IN,
     STORED_INT,
     Act,
+    ActionIn,
     AnalysisOut,
     BotOut,
     CreatedOut,
@@ -44,6 +47,7 @@ from mathable.web.rounds.schemas import (
     ReplayOut,
     ScoresheetOut,
     SeatToken,
+    SyncIn,
     Transcript,
     VariantOut,
     ViewOut,
@@ -413,21 +417,26 @@ async def updates(
     try:
         await service.seat_opened(seated)  # presence: connected (watchers told)
         async for text in connection.frames():
+            message: ActionIn | SyncIn | ServiceError
             try:
-                message = parse_frame(text)
+                message = CLIENT_IN.validate_python(parse_frame(text))
             except FrameError as exc:
                 # TRANSLATORS: {"action": "I8=12"} is JSON, sent as it is
                 example = _('send JSON like {"action": "I8=12"}')
                 error = example if exc.reason is None else f"{exc.reason}: {example}"
                 connection.send({"type": "error", "status": 400, "error": error})
                 continue
-            if message.get("type") == "sync":  # the client lost track: the whole view
+            except ValidationError as exc:
+                message = service.malformed(seated, exc)
+            if isinstance(message, SyncIn):  # the client lost track: the whole view
                 connection.resync()
                 live = await service.level(service.get(game_id))  # as stored now
                 connection.send(service.view_message(live, seated.seat))
                 continue
             try:
-                await service.act(seated, message.get("action"), message.get("seq"))
+                if isinstance(message, ServiceError):
+                    raise message
+                await service.act(seated, message.action, message.seq)
             except ServiceError as exc:
                 connection.send(
                     {"type": "error", "status": exc.status, "error": exc.message, **exc.extra}

@@ -9,9 +9,18 @@ and keys the engine adds later pass through unchanged. Keys are only ever added.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    StrictInt,
+    StrictStr,
+    Tag,
+    TypeAdapter,
+)
 
 from mathable.ai import BOTS
 from mathable.games.registry import GAMES
@@ -112,6 +121,36 @@ class Act(BaseModel):
         le=STORED_INT,
         description="The actions seen so far: refused (409) if the game moved on.",
     )
+
+
+class ActionIn(BaseModel):
+    """A seat's action on its game's socket, ``{"action": "I8=12", "seq": n}``: the
+    socket's form of :class:`Act` (its seat is the socket's; other keys are ignored)."""
+
+    action: StrictStr
+    seq: StrictInt | None = None
+
+
+class SyncIn(BaseModel):
+    """``{"type": "sync"}`` on a game's socket: send the whole view again (a client whose
+    view is not where a patch starts)."""
+
+    type: Literal["sync"]
+
+
+def _client_kind(message: Any) -> str:
+    """Which message a socket frame is: ``sync`` by its type, any other an action."""
+    return "sync" if isinstance(message, dict) and message.get("type") == "sync" else "action"
+
+
+ClientIn = Annotated[
+    Annotated[ActionIn, Tag("action")] | Annotated[SyncIn, Tag("sync")],
+    Discriminator(_client_kind),
+]
+"""What a client sends on a game's socket (as lila-ws's ``ClientIn``): one model per kind."""
+
+CLIENT_IN: TypeAdapter[ActionIn | SyncIn] = TypeAdapter(ClientIn)
+"""Reads a socket frame's JSON object into its :data:`ClientIn` model."""
 
 
 class Join(BaseModel):
