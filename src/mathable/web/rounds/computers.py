@@ -1,4 +1,7 @@
-"""The computer players' turns, thought in the worker pools off the event loop (one task"""
+"""The computer players' turns (:class:`Computers`), thought in the worker pools off the
+event loop (one task per game; games between computers in a lane of their own), and the
+hints.
+"""
 
 from __future__ import annotations
 

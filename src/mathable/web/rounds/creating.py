@@ -1,4 +1,6 @@
-"""New games: created from a spec, joined by invitation, or imported from a record; the"""
+"""New games (:class:`Creating`): created from a spec, joined by invitation, or imported
+from a record; the catalogue of games and computer players.
+"""
 
 from __future__ import annotations
 

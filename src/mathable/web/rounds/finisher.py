@@ -1,4 +1,7 @@
-"""How games end on the clock: the flag when a player's time runs out (one timer for all"""
+"""How games end on the clock (:class:`Finisher`): the flag when a player's time runs out
+(one timer for all the running clocks, :mod:`.timers`) and the ending stored with its
+result and ratings.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""Players who leave: resigning, aborting, and claims against a player away too long,"""
+"""Players who leave (:class:`Leaving`): resigning, aborting, and claims against a player
+away too long (local ruling L1), judged by who has the game open (:mod:`.presence`,
+across processes).
+"""
 
 from __future__ import annotations
 

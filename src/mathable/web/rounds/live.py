@@ -1,4 +1,8 @@
-"""The live games: games in memory over the event store (issue 34, ``rounds``)."""
+"""The live games (:class:`LiveGames`): games in memory over the event store, the
+bottom layer of :mod:`.service`. A game is loaded by replaying its events, kept while
+used (least recently used first out), caught up with what other processes stored
+(the store's change feed), and its listeners (sockets) are sent each change.
+"""
 
 from __future__ import annotations
 
@@ -166,7 +170,7 @@ class LiveGames:
         self._analyses = OrderedDict()
         """Finished games' analyses by (game, actions), being computed or done."""
 
-    # -- a rematch --------------------------------------------------------------------
+    # -- what the game holds: its rematch, its events and clocks, its summary ----------
 
     @staticmethod
     def _rematch_of(live: LiveGame) -> str | None:
@@ -317,7 +321,7 @@ class LiveGames:
 
         task.add_done_callback(done)
 
-    # -- clocks and seats leaving (local ruling L1; :mod:`.gameclock`) -----------------
+    # -- events: noted on the clocks (local ruling L1; :mod:`.gameclock`) and appended ---
 
     def _note(self, live: LiveGame, event: str, at: float) -> None:
         """Take a stored event into the game's timing (its clocks and ending), and set

@@ -1,4 +1,7 @@
-"""A seat's action (or undo): checked by the game, stored, broadcast, and answered with"""
+"""A seat's action or undo (:class:`Moves`): checked by the game, stored, broadcast, and
+answered with the seat's view; then the computers reply. A socket's messages arrive
+typed (:data:`~.schemas.ClientIn`).
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""After the game (and the lists of games): records, transcripts, replays, analyses and"""
+"""After the game, and the lists of games (:class:`Records`): records, transcripts,
+replays, analyses and score sheets.
+"""
 
 from __future__ import annotations
 

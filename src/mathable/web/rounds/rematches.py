@@ -1,4 +1,6 @@
-"""After the game, a rematch with the same seats (a rated one swaps who starts)."""
+"""After the game, a rematch with the same seats (:class:`Rematches`; a rated one swaps
+who starts, issue 29).
+"""
 
 from __future__ import annotations
 

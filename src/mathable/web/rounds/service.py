@@ -1,4 +1,26 @@
-"""Every game the server knows, backed by the event store: the façade the routes call,"""
+"""The service between HTTP and the engine (:class:`GameService`): every game the server
+knows, backed by the event store, as one object the routes call.
+
+It never asks which game it holds: games are created by name through the registry, and
+all it sends is a game's :class:`~mathable.engine.protocol.View` and its ``game_type``
+capabilities. Routes stay thin: they call its methods and turn
+:class:`~mathable.web.infra.errors.ServiceError` into a 4xx answer.
+
+It is built in layers, one concern each, every layer using only those below it (as
+lila's round module has its ``Player``, ``Finisher``, ``Rematcher`` and ``JsonView``):
+
+- :mod:`.live`: the games in memory over the store, caught up with other processes,
+  their listeners and broadcasts (the layers above answer its hooks);
+- :mod:`.views`: what each seat and watcher sees;
+- :mod:`.finisher`: flags and endings on the clock;
+- :mod:`.computers`: the computer players' turns and hints;
+- :mod:`.leaving`: resigning, aborting, claims and presence;
+- :mod:`.moves`: a seat's action or undo;
+- :mod:`.creating`: new games, invitations, imported records;
+- :mod:`.rematches`: rematches;
+- :mod:`.records`: records, replays, analyses, score sheets and the lists of games;
+- this module: the start and stop of it all (the app's lifespan).
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""What each seat and watcher sees of a game: its view, built once per action and seat,"""
+"""What each seat and watcher sees of a game (:class:`Views`): its view, built once per
+action, seat and language and shared by the sockets and the answers, with what the seat
+may do now (undo, resign, claim, the rematch).
+"""
 
 from __future__ import annotations
 
