@@ -19,7 +19,7 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from sqlalchemy import Connection, bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
@@ -50,6 +50,28 @@ class ConflictError(Exception):
     """Another action took this sequence number first."""
 
 
+class StoredSeat(TypedDict, total=False):
+    """A game's seat as the store keeps it (the ``seats`` column's JSON objects): who sits
+    there and how the seat is opened. Keys are only ever added."""
+
+    name: str
+    """The player's name as shown."""
+    bot: str | None
+    """A computer player's level (``strong``), None for a person."""
+    token_hash: str | None
+    """The SHA-256 of the seat's secret token (the token itself is never kept)."""
+    invite_hash: str | None
+    """Online, the hash of the seat's invitation while nobody has claimed it."""
+    player: str | None
+    """The player the seat is bound to (their session cookie opens it)."""
+    joined: float
+    """When the seat was taken online (O4: first moves are timed once all are in)."""
+    rematch: str
+    """Once a player asked for one: the id of the game's rematch."""
+    rematch_seat: int
+    """The seat's seat in the rematch (a rated one swaps who starts)."""
+
+
 @dataclass(frozen=True)
 class StoredGame:
     """A game's creation row and its events in order."""
@@ -57,7 +79,7 @@ class StoredGame:
     id: str
     created: float
     spec: dict[str, Any]
-    seats: list[dict[str, Any]]
+    seats: list[StoredSeat]
     actions: list[str]
     times: list[float] = field(default_factory=list)
     """When each event was stored (seconds since the epoch, as ``created``): the clocks
@@ -168,7 +190,7 @@ class EventStore:
         self,
         game_id: str,
         spec: dict[str, Any],
-        seats: list[dict[str, Any]],
+        seats: list[StoredSeat],
         actions: Sequence[str] = (),
         fingerprint: str | None = None,
         created: float | None = None,
@@ -273,8 +295,8 @@ class EventStore:
     def update_seats(
         self,
         game_id: str,
-        before: list[dict[str, Any]],
-        after: list[dict[str, Any]],
+        before: list[StoredSeat],
+        after: list[StoredSeat],
         bind: dict[int, str] | None = None,
     ) -> bool:
         """Replace a game's seats if they are still ``before`` (a claimed invitation);
@@ -422,7 +444,7 @@ class EventStore:
             if not is_unique_violation(exc):
                 raise
 
-    def games_page(self, offset: int, limit: int) -> list[tuple[str, list[dict[str, Any]]]]:
+    def games_page(self, offset: int, limit: int) -> list[tuple[str, list[StoredSeat]]]:
         """A page of games, newest first, with their seats (to page through every game
         without loading their events)."""
         with self._read() as connection:
@@ -470,7 +492,7 @@ class EventStore:
             ).scalar()
         return None if found is None else str(found)
 
-    def seats(self, game_id: str) -> list[dict[str, Any]] | None:
+    def seats(self, game_id: str) -> list[StoredSeat] | None:
         """The game's seats as stored now (None: no such game)."""
         with self._read() as connection:
             found = connection.execute(select(games.c.seats).where(games.c.id == game_id)).scalar()

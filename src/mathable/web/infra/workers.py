@@ -26,11 +26,11 @@ import select
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.context import BaseContext
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from mathable.ai import Bot, get_bot
 from mathable.ai.analysis import analysis_report
@@ -41,6 +41,9 @@ from mathable.engine.notation import format_action, parse_action
 from mathable.engine.protocol import Game, HouseRules, TargetNames, View
 from mathable.games import registry
 from mathable.games.registry import new_game
+
+if TYPE_CHECKING:  # (the worker processes never load the store)
+    from mathable.web.infra.store import StoredSeat
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -231,7 +234,7 @@ def summary_data(
     game_id: str,
     created: float,
     game: Game,
-    seats: list[dict[str, Any]],
+    seats: Sequence[StoredSeat],
     mode: str,
     events: int | None = None,
 ) -> dict[str, Any]:
@@ -258,7 +261,7 @@ def summarise(
     game_id: str,
     created: float,
     spec: dict[str, Any],
-    seats: list[dict[str, Any]],
+    seats: list[StoredSeat],
     actions: list[str],
 ) -> dict[str, Any]:
     """The summary of a stored game, replayed (:func:`summary_data`)."""

@@ -24,7 +24,7 @@ from mathable.online.clocks import TimeControlError, parse_time_control
 from mathable.online.fairplay import rated_refusal
 from mathable.web.infra.botshare import TooManyBotGames
 from mathable.web.infra.errors import ServiceError, at_field
-from mathable.web.infra.store import ConflictError, StoredGame
+from mathable.web.infra.store import ConflictError, StoredGame, StoredSeat
 from mathable.web.rounds.live import token_hash
 from mathable.web.rounds.moves import Moves
 from mathable.web.rounds.schemas import SEED_LIMIT, NewGame
@@ -177,7 +177,7 @@ class Creating(Moves):
         if "hints" in kind.house_rules:
             chosen.setdefault("hints", not online and not spec.rated)  # O2: off online
         bindings: dict[int, str] = {}
-        seats: list[dict[str, Any]] = []
+        seats: list[StoredSeat] = []
         answer: list[dict[str, Any]] = []
         own = secrets.token_urlsafe(18)  # the creator's token: online, invitations derive from it
         for number, player in enumerate(spec.players, start=1):
@@ -188,7 +188,7 @@ class Creating(Moves):
                 token = own if seat == mine else secrets.token_urlsafe(18)
             elif player.bot is None:
                 invite = invitation(own, seat)
-            stored_seat: dict[str, Any] = {
+            stored_seat: StoredSeat = {
                 "name": name,
                 "bot": player.bot,
                 "token_hash": token_hash(token) if token else None,
@@ -278,7 +278,7 @@ class Creating(Moves):
                 (
                     i
                     for i, s in enumerate(live.seats)
-                    if s.get("invite_hash") and secrets.compare_digest(s["invite_hash"], digest)
+                    if (kept := s.get("invite_hash")) and secrets.compare_digest(kept, digest)
                 ),
                 None,
             )
@@ -306,7 +306,7 @@ class Creating(Moves):
                     seat=held,
                 )
             token = secrets.token_urlsafe(18)
-            after = [dict(s) for s in live.seats]
+            after = [s.copy() for s in live.seats]
             after[seat]["token_hash"] = token_hash(token)
             after[seat]["joined"] = self.now()  # O4: first moves are timed once all are in
             bind = None
@@ -353,7 +353,7 @@ class Creating(Moves):
                 entry["token"] = token
             elif info.get("invite_hash"):
                 invite = invitation(token, seat)
-                if not secrets.compare_digest(token_hash(invite), info["invite_hash"]):
+                if not secrets.compare_digest(token_hash(invite), info.get("invite_hash") or ""):
                     raise ServiceError(403, refusal)
                 if not info.get("token_hash"):
                     entry["invite"] = f"/g/{game_id}?invite={invite}"
@@ -413,7 +413,7 @@ class Creating(Moves):
         tokens = {seat: secrets.token_urlsafe(18) for seat in range(len(game.players))}
         for seat in bots:
             del tokens[seat]
-        seats = [
+        seats: list[StoredSeat] = [
             {
                 "name": name,
                 "bot": bots.get(seat),

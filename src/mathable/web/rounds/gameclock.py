@@ -38,6 +38,7 @@ from mathable.online.clocks import (
     first_move_ms,
     parse_time_control,
 )
+from mathable.web.infra.store import StoredSeat
 from mathable.web.infra.workers import apply_event, ending_event
 
 
@@ -73,7 +74,7 @@ def ms(seconds: float) -> int:
     return round(seconds * 1000)
 
 
-def ready_of(seats: Sequence[dict[str, Any]], created: float) -> float | None:
+def ready_of(seats: Sequence[StoredSeat], created: float) -> float | None:
     """When every seat of a stored game was taken (O4's first-move time counts from
     then): a computer's at once, a person's when bound to a player or holding a token
     (``joined``: the instant an invitation was followed; older seats: the creation);

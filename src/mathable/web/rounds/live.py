@@ -26,7 +26,7 @@ from mathable.online.clocks import FIRST_MOVE_LIVE_MS
 from mathable.web.infra.botshare import BotShare
 from mathable.web.infra.connections import ViewMessage
 from mathable.web.infra.errors import ServiceError
-from mathable.web.infra.store import EventStore, StoredGame
+from mathable.web.infra.store import EventStore, StoredGame, StoredSeat
 from mathable.web.infra.workers import (
     Workers,
     apply_event,
@@ -58,7 +58,7 @@ class LiveGame:
 
     id: str
     game: Game
-    seats: list[dict[str, Any]]
+    seats: list[StoredSeat]
     created: float
     mode: str = "screen"
     """``online`` (from several devices: seed secret, invitations) or ``screen``."""
@@ -80,8 +80,8 @@ class LiveGame:
     rated: bool = False
     rating_changes: list[dict[str, Any]] | None = None
     """Once a rated game is over and rated: each seat's rating change (:mod:`.standings`)."""
-    views: dict[tuple[int | None, str], tuple[Game, int, list[dict[str, Any]], ViewMessage]] = (
-        field(default_factory=dict)
+    views: dict[tuple[int | None, str], tuple[Game, int, list[StoredSeat], ViewMessage]] = field(
+        default_factory=dict
     )
     """Each seat's last view (None: a spectator's) in each language and what it was made
     from (the game, its number of actions, the seats): built and encoded once per action
@@ -102,7 +102,8 @@ class LiveGame:
             return self.seat_of_player(player)
         digest = token_hash(token)
         for seat, info in enumerate(self.seats):
-            if info.get("token_hash") and secrets.compare_digest(info["token_hash"], digest):
+            kept = info.get("token_hash")
+            if kept and secrets.compare_digest(kept, digest):
                 return seat
         raise ServiceError(403, lazy("this link's token does not open any seat of this game"))
 
@@ -434,12 +435,12 @@ class LiveGames:
 
     def _stored_after(
         self, live: LiveGame, seats: bool
-    ) -> tuple[list[str], list[dict[str, Any]] | None]:
+    ) -> tuple[list[str], list[StoredSeat] | None]:
         later = self.store.events_after(live.id, live.events)
         return later, self.store.seats(live.id) if seats else None
 
     def _apply_stored(
-        self, live: LiveGame, later: list[str], stored: list[dict[str, Any]] | None
+        self, live: LiveGame, later: list[str], stored: list[StoredSeat] | None
     ) -> tuple[LiveGame, bool]:
         changed = False
         timing = live.timing

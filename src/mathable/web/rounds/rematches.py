@@ -12,6 +12,7 @@ from typing import Any
 from mathable.games.registry import new_game
 from mathable.i18n import _
 from mathable.web.infra.errors import ServiceError
+from mathable.web.infra.store import StoredSeat
 from mathable.web.rounds.creating import Creating
 from mathable.web.rounds.live import LiveGame, Seated, token_hash
 from mathable.web.rounds.schemas import SEED_LIMIT, NewGame, Seat
@@ -90,7 +91,7 @@ class Rematches(Creating):
                 own = live.seats[seat].get("player") if live.mode == "online" else None
                 # the asker's seat bound as before; a rated rematch dealt from its own seed
                 created = await self.create(spec, own, dealt)
-                after = [
+                after: list[StoredSeat] = [
                     {**s, "rematch": created["id"], "rematch_seat": order[i]}
                     for i, s in enumerate(live.seats)
                 ]
@@ -125,7 +126,7 @@ class Rematches(Creating):
             info = live.seats[seat]
             if not info.get("bot") and not info.get("token_hash"):
                 token = secrets.token_urlsafe(18)
-                after = [dict(s) for s in live.seats]
+                after = [s.copy() for s in live.seats]
                 after[seat]["token_hash"] = token_hash(token)  # its invitation is used up
                 after[seat]["joined"] = self.now()  # O4: first moves timed once all are in
                 bind = None

@@ -13,11 +13,10 @@
 // Command words are accepted in English and in the reader's language (the terminal's words
 // for the actions, i18n.COMMAND_WORDS; the page's own for the read-backs).
 
-import { api, app, ask, byPiece, capsOf, count, h, listed, modalOpen, say, seatBody, shownAction, state, unitCount, unitName } from "./core.js";
+import { api, app, ask, byPiece, capsOf, count, h, listed, modalOpen, page, say, seatBody, shownAction, state, unitCount, unitName } from "./core.js";
 import { chooseLanguage, lang, nt, pt, t } from "./i18n.js";
 import { describe, shownTime } from "./panels.js";
 import { coordinates, targetName } from "./surface.js";
-import { hint, receive } from "./play.js";
 
 // ---------------------------------------------------------------- the announcement queue
 
@@ -190,7 +189,7 @@ export async function run(line) {
   const [first, ...rest] = text.split(/\s+/);
   const keyword = keywordOf(first);
   if (keyword && READS[keyword]) { reply(READS[keyword](rest.join(" "), state.view)); return; }
-  if (keyword === "hint") { hint(); return; }
+  if (keyword === "hint") { page.hint(); return; }
   if (keyword === "resign") { resign(); return; }
   await play(text);
 }
@@ -250,7 +249,7 @@ async function play(text) {
     const found = part.placement ? resolve(part.placement, v) : { action: part.text };
     if (found.error) { say(found.error, true); return; }
     try {
-      receive(await api("/api/games/" + v.id + "/actions", { method: "POST", body: seatBody({ action: found.action, seq: v.seq }) }));
+      page.receive(await api("/api/games/" + v.id + "/actions", { method: "POST", body: seatBody({ action: found.action, seq: v.seq }) }));
     } catch (e) {
       // TRANSLATORS: an action of a typed line the server refused, and its reason (with the rule)
       say(t("{action} refused: {reason}", { action: shownAction(found.action), reason: e.message }), true);
@@ -265,7 +264,7 @@ async function resign() {
   if (v.seat === null || v.seat === undefined || v.over || v.resign === false) { say(t("Not a move or a command: {text}", { text: word("resign") }), true); return; }
   if (!(await ask(v.players.length === 2 ? t("Resign this game? {name} wins.", { name: v.players[1 - v.seat] }) : t("Resign? You leave the game, your score as it stands; the others play on.")))) return;
   try {
-    receive(await api("/api/games/" + v.id + "/resign", { method: "POST", body: seatBody() }));
+    page.receive(await api("/api/games/" + v.id + "/resign", { method: "POST", body: seatBody() }));
   } catch (e) { say(e.message, true); }
 }
 

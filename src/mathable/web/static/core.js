@@ -4,6 +4,16 @@
 import { lang, nt, pt, t } from "./i18n.js";
 
 export const app = document.getElementById("app");
+
+// What the game page does (issue 34: no import circle): play.js fills these in when it
+// loads, and the modules it draws with (net.js, surface.js, blind.js) call them here
+// instead of importing play.js, which imports them.
+export const page = {
+  receive: (view) => {},  // a new view of the game (from the socket or an answer)
+  place: (index) => {},   // the picked token placed on the cell or pile at index
+  render: () => {},       // draw the game page again from state
+  hint: () => {},         // ask for and show the hint
+};
 export const state = { variants: [], bots: [], view: null, tokens: {}, picked: null, cursor: null,
   exchange: null, hinted: [], socket: null, socketToken: null, covered: null, passAndPlay: false, note: "" };
 

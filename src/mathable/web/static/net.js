@@ -5,9 +5,8 @@
 // (a patch, asked for with ?patches=1); a patch that does not follow the view we hold
 // (a gap) asks for the whole view again with {"type": "sync"}.
 
-import { announce, app, h, say, state } from "./core.js";
+import { announce, app, h, page, say, state } from "./core.js";
 import { t } from "./i18n.js";
-import { receive } from "./play.js";
 
 export function openSocket(id, token) {
   if (state.socket) { state.socket.onclose = null; state.socket.close(); }
@@ -30,7 +29,7 @@ export function openSocket(id, token) {
 
 function handle(socket, data) {
   const message = JSON.parse(data);
-  if (message.type === "view") { socket.syncing = false; receive(message.view); }
+  if (message.type === "view") { socket.syncing = false; page.receive(message.view); }
   else if (message.type === "patch") patched(socket, message);
   else if (message.type === "error" && !state.view) app.textContent = message.error;  // no such game, a wrong token
   else if (message.type === "error") say(message.error, true);
@@ -45,7 +44,7 @@ function patched(socket, message) {
     socket.send(JSON.stringify({ type: "sync" }));
     return;
   }
-  receive(applyPatch(state.view, message));
+  page.receive(applyPatch(state.view, message));
 }
 
 // The view a patch makes of `view` (a new object: `view` is left as it was), as

@@ -1,7 +1,7 @@
 // The game page (its connection is net.js): the cover of pass and play, the rack, the actions
 // and the keys.
 
-import { BUTTONS, SYMBOLS, announce, api, app, ask, byPiece, can, caps, capsOf, commandName, h, hintsOn, listed, myTurn, people, say, seatBody, seatQuery, setTitle, shownAction, setWhere, state, whoAmI, closeModal, modalOpen } from "./core.js";
+import { BUTTONS, SYMBOLS, announce, api, app, ask, byPiece, can, caps, capsOf, commandName, h, hintsOn, listed, myTurn, people, say, seatBody, seatQuery, setTitle, shownAction, setWhere, state, whoAmI, closeModal, modalOpen, page } from "./core.js";
 import { nt, t } from "./i18n.js";
 import { chatPanel } from "./chat.js";
 import { openSocket } from "./net.js";
@@ -12,6 +12,9 @@ import { replayPage } from "./replay.js";
 import { showLinks } from "./home.js";
 import { drawSurface, dragEnd, dragStart, entryIndex, justDragged, lastTurnsLegend, legalTargetsFor, pointerDrag } from "./surface.js";
 import { heard, settled } from "./blind.js";  // issue 32: blind mode, every event said, the focus kept
+
+// The modules this page draws with call it through core.js's page (issue 34).
+Object.assign(page, { receive, place, render, hint });
 
 // ---------------------------------------------------------------- game page
 

@@ -1,8 +1,7 @@
 // The board or the piles, drawn from the capabilities.
 
-import { SYMBOLS, capsOf, h, listed, myTurn, state } from "./core.js";
+import { SYMBOLS, capsOf, h, listed, myTurn, page, state } from "./core.js";
 import { t } from "./i18n.js";
-import { place, render } from "./play.js";
 
 // The surface, drawn from the capabilities: a grid of `columns` targets, row after row;
 // on a board each target is a square, on piles a card pile with its note (its count).
@@ -53,7 +52,7 @@ export function drawSurface(v) {
       "aria-label": targetName(target, value, notes[i], legal.has(target.name), current.has(target.name), by ? t("{names} last turn", { names: whose(v, by) }) : "")
         // TRANSLATORS: a square's piece shown before the player confirms it (in the square's name)
         + (pending !== null ? ", " + t("{value}, not confirmed yet", { value: pending }) : ""),
-      tabindex: i === focusAt ? "0" : "-1", onclick: () => { state.cursor = i; place(i); },
+      tabindex: i === focusAt ? "0" : "-1", onclick: () => { state.cursor = i; page.place(i); },
       ondragover: e => { if (state.dragging !== null) { e.preventDefault(); e.dataTransfer.dropEffect = "move"; } },
       ondragenter: e => { if (state.dragging !== null) over(e.currentTarget); },
       ondragleave: e => e.currentTarget.classList.remove("drop-over"),
@@ -183,7 +182,7 @@ export function dropOn(i) {
   if (dragged === null || !myTurn()) return;
   state.picked = dragged;
   state.cursor = i;
-  place(i);
+  page.place(i);
 }
 
 // Dropped anywhere else: the piece stays picked, as after a click on it.
@@ -191,7 +190,7 @@ export function dragEnd() {
   if (state.dragging === null) return;
   state.dragging = null;
   droppedAt = performance.now();
-  render();
+  page.render();
 }
 
 // A drag ends in a click on the piece in some browsers: that click is not a pick.
