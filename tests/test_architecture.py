@@ -1,0 +1,181 @@
+"""The house stays walkable (issue 34): no import circle between the package's modules,
+no import from a lower floor up to a higher one, no module over 800 lines, and no import
+circle between the page's script modules.
+
+Imports are read from the source with :mod:`ast` (module-level, function-level and
+``TYPE_CHECKING`` ones alike, relative ones resolved), so a late import inside a function
+is a dependency like any other. The floors, highest first, are :data:`FLOORS`; a module
+may import its own floor's modules and those of lower floors, and modules of one floor
+that are listed as rooms apart (:data:`APART`) do not import each other.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parent.parent / "src"
+PACKAGE = SRC / "mathable"
+STATIC = PACKAGE / "web" / "static"
+MOST_LINES = 800
+
+FLOORS: list[list[str]] = [
+    ["mathable.__main__", "mathable.cli"],
+    ["mathable.tui", "mathable.web.api"],
+    ["mathable.web.chat", "mathable.web.learning", "mathable.web.lobby"],
+    ["mathable.web.rounds"],
+    ["mathable.web.players"],
+    ["mathable.web.ratings"],
+    ["mathable.web.infra", "mathable.web"],
+    ["mathable.learn", "mathable.online", "mathable.render"],
+    ["mathable.ai"],
+    ["mathable"],
+    ["mathable.games"],
+    ["mathable.engine"],
+    ["mathable.i18n", "mathable.compiled", "mathable._source_only"],
+]
+"""The floors, highest first: each names packages (and their modules) or modules. A
+module belongs to the longest name that holds it; ``mathable`` alone is the package's
+own ``__init__`` (its names for users: ``mathable.new_game``…)."""
+
+APART: list[set[str]] = [
+    {"mathable.tui", "mathable.web.api"},
+    {"mathable.web.chat", "mathable.web.learning", "mathable.web.lobby"},
+    {"mathable.learn", "mathable.online", "mathable.render"},
+]
+"""Rooms of one floor that do not import each other."""
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(SRC).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imported(path: Path) -> Iterator[str]:
+    """Every module name ``path`` imports (and, for ``from x import y``, ``x.y`` too:
+    ``y`` may be a module)."""
+    name = module_name(path)
+    package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                above = package[: len(package) - (node.level - 1)]
+                base = ".".join([*above, base] if base else above)
+            yield base
+            yield from (f"{base}.{alias.name}" for alias in node.names)
+
+
+@cache
+def graph() -> dict[str, set[str]]:
+    """Each module of the package and the package's modules it imports."""
+    paths = {module_name(p): p for p in PACKAGE.rglob("*.py")}
+    return {
+        name: {other for other in imported(path) if other in paths and other != name}
+        for name, path in paths.items()
+    }
+
+
+def room_of(module: str) -> str:
+    rooms = [room for floor in FLOORS for room in floor]
+    holding = [r for r in rooms if module == r or module.startswith(r + ".")]
+    assert holding, f"{module} is on no floor: add it to FLOORS"
+    return max(holding, key=len)
+
+
+def floor_of(room: str) -> int:
+    return next(i for i, floor in enumerate(FLOORS) if room in floor)
+
+
+def circles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one node (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for other in sorted(edges.get(node, ())):
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(edges):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_no_module_imports_another_that_imports_it_back() -> None:
+    found = circles(graph())
+    assert found == [], "import circles: " + "; ".join(" ⇄ ".join(c) for c in found)
+
+
+def test_no_module_imports_a_higher_floor_or_a_room_apart() -> None:
+    wrong = []
+    for module, others in sorted(graph().items()):
+        room = room_of(module)
+        for other in sorted(others):
+            there = room_of(other)
+            if floor_of(there) < floor_of(room):
+                wrong.append(f"{module} imports {other}: up from {room} to {there}")
+            elif there != room and any({room, there} <= rooms for rooms in APART):
+                wrong.append(f"{module} imports {other}: {room} and {there} are apart")
+    assert wrong == []
+
+
+def test_every_module_is_on_a_floor() -> None:
+    for module in graph():
+        room_of(module)
+
+
+@pytest.mark.parametrize(
+    "path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE))
+)
+def test_no_module_is_over_800_lines(path: Path) -> None:
+    lines = len(path.read_text(encoding="utf-8").splitlines())
+    assert lines <= MOST_LINES, f"{path.relative_to(SRC)}: {lines} lines, split it by concern"
+
+
+SCRIPT_IMPORT = re.compile(r'^\s*import\s+(?:[^"\']*\s+from\s+)?["\']\./([\w.-]+\.js)["\']', re.M)
+
+
+def test_no_page_script_imports_one_that_imports_it_back() -> None:
+    edges = {
+        path.name: set(SCRIPT_IMPORT.findall(path.read_text(encoding="utf-8")))
+        for path in STATIC.glob("*.js")
+    }
+    assert all(edges.values()) or edges  # the pattern reads the imports at all
+    assert edges["play.js"] >= {"net.js", "surface.js", "core.js"}
+    assert circles(edges) == []
+
+
+def test_the_checks_see_a_circle_and_an_arrow_up() -> None:
+    """The checks themselves: a made-up circle is found, a made-up arrow up is named."""
+    assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert floor_of(room_of("mathable.engine.protocol")) > floor_of(room_of("mathable.cli.main"))
+    assert room_of("mathable.web.rounds.service") == "mathable.web.rounds"
+    assert room_of("mathable.web.api") == "mathable.web.api"
+    assert room_of("mathable") == "mathable"
