@@ -123,3 +123,22 @@ def test_harness_catches_a_leaking_view() -> None:
             games=1,
             check_every=1.0,
         )
+
+
+@pytest.mark.parametrize("name", list(registry.GAMES))
+def test_every_game_of_the_registry_conforms(name: str) -> None:
+    """Every game the registry holds, found by name (no list by hand): random games with
+    undo and every house rule it offers that changes play, checked by the harness with
+    the protocol's defaults (including who may act: :meth:`Game.play`)."""
+    kind = registry.GAMES[name]
+    house = HouseRules(allow_undo=True, table_referee="table_referee" in kind.house_rules)
+    seats = kind.max_players - kind.min_players + 1
+
+    def new_game(seed: int) -> Game:
+        return registry.new_game(
+            name, kind.min_players + seed % seats, seed=seed, house_rules=house
+        )
+
+    report = random_sim_test(new_game, games=8, seed=34, check_every=0.2)
+    assert report.games == 8
+    assert report.undo_checks > 0 and report.view_checks > 0

@@ -4,8 +4,9 @@ pgx's ``api_test``): random games checked after every event.
 After each action it checks that tokens (or cards) are conserved, that every action the
 game generates is accepted, that undo restores the exact state, that replaying the log
 reproduces it, that views hide what they must and offer the player to move every kind
-of action the game generates (answers to a proposal included: J4, C12), and that every
-game ends. A variant, or
+of action the game generates (answers to a proposal included: J4, C12), that
+:meth:`~.protocol.Game.play` refuses them to seats not to move, and that every game
+ends. A variant, or
 a new game of the family, passes when :func:`random_sim_test` returns without raising.
 """
 
@@ -18,6 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .acting import ActionRefused
 from .actions import action_kind
 from .protocol import Game
 from .records import replay_record, to_record
@@ -99,6 +101,7 @@ def random_sim_test(
                 report.replay_checks += 1
                 _check_views(game, secrets_for, view_json, where, steps)
                 _check_offers(game, where, steps)
+                _check_who_acts(game, where, steps)
                 report.view_checks += 1
         _check_replay(game, replay, where, steps)
         _check_undo_last(game, where, steps)
@@ -113,7 +116,10 @@ def _replayed(game: Game) -> Game:
 
 
 def _secrets(game: Game, viewer: int | None) -> list[list[Any]]:
+    """The bag order, and the other racks unless racks lie face up (Junior's back)."""
     hidden = [list(game.bag_order())]
+    if game.game_type.open_racks:
+        return hidden
     return hidden + [list(game.rack(s)) for s in range(len(game.players)) if s != viewer]
 
 
@@ -195,6 +201,32 @@ def _check_offers(game: Game, where: str, step: int) -> None:
                 f"{where} step {step}: seat {seat}, not to move, is offered "
                 f"{', '.join(game.view(seat).available)}"
             )
+
+
+def _check_who_acts(game: Game, where: str, step: int) -> None:
+    """:meth:`Game.play` lets only the seat to move play what the game generates (a
+    challenge apart: C12, any opponent), and refuses with the game unchanged."""
+    if game.is_over:
+        return
+    before = game.snapshot(), game.log
+    for action in game.legal_actions()[:3]:
+        if action_kind(action) == "challenge":
+            continue
+        for seat in game.seats_in:
+            if seat == game.to_move:
+                continue
+            try:
+                game.play(seat, action)
+            except ActionRefused as refused:
+                if refused.kind != "turn":
+                    raise ConformanceError(
+                        f"{where} step {step}: seat {seat} out of turn refused as "
+                        f"{refused.kind}: {refused}"
+                    ) from None
+            else:
+                raise ConformanceError(f"{where} step {step}: seat {seat} played out of turn")
+            if (game.snapshot(), game.log) != before:
+                raise ConformanceError(f"{where} step {step}: a refused play changed the game")
 
 
 def _holds(data: Any, hidden: list[Any]) -> bool:

@@ -1,412 +1,61 @@
-"""The one protocol every game of the family implements, and what front ends learn from it.
+"""The one protocol every game of the family implements.
 
 A game is its players, seed, house rules and a log of actions; its state is derived by
 replaying the log (OpenSpiel's ``State``, pgx's ``Env``). :class:`Game` keeps the log,
-undo (house rule, ruling V-B), copies, notation and winners once for every game; a game
-family supplies the rules. :class:`GameType` is a game's metadata and **capabilities**
-as data (OpenSpiel's ``GameType``, boardgame.io's declarative game object): what it is
-played on and which actions exist, so a front end renders and offers exactly what a game
-has without ever asking which game it holds. :class:`View` is what one seat may know.
+undo (house rule, ruling V-B), copies, notation, leaving (L1) and winners once for every
+game, and decides who may act (:meth:`Game.play`, :mod:`.acting`); a game family supplies
+only its own step and state. A game's metadata and capabilities are its
+:class:`~.gametype.GameType`; what one seat may know is a :class:`~.view.View` (both
+named here too, where front ends have always found them).
 """
 
 from __future__ import annotations
 
+import secrets
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from functools import cached_property
-from typing import Any, Literal, Protocol, Self, TypeAlias
+from collections.abc import Callable, Collection, Iterator, Sequence
+from dataclasses import replace
+from typing import Any, Protocol, Self, TypeVar
 
-from mathable.i18n import Text, _, lazy, lazy_plural
+from mathable.i18n import Text, _, lazy
 from mathable.i18n import current as current_language
 
-from .actions import (
-    ACTION_KINDS,
-    LEAVE_REASONS,
-    SHAKE_ENTROPY,
-    Abort,
-    Action,
-    Cell,
-    Leave,
-    Place,
-    Shake,
-)
-from .errors import IllegalMove, NotationError
+from . import acting
+from .actions import LEAVE_REASONS, SHAKE_ENTROPY, Abort, Action, Leave, Place, Shake
+from .errors import IllegalMove
 from .explain import Explanation
+from .gametype import (
+    HOUSE_RULE_TEXTS,
+    GameType,
+    HouseRules,
+    ScoreSheets,
+    Target,
+    TargetNames,
+    Words,
+)
 from .notation import CellNames, format_action, parse_action
-from .tokens import piece_name
+from .view import TurnSummary, View
 
-Words: TypeAlias = str | Text
-"""A text for people: a lazy :class:`~mathable.i18n.Text` (translated when shown), or a
-plain string where there is nothing to translate (notation, a name)."""
+__all__ = [
+    "HOUSE_RULE_TEXTS",
+    "Game",
+    "GameType",
+    "HouseRules",
+    "Placements",
+    "ScoreSheets",
+    "Target",
+    "TargetNames",
+    "TurnSummary",
+    "View",
+    "Words",
+    "departure",
+    "departure_text",
+    "joined",
+    "seat_names",
+]
 
-
-@dataclass(frozen=True)
-class HouseRules:
-    """Options players may switch on. The defaults are the printed rules."""
-
-    table_referee: bool = False
-    """C12: illegal placements are accepted until an opponent challenges them."""
-    allow_undo: bool = False
-    """Casual play: take back the last action (rule V-B forbids it by default)."""
-    strict: bool = False
-    """K2, Junior's numbered board: a scoring square is compulsory when one exists."""
-    hints: bool = False
-    """O2: the player to move may ask for the computer's best turns. Off in the printed
-    rules and by default online; games at one screen switch it on; when on, every seat
-    knows (it is in every view's house rules)."""
-
-    def to_dict(self) -> dict[str, bool]:
-        """The options as JSON-ready data."""
-        return {
-            "table_referee": self.table_referee,
-            "allow_undo": self.allow_undo,
-            "strict": self.strict,
-            "hints": self.hints,
-        }
-
-    @staticmethod
-    def from_dict(data: Mapping[str, Any]) -> HouseRules:
-        """Read options; unknown names are refused."""
-        known = {"table_referee", "allow_undo", "strict", "hints"}
-        unknown = set(data) - known
-        if unknown:
-            raise ValueError(
-                lazy_plural(
-                    "unknown house rule: {names}",
-                    "unknown house rules: {names}",
-                    len(unknown),
-                    names=", ".join(sorted(unknown)),
-                )
-            )
-        return HouseRules(**{k: bool(v) for k, v in data.items()})
-
-
-HOUSE_RULE_TEXTS: dict[str, tuple[Text, Text]] = {
-    "table_referee": (
-        # TRANSLATORS: a house rule's name (C12): illegal placements stand until challenged
-        lazy("table referee"),
-        lazy("Illegal placements are accepted until an opponent challenges them (C12)."),
-    ),
-    "allow_undo": (
-        # TRANSLATORS: a house rule's name: players may take back the last action
-        lazy("allow undo"),
-        lazy("Casual play: take back the last action (rule V-B forbids it by default)."),
-    ),
-    "strict": (
-        # TRANSLATORS: a house rule's name (K2): a scoring square is compulsory
-        lazy("strict"),
-        lazy("Junior's numbered board: a scoring square is compulsory when one exists (K2)."),
-    ),
-    "hints": (
-        # TRANSLATORS: a house rule's name (O2): the computer's help is allowed
-        lazy("hints"),
-        lazy("The player to move may ask for the computer's best turns (O2)."),
-    ),
-}
-"""Each house rule's name and description for people, by its keyword (lazy texts)."""
-
-
-@dataclass(frozen=True)
-class Target:
-    """One place a piece can go, as a front end draws it: a board square or a pile.
-
-    ``kind`` is ``plain``, ``x2``/``x3`` (award), ``restriction``, ``centre``, ``number``
-    or ``pile``; ``label`` is what is printed on it (``3×``, ``+``, ``7``, ``A``).
-    """
-
-    name: str
-    """Its name in the notation (``G7``, ``A``)."""
-    kind: str
-    label: str
-
-
-@dataclass(frozen=True)
-class GameType:
-    """A game's metadata and capabilities, as data (``mathable variants --json``)."""
-
-    name: str
-    title_text: Words
-    """Its title (:attr:`title` in the current language)."""
-    summary_text: Words
-    """One line on it (:attr:`summary` in the current language)."""
-    version: int
-    """Bumped whenever the game's behaviour changes (records name it)."""
-    min_players: int
-    max_players: int
-    rack_size: int
-    piece: str
-    """What a player holds: ``token``, ``tile`` or ``card`` (a keyword: in words, see
-    :func:`~.tokens.piece_name` and :func:`~.tokens.pieces_text`)."""
-    surface: Literal["board", "piles"]
-    """What pieces are placed on: a square board of cells or a square of piles."""
-    columns: int
-    """How many targets a row of the surface holds (14 on the classic board, 2 piles)."""
-    targets: tuple[Target, ...]
-    """Every cell or pile, by index, row after row."""
-    actions: frozenset[str]
-    """The action keywords this game has (a subset of :data:`ACTION_KINDS`)."""
-    create: Callable[..., Game] = field(compare=False)
-    """``create(players, seed=, house_rules=, options=, setup=, version=)``: a new game;
-    ``setup`` is a record's JSON ``setup`` (an explicit deal), ``options`` e.g.
-    ``{"rounds": 2}``, ``version`` an older rules version to play by (a record's
-    ``variant_version``; asked only for an older one)."""
-    exchange_exactly: int | None = None
-    """An exchange swaps exactly this many pieces (Quattro: 1); None: any number."""
-    house_rules: tuple[str, ...] = ("allow_undo", "hints")
-    """The house rules this game offers."""
-    rounds: bool = False
-    """Whether a match is played over several rounds (then the scores count rounds won)."""
-    score_unit: str = "points"
-    open_racks: bool = False
-    """Racks lie face up for everyone (Junior's back side)."""
-    score_sheets: bool = False
-    """Whether paper score sheets (transcripts) of this game can be scored and written."""
-    bonus: int = 0
-    """Points for placing a whole rack in one turn (C9); 0 when there is none."""
-    deducts_rack: bool = False
-    """C11: at the end each player loses the values left on the rack."""
-    rules_text: tuple[Words, ...] = ()
-    """The rules in a page, one text per paragraph (rule numbers in brackets), for help
-    screens; :attr:`rules` in the current language."""
-
-    @property
-    def title(self) -> str:
-        """The game's title in the current language."""
-        return str(self.title_text)
-
-    @property
-    def summary(self) -> str:
-        """One line on the game in the current language."""
-        return str(self.summary_text)
-
-    @property
-    def rules(self) -> str:
-        """The rules page in the current language (plain text, its paragraphs separated
-        by blank lines, rule numbers in brackets), '' when the game has none."""
-        return "\n\n".join(self.rules_paragraphs)
-
-    @property
-    def rules_paragraphs(self) -> list[str]:
-        """The rules page's paragraphs in the current language (the first is its title)."""
-        return [str(paragraph) for paragraph in self.rules_text]
-
-    def capabilities(self) -> dict[str, Any]:
-        """Everything a front end needs to draw and offer this game, as JSON-ready data
-        (its texts in the current language)."""
-        return {
-            "name": self.name,
-            "title": self.title,
-            "summary": self.summary,
-            "version": self.version,
-            "min_players": self.min_players,
-            "max_players": self.max_players,
-            "rack_size": self.rack_size,
-            "piece": self.piece,
-            "surface": self.surface,
-            "columns": self.columns,
-            "targets": [{"name": t.name, "kind": t.kind, "label": t.label} for t in self.targets],
-            "actions": [a for a in ACTION_KINDS if a in self.actions],
-            "exchange_exactly": self.exchange_exactly,
-            "house_rules": list(self.house_rules),
-            "house_rule_labels": {
-                rule: str(HOUSE_RULE_TEXTS[rule][0])
-                for rule in self.house_rules
-                if rule in HOUSE_RULE_TEXTS
-            },
-            "house_rule_descriptions": {
-                rule: str(HOUSE_RULE_TEXTS[rule][1])
-                for rule in self.house_rules
-                if rule in HOUSE_RULE_TEXTS
-            },
-            "piece_name": str(piece_name(self.piece)),
-            "rounds": self.rounds,
-            "score_unit": self.score_unit,
-            "open_racks": self.open_racks,
-            "score_sheets": self.score_sheets,
-            "bonus": self.bonus,
-            "deducts_rack": self.deducts_rack,
-            "rules": self.rules,
-            "rules_paragraphs": self.rules_paragraphs,
-        }
-
-    def has(self, action: str) -> bool:
-        """Whether this game has the action keyword ``action``."""
-        return action in self.actions
-
-    @cached_property
-    def target_names(self) -> TargetNames:
-        """The notation's names of this game's cells or piles."""
-        return TargetNames(tuple(t.name for t in self.targets))
-
-
-@dataclass(frozen=True)
-class TargetNames:
-    """Cell names from a list of target names (piles ``A``-``D``): a :class:`CellNames`."""
-
-    names: tuple[str, ...]
-
-    def name(self, cell: Cell) -> str:
-        """The name of target ``cell``."""
-        return self.names[cell]
-
-    def parse(self, text: str) -> Cell:
-        """The target called ``text`` (case-insensitive)."""
-        wanted = text.strip().upper()
-        for index, name in enumerate(self.names):
-            if name.upper() == wanted:
-                return index
-        raise NotationError(
-            lazy(
-                "{text} is not one of {names}", text=repr(text.strip()), names=", ".join(self.names)
-            )
-        )
-
-
-@dataclass(frozen=True)
-class TurnSummary:
-    """A finished turn in words every front end can show: who, what, and the points."""
-
-    seat: int
-    notation: str
-    """The turn as written on a score sheet (``I8=12 H6=8``, ``A=32 B=7``, ``pass``)."""
-    points: int
-    """Points scored (0 where a game counts rounds, not points)."""
-    notes: tuple[Words, ...] = ()
-    """Anything more a player should read (``bonus 50``, ``DIAGO``, ``won the round``),
-    as lazy texts: :attr:`note` in the current language."""
-    explanations: tuple[Explanation, ...] = field(default=(), compare=False)
-    """Its placements explained (issue 18), as the board stood when each was made."""
-    no_fit: bool = False
-    """The turn ended by itself: the player held pieces and none fitted (issue 32)."""
-
-    @property
-    def note(self) -> str:
-        """The notes in the current language, separated by commas ('' when none)."""
-        return ", ".join(str(note) for note in self.notes)
-
-
-@dataclass(frozen=True)
-class View:
-    """What one seat (None: a spectator) may know of a game: the only thing that leaves a
-    server or reaches a computer player. Never another player's rack nor the bag order."""
-
-    variant: str
-    seat: int | None
-    players: tuple[str, ...]
-    rack: tuple[int, ...]
-    rack_sizes: tuple[int, ...]
-    scores: tuple[int, ...]
-    bag_size: int
-    to_move: int
-    unseen: dict[int, int]
-    """C13, the player card: pieces of each value this seat has not seen."""
-    house_rules: dict[str, bool]
-    over: bool
-    end_reason_text: Words
-    """Why the game ended (:attr:`end_reason` in the current language), '' while it runs."""
-    open_racks: tuple[tuple[int, ...], ...]
-    """Every rack, when all may see them: face-up racks, or once the game is over."""
-    surface: tuple[int, ...]
-    """What lies on each target (cell value, or a pile's top card); -1 where empty."""
-    playable: tuple[int, ...]
-    """The pieces the seat places from now: its rack, or a card it has just drawn."""
-    available: tuple[str, ...]
-    """The action keywords the seat may use now (empty when it is not to move)."""
-    summaries: tuple[TurnSummary, ...]
-    """Every finished turn, oldest first, in words."""
-    status_text: Words
-    """One line on the state a player should know (turn points, DIAGO, round 2 of 3), as
-    a lazy text: :attr:`status` in the current language."""
-    left: tuple[str, ...]
-    """Per seat, why it left the game (``resign``, ``flag``, ``claim``: local ruling L1),
-    "" for a seat still in it."""
-
-    @property
-    def status(self) -> str:
-        """One line on the state, in the current language ('' when there is nothing)."""
-        return str(self.status_text)
-
-    @property
-    def end_reason(self) -> str:
-        """Why the game ended, in the current language ('' while it runs)."""
-        return str(self.end_reason_text)
-
-    @property
-    def notice_text(self) -> Words:
-        """A message for the opening of a game (how the first player was drawn), or ''."""
-        return ""
-
-    @property
-    def notice(self) -> str:
-        """:attr:`notice_text` in the current language."""
-        return str(self.notice_text)
-
-    @property
-    def recent_targets(self) -> tuple[Cell, ...]:
-        """The targets the last finished turn and the turn under way placed on, for a
-        front end to highlight."""
-        return ()
-
-    @property
-    def last_turn_targets(self) -> tuple[tuple[Cell, ...], ...]:
-        """Per seat, the targets its last finished turn placed on (empty for a seat that
-        has not finished a turn or whose last turn placed nothing; never the turn under
-        way), for a front end to mark each player's last turn apart."""
-        return tuple(() for _ in self.players)
-
-    @property
-    def target_note_texts(self) -> tuple[Words, ...]:
-        """A short note per target (a pile's card count), or () where targets need none."""
-        return ()
-
-    @property
-    def target_notes(self) -> tuple[str, ...]:
-        """:attr:`target_note_texts` in the current language."""
-        return tuple(str(note) for note in self.target_note_texts)
-
-    def common_dict(self) -> dict[str, Any]:
-        """The fields every game's JSON view has, its texts in the current language (a
-        view is made once and shown to each reader in theirs)."""
-        return {
-            "variant": self.variant,
-            "seat": self.seat,
-            "players": list(self.players),
-            "rack": list(self.rack),
-            "rack_sizes": list(self.rack_sizes),
-            "scores": list(self.scores),
-            "bag_size": self.bag_size,
-            "to_move": self.to_move,
-            "unseen": {str(v): n for v, n in self.unseen.items()},
-            "house_rules": dict(self.house_rules),
-            "over": self.over,
-            "end_reason": self.end_reason,
-            "open_racks": [list(r) for r in self.open_racks],
-            "surface": list(self.surface),
-            "playable": list(self.playable),
-            "available": list(self.available),
-            "summaries": [
-                {
-                    "seat": s.seat,
-                    "notation": s.notation,
-                    "points": s.points,
-                    "note": s.note,
-                    "explanations": [e.text() for e in s.explanations],
-                    "no_fit": s.no_fit,
-                }
-                for s in self.summaries
-            ],
-            "status": self.status,
-            "notice": self.notice,
-            "target_notes": list(self.target_notes),
-            "left": list(self.left),
-        }
-
-    def to_dict(self, cell_name: Callable[[Cell], Any] | None = None) -> dict[str, Any]:
-        """JSON-ready data: the common fields and the game's own (``cell_name`` names
-        cells where a game writes them)."""
-        return self.common_dict()
+_Kept = TypeVar("_Kept")
 
 
 class Placements(Protocol):
@@ -427,8 +76,12 @@ class Placements(Protocol):
 class Game(ABC):
     """A game as its seed, options and log; a game family keeps the state and the rules.
 
-    Public ``apply`` validates before anything changes: an illegal action raises
+    :meth:`play` is what a seat does: who may act is decided here, once for every game
+    and front end. :meth:`apply` plays an action whoever makes it (replays, records,
+    computer players, and the ways out: resigning, claims, flags, aborts, the shake
+    after an undo). Both validate before anything changes: a refused action raises
     :class:`~.errors.IllegalMove` (rule, where, reason) and leaves the game as it was.
+    A family supplies its own step (:meth:`_step`) and state.
     """
 
     game_type: GameType
@@ -441,11 +94,119 @@ class Game(ABC):
     _rules_version: int | None = None
     """The rules version played, where a game is played by an older one than its type's."""
 
+    def _begin(
+        self,
+        kind: GameType,
+        players: Sequence[str] | int,
+        *,
+        seed: int | None,
+        house_rules: HouseRules | None,
+    ) -> None:
+        """Set what every game holds (its type, seats, seed, house rules, an empty log),
+        refusing a number of seats ``kind`` is not played by."""
+        self.game_type = kind
+        self.players = seat_names(players)
+        low, high = kind.min_players, kind.max_players
+        if not low <= len(self.players) <= high:
+            raise ValueError(
+                lazy(
+                    "{game} is for {low} to {high} players, not {count}",
+                    game=kind.title_text,
+                    low=low,
+                    high=high,
+                    count=len(self.players),
+                )
+            )
+        self.seed = secrets.randbits(63) if seed is None else seed
+        self.house_rules = house_rules or HouseRules()
+        self._log = []
+
+    def _checked_version(self, version: int | None) -> int | None:
+        """``version`` (None: the game type's own), refused if the game has no such
+        rules version."""
+        kind = self.game_type
+        if version is not None and not 1 <= version <= kind.version:
+            raise ValueError(
+                lazy(
+                    "{game} has rules versions 1 to {current}, not {version}",
+                    game=kind.title_text,
+                    current=kind.version,
+                    version=version,
+                )
+            )
+        return version
+
+    # -- playing: the engine decides who may act --------------------------------------
+
+    def play(self, seat: int, action: Action | str) -> Action:
+        """``seat`` plays ``action`` (or its notation), as a front end asks: refused with
+        :class:`~.acting.ActionRefused` when the game is over, the seat has left, the
+        action is one no seat plays (leave, abort, shake), a challenge the seat may not
+        make (C12) or it is another seat's turn; with :class:`~.errors.IllegalMove` when
+        the rules refuse the action itself. Returns the action applied (a challenge
+        names its challenger). Nothing changes on a refusal."""
+        checked = acting.checked_play(self, seat, self._parsed(action))
+        self.apply(checked)
+        return checked
+
+    def apply(self, action: Action | str) -> None:
+        """Play an action (or its notation) whoever makes it; IllegalMove leaves the game
+        unchanged. Leaving, aborting and shakes are checked here (L1, O5); the family's
+        :meth:`_step` checks and plays the rest; the log records it."""
+        action = self._parsed(action)
+        if isinstance(action, Leave | Abort):
+            self._check_meta(action)
+        elif isinstance(action, Shake):
+            self._check_shake(action)
+        self._step(action)
+        self._log.append(action)
+
+    def actors(self) -> tuple[int, ...]:
+        """The seat that made each action of the log (a challenge: its challenger when
+        named; a seat leaving or aborting: that seat; else the seat to move), from one
+        replay kept and extended while the log grows (views ask after every action)."""
+        log = self._log
+
+        def start() -> tuple[Game, list[int]]:
+            return self.fresh(), []
+
+        shadow, made = self._kept("actors", log, start)
+        for action in log[len(made) :]:
+            made.append(acting.actor_of(shadow, action))
+            shadow.apply(action)
+        return tuple(made)
+
+    def undo_steps(self, seat: int | None, computers: Collection[int] = ()) -> int:
+        """How many actions an undo by ``seat`` takes back now (its own last action and
+        the replies of the seats in ``computers`` after it); raises
+        :class:`~.acting.ActionRefused` (``undo``) saying why it may not (V-B, L1, O5).
+        Play it with :meth:`undo` that many times, the last with a shake (O5)."""
+        return acting.undo_steps(self, seat, computers)
+
+    def can_undo(self, seat: int | None, computers: Collection[int] = ()) -> bool:
+        """Whether ``seat`` may undo now (:meth:`undo_steps` would not refuse)."""
+        return isinstance(acting.undo_refusal(self, seat, computers), int)
+
+    def available(self, seat: int | None) -> tuple[str, ...]:
+        """The action keywords ``seat`` may use now (its view's ``available``); families
+        answer it cheaply, without building a view."""
+        return self.view(seat, explained=False).available
+
+    def score_sheet(self) -> str:
+        """The game as a paper score sheet, for games whose type has them
+        (:attr:`GameType.sheets`); ValueError otherwise."""
+        sheets = self.game_type.sheets
+        if sheets is None:
+            raise ValueError(lazy("{game} has no score sheets", game=self.game_type.title_text))
+        return sheets.write(self)
+
     # -- the rules: every game supplies these -----------------------------------------
 
     @abstractmethod
-    def apply(self, action: Action | str) -> None:
-        """Play an action (or its notation); IllegalMove leaves the game unchanged."""
+    def _step(self, action: Action) -> None:
+        """The family's own rules: check ``action`` and play it on the state, or raise
+        IllegalMove having changed nothing. Leaving, aborting and shakes come checked;
+        the log is kept by :meth:`apply`."""
 
     @abstractmethod
     def _reset(self) -> None:
@@ -550,17 +311,14 @@ class Game(ABC):
         list per language, so a view costs one new turn, not the whole game again (every
         view rebuilding them all made a game's views quadratic in its length)."""
         summaries = self.summaries()
-        by_language: dict[str, tuple[list[TurnSummary], list[TurnSummary]]] = (
-            self.__dict__.setdefault("_explained_summaries", {})
-        )
-        lang = current_language()
-        kept = by_language.get(lang)
+        key = f"explained summaries {current_language()}"
+        kept: tuple[list[TurnSummary], list[TurnSummary]] | None = self._memos.get(key)
         if (
             kept is None
             or len(kept[0]) > len(summaries)
             or any(a is not b for a, b in zip(kept[0], summaries, strict=False))
         ):
-            kept = by_language[lang] = ([], [])
+            kept = self._memos[key] = ([], [])
         sources, done = kept
         if len(sources) < len(summaries):
             explained = self.explain_turns()
@@ -575,6 +333,27 @@ class Game(ABC):
         """The explanations of the placements of finished turn ``index`` (as
         :meth:`summaries` numbers them; negative counts from the last)."""
         return self.explain_turns()[index]
+
+    # -- kept from one call to the next -------------------------------------------------
+
+    @property
+    def _memos(self) -> dict[str, Any]:
+        """What the game keeps of its own derivations (made on first use: a family's
+        ``__init__`` need not call this class's)."""
+        memos: dict[str, Any] = self.__dict__.setdefault("_memos", {})
+        return memos
+
+    def _kept(self, name: str, source: object, make: Callable[[], _Kept]) -> _Kept:
+        """The value called ``name`` derived from ``source`` (the log, the state), kept
+        while ``source`` is still the same object, else made afresh by ``make``. Views
+        ask after every action; the log and a family's state only grow in place or are
+        replaced whole (an undo replays, a challenge cuts a turn), so a value kept
+        with its source is extended, never recomputed (a view stays one turn's work)."""
+        kept = self._memos.get(name)
+        if kept is None or kept[0] is not source:
+            kept = self._memos[name] = (source, make())
+        value: _Kept = kept[1]
+        return value
 
     # -- shared by every game ----------------------------------------------------------
 
@@ -661,25 +440,23 @@ class Game(ABC):
         return self._leaving()[0]
 
     def _leaving(self) -> tuple[tuple[Leave, ...], bool]:
-        """The departures and whether the game was aborted, read from the log once: a
-        view asks on every action, and scanning the whole log each time made a game's
-        views quadratic in its length (issue 16's self-play). The log only grows, or is
-        replaced by a new list (``_rebuild``), so what was read of it stays true."""
+        """The departures and whether the game was aborted, read from the log once and
+        kept (:meth:`_kept`): a view asks on every action, and scanning the whole log
+        each time made a game's views quadratic in its length (issue 16's self-play)."""
         log = self._log
-        read = self.__dict__.get("_read_of_log")
-        if read is not None and read[0] is log and read[1] == len(log):
-            return read[2], read[3]
-        start, aborted = 0, False
-        leaves: tuple[Leave, ...] = ()
-        if read is not None and read[0] is log and read[1] < len(log):
-            start, leaves, aborted = read[1], read[2], read[3]
-        for action in log[start:]:
-            if isinstance(action, Leave):
-                leaves = (*leaves, action)
-            elif isinstance(action, Abort):
-                aborted = True
-        self.__dict__["_read_of_log"] = (log, len(log), leaves, aborted)
-        return leaves, aborted
+
+        def start() -> list[Any]:
+            return [0, (), False]  # actions read, departures, aborted
+
+        read: list[Any] = self._kept("leaving", log, start)
+        if read[0] < len(log):
+            for action in log[read[0] :]:
+                if isinstance(action, Leave):
+                    read[1] = (*read[1], action)
+                elif isinstance(action, Abort):
+                    read[2] = True
+            read[0] = len(log)
+        return read[1], read[2]
 
     @property
     def left(self) -> tuple[str, ...]:

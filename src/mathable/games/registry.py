@@ -109,6 +109,22 @@ def parse_position(text: str) -> Position:
     return position
 
 
+def sheet_games() -> list[str]:
+    """The games whose paper score sheets can be written and scored, by name."""
+    return [name for name, kind in GAMES.items() if kind.sheets is not None]
+
+
+def score_sheet(name: str, text: str) -> dict[str, Any]:
+    """A paper score sheet of the game ``name`` scored turn by turn, as JSON-ready data
+    (``mathable score --json``); raises UnknownGame, ValueError for a game without
+    score sheets (see :func:`sheet_games`), or a MathableError at the sheet's first
+    bad line."""
+    kind = game_type(name)
+    if kind.sheets is None:
+        raise ValueError(lazy("{game} has no score sheets", game=kind.title_text))
+    return kind.sheets.score(text)
+
+
 def catalog() -> list[dict[str, Any]]:
     """Every game with its capabilities, as JSON-ready data."""
     return [kind.capabilities() for kind in GAMES.values()]
@@ -123,4 +139,6 @@ __all__ = [
     "new_game",
     "parse_position",
     "position_grids",
+    "score_sheet",
+    "sheet_games",
 ]

@@ -13,14 +13,11 @@ state, so saved games, undo, challenges and crash recovery all replay the log.
 from __future__ import annotations
 
 import itertools
-import secrets
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from mathable.engine.actions import (
-    Abort,
     Accept,
     Action,
     Challenge,
@@ -34,547 +31,24 @@ from mathable.engine.actions import (
     Shake,
 )
 from mathable.engine.errors import IllegalMove
-from mathable.engine.explain import Explanation, equation
+from mathable.engine.explain import Explanation
 from mathable.engine.notation import Position, format_turn
 from mathable.engine.protocol import Game, GameType, HouseRules, TurnSummary, Words, seat_names
-from mathable.engine.rng import Rng
-from mathable.engine.tokens import as_list, pieces_text
 from mathable.engine.validation import check_new_game
 from mathable.i18n import Text, lazy, lazy_plural
 from mathable.i18n import current as current_language
 
-from .board import EMPTY, Board
+from .board import Board
 from .geometry import Grid
+from .placements import LegalPlacements, explain_on_board
 from .setup import setup_from_dict
+from .state import BoardState
+from .transcript import BoardSheets
 from .turns import PlacedToken, Setup, TurnRecord
-from .variants import Variant, already_holds, get_variant, square_target
+from .variants import Variant, get_variant, square_target
 from .view import BoardView
 
-
-@dataclass
-class _Turn:
-    """The turn being played."""
-
-    seat: int
-    started_with: int
-    placements: list[PlacedToken] = field(default_factory=list)
-    points: int = 0
-    first_mistake: int | None = None
-    """C12: where the turn's first mistake stands in the effective log, if it has one."""
-    declined_by: int | None = None
-    """J4: the seat that declined this turn's proposal to stop (one proposal a turn)."""
-    ended_at: int | None = None
-    """Where the turn ended in the effective log (C12: a challenge replays the seats that
-    left before that point inside the turn, those that left after it after the cut)."""
-
-
-@dataclass
-class _Question:
-    """A question the player to move answers before play goes on.
-
-    ``stop`` (J4): ``seat`` proposed to stop; ``waiting`` are the seats still to answer,
-    the one to move first. ``challenge`` (C12): ``seat``'s turn may still be challenged
-    before the game ends (``reason``, the end reason if it stands) or, when the others
-    sit out (K3), before ``seat`` plays again (``reason`` empty).
-    """
-
-    kind: str
-    seat: int
-    waiting: list[int] = field(default_factory=list)
-    reason: Words = ""
-
-    def key(self) -> tuple[object, ...]:
-        """As comparable data (snapshots)."""
-        return (self.kind, self.seat, tuple(self.waiting), self.reason)
-
-
-RIGHTS_KEPT = 3
-"""The rules version from which a seat leaving closes no one else's right (ruling O3: an
-open challenge stays open to the opponents still in, a mistake found after its maker left
-still loses its points) and the rounds of C11c count the seats still in (issue 31)."""
-STOP_ON_EMPTY_POT = 3
-"""The rules version from which a stop (J4) is proposed only once the pot is empty."""
-
-
-class _State:
-    """The mutable state of a game; only :class:`Game` drives it."""
-
-    def __init__(
-        self,
-        variant: Variant,
-        players: int,
-        seed: int,
-        house: HouseRules,
-        setup: Setup | None,
-        version: int,
-    ) -> None:
-        self.variant = variant
-        self.version = version
-        """The rules version played (older records replay by the rules they were played by)."""
-        self.house = house
-        self.n = players
-        self.rng = Rng(seed)
-        self.board: Board = variant.new_board()
-        self.start_cells = frozenset(variant.layout.start_cells())
-        self.printed = [self.board.values[c] for c in sorted(self.start_cells)]
-        """The tokens printed on the board (never from the bag)."""
-        self.placed_counts: dict[int, int] = {}
-        """How many tokens of each value players have placed on the board (the printed
-        ones aside): views count the unseen tokens from it, not by scanning the board."""
-        self.scores = [0] * players
-        self.deductions = [0] * players
-        self.racks: list[list[int]] = [[] for _ in range(players)]
-        self.turns: list[TurnRecord] = []
-        self.effective: list[Action] = []
-        self.idle_turns = 0
-        self.idle_seats: list[int] = []
-        """C11c: the seats of the turns since the last placement, in order."""
-        self.over = False
-        self.end_reason: Words = ""
-        self.challengeable: tuple[_Turn, int] | None = None
-        self.question: _Question | None = None
-        self.start_draws: list[tuple[int, int]] = []
-        self.summaries: list[TurnSummary] = []
-        """The finished turns in words, written once each (see BoardGame.summaries)."""
-        self.out = [False] * players
-        """Local ruling L1: the seats that left the game (turn order skips them)."""
-        if setup is not None:
-            if len(setup.racks) != players:
-                raise ValueError(
-                    lazy(
-                        "the setup has {count} racks for {players} players",
-                        count=len(setup.racks),
-                        players=players,
-                    )
-                )
-            self.bag = list(reversed(setup.bag))
-            self.racks = [sorted(r) for r in setup.racks]
-            starter = setup.to_move
-        else:
-            self.bag = self.rng.shuffled(as_list(variant.tokens))
-            starter = self._draw_for_start() if variant.start_by_draw else 0
-            for k in range(players):
-                self._refill((starter + k) % players)
-        self.to_move = starter
-        self.turn = _Turn(starter, len(self.racks[starter]))
-
-    def _draw_for_start(self) -> int:
-        """C10: everyone draws one token, the highest starts, ties draw again."""
-        contenders = list(range(self.n))
-        while True:
-            drawn = {}
-            for seat in contenders:
-                drawn[seat] = value = self.bag.pop()
-                self.racks[seat].append(value)
-                self.start_draws.append((seat, value))
-            best = max(drawn.values())
-            contenders = [s for s in contenders if drawn[s] == best]
-            if len(contenders) == 1:
-                return contenders[0]
-
-    def _refill(self, seat: int) -> None:
-        rack = self.racks[seat]
-        while len(rack) < self.variant.rack_size and self.bag:
-            rack.append(self.bag.pop())
-        rack.sort()
-
-    # -- actions -------------------------------------------------------------------
-
-    def step(self, action: Action) -> None:
-        """Validate then apply ``action`` (a Challenge is handled by Game; a Leave or an
-        Abort is checked by Game first)."""
-        if isinstance(action, Challenge):
-            raise TypeError("challenges are replayed by Game")
-        if self.over:
-            raise IllegalMove(lazy("the game is over"), rule="C11")
-        if isinstance(action, Leave):
-            self._leave(action)
-        elif isinstance(action, Shake):
-            self._shake(action)
-        elif isinstance(action, Abort):
-            self.effective.append(action)
-            self.challengeable, self.question = None, None
-            self.over = True
-        elif self.question is not None:
-            self._answer(action, self.question)
-        elif isinstance(action, Accept):
-            raise IllegalMove(
-                lazy("there is nothing to accept: nobody has proposed to stop the game"),
-                rule="J4",
-            )
-        elif isinstance(action, Decline):
-            raise IllegalMove(
-                lazy("there is nothing to decline: nobody has proposed to stop the game"),
-                rule="J4",
-            )
-        elif isinstance(action, Place):
-            self._place(action)
-        elif isinstance(action, EndTurn):
-            self._end_turn(action)
-        elif isinstance(action, Exchange):
-            self._exchange(action)
-        elif isinstance(action, Pass):
-            self._pass()
-        elif isinstance(action, EndGame):
-            self._propose_stop()
-        else:
-            raise IllegalMove(
-                lazy("{game} has no action {action}", game=self.variant.title, action=repr(action))
-            )
-
-    def _shake(self, action: Shake) -> None:
-        """Ruling O5: shake the bag after an undo. The generator is reseeded from its
-        own next output mixed with the shake's entropy (the entropy alone tells nothing
-        without the seed), then shuffles the bag; later exchanges draw on it too. Not a
-        turn: nothing else changes. Kept in the effective log, so a challenge's replay
-        (C12) shakes the bag as well."""
-        self.rng = Rng(self.rng.next64() ^ action.entropy)
-        self.rng.shuffle(self.bag)
-        self.effective.append(action)
-
-    def _place(self, action: Place) -> None:
-        board, rack, grid = self.board, self.racks[self.to_move], self.board.grid
-        cell, value = action.cell, action.value
-        if not 0 <= cell < len(board.values):
-            raise IllegalMove(lazy("cell {cell} is off the board", cell=cell), rule="C1")
-        name = grid.name(cell)
-        if not board.is_empty(cell):
-            raise IllegalMove(already_holds(name, board.values[cell]), rule="C3", where=name)
-        if value not in rack:
-            raise IllegalMove(
-                lazy("there is no {value} on your rack", value=value), rule="C8", where=name
-            )
-        variant, strict = self.variant, self.house.strict
-        legal = variant.is_legal(board, cell, value, strict)
-        if not legal and not self.house.table_referee:
-            variant.check_placement(board, cell, value, strict)
-        if action.extra:
-            refusal = variant.extra_token_refusal(cell, len(self.bag))
-            if refusal is not None:
-                reason, rule = refusal
-                raise IllegalMove(
-                    lazy("{cell}: {reason}", cell=name, reason=reason), rule=rule, where=name
-                )
-        self.challengeable = None
-        if legal:
-            points = variant.placement_points(board, cell, value)
-        else:  # C12: accepted provisionally, scored as the game scores the square
-            points = variant.mistake_points(board, cell, value)
-            if self.turn.first_mistake is None:
-                self.turn.first_mistake = len(self.effective)
-        rack.remove(value)
-        board.place(cell, value)
-        self.placed_counts[value] = self.placed_counts.get(value, 0) + 1
-        if action.extra:
-            rack.append(self.bag.pop())
-            rack.sort()
-        self.turn.placements.append(PlacedToken(cell, value, points, action.extra))
-        self.turn.points += points
-        self.effective.append(action)
-        # C8a: the player can go no further. Under the table referee a player who may end
-        # the turn early goes on while tokens are left (mistakes stand until challenged).
-        free = self.house.table_referee and variant.partial_turns
-        if not rack or (not free and not variant.can_place(board, rack)):
-            self._finish_placing(challenged=False, no_fit=bool(rack))
-
-    def _end_turn(self, action: EndTurn) -> None:
-        if not self.variant.partial_turns and not action.challenged:  # C12 cuts any turn
-            raise IllegalMove(lazy("you cannot end the turn early: place every tile"), rule="K2")
-        if not self.turn.placements and not action.challenged:
-            raise IllegalMove(
-                lazy("place a token before ending the turn, or pass or exchange"), rule="C8"
-            )
-        self.challengeable = None
-        self.effective.append(action)
-        self._finish_placing(action.challenged)
-
-    def _finish_placing(self, challenged: bool, no_fit: bool = False) -> None:
-        turn, seat = self.turn, self.to_move
-        bonus = self.variant.turn_bonus(turn.started_with, len(self.racks[seat]))
-        self.scores[seat] += turn.points + bonus
-        record = TurnRecord(
-            seat,
-            "place",
-            tuple(turn.placements),
-            turn.points + bonus,
-            bonus,
-            challenged=challenged,
-            no_fit=no_fit,
-        )
-        self._refill(seat)
-        emptied = not self.racks[seat] and not self.bag
-        if self.house.table_referee and turn.placements and not challenged:
-            turn.ended_at = len(self.effective)
-            self.challengeable = (turn, len(self.turns))
-        self._next_turn(record, placed=bool(turn.placements))
-        if emptied and self.variant.ends_on_empty_rack and not self.over and self.question is None:
-            self._end_game(lazy("the bag is empty and a player has placed every token"))
-
-    def _exchange(self, action: Exchange) -> None:
-        self._check_pass_and_exchange("exchange")
-        self._check_turn_start("exchange")
-        if not action.values:
-            raise IllegalMove(lazy("choose at least one token to exchange"), rule="C8")
-        missing = Counter(action.values) - Counter(self.racks[self.to_move])
-        if missing:
-            raise IllegalMove(
-                lazy("there is no {value} on your rack to exchange", value=min(missing)),
-                rule="C8",
-            )
-        if len(action.values) > len(self.bag):
-            raise IllegalMove(
-                lazy(
-                    "the bag holds only {pieces}, fewer than the {count} to exchange",
-                    pieces=pieces_text("token", len(self.bag)),
-                    count=len(action.values),
-                ),
-                rule="C8",
-            )
-        self.challengeable = None
-        rack = self.racks[self.to_move]
-        drawn = [self.bag.pop() for _ in action.values]
-        for value in action.values:
-            rack.remove(value)
-        rack.extend(drawn)
-        rack.sort()
-        self.bag.extend(action.values)
-        self.rng.shuffle(self.bag)
-        self.effective.append(action)
-        self._next_turn(
-            TurnRecord(self.to_move, "exchange", exchanged=len(action.values)), placed=False
-        )
-
-    def _pass(self) -> None:
-        self._check_pass_and_exchange("pass")
-        self._check_turn_start("pass")
-        self.challengeable = None
-        self.effective.append(Pass())
-        self._next_turn(TurnRecord(self.to_move, "pass"), placed=False)
-
-    def _propose_stop(self) -> None:
-        """J4: propose to stop; every other player answers in turn, from the next seat."""
-        if not self.variant.agreed_end:
-            raise IllegalMove(
-                lazy("{game} does not end by agreement", game=self.variant.title), rule="C11"
-            )
-        self._check_turn_start("stop")
-        if not self.may_propose_stop():
-            raise IllegalMove(
-                lazy_plural(
-                    "a stop is proposed once the pot is empty: {count} tile is left in it",
-                    "a stop is proposed once the pot is empty: {count} tiles are left in it",
-                    len(self.bag),
-                ),
-                rule="J4",
-            )
-        if self.turn.declined_by is not None:
-            raise IllegalMove(
-                lazy("your proposal to stop was declined this turn: play on (one proposal a turn)"),
-                rule="J4",
-            )
-        self.challengeable = None
-        self.effective.append(EndGame())
-        seat = self.to_move
-        others = self._after(seat)[:-1]
-        self.question = _Question("stop", seat, others)
-        self.to_move = others[0]
-
-    def may_propose_stop(self) -> bool:
-        """J4: whether the pot allows a proposal to stop now ("no more tiles in the pot?"
-        stands before the three ends): once it is empty (any time before rules version
-        :data:`STOP_ON_EMPTY_POT`)."""
-        return not self.bag or self.version < STOP_ON_EMPTY_POT
-
-    def in_play(self) -> list[int]:
-        """The seats still in the game (L1)."""
-        return [s for s in range(self.n) if not self.out[s]]
-
-    def _after(self, seat: int) -> list[int]:
-        """The seats still in after ``seat`` in turn order, ``seat`` itself last if in."""
-        return [s for k in range(1, self.n + 1) if not self.out[s := (seat + k) % self.n]]
-
-    def _leave(self, action: Leave) -> None:
-        """Local ruling L1: the seat leaves. Its score is frozen and its rack leaves the
-        game face down; on its turn the turn ends at once (its placements stay and score;
-        no bonus, no refill) and the next seat still in moves; a proposal to stop drops
-        the leaver's answer (or is withdrawn if the leaver made it). Fewer than two seats
-        in: the game is over, nobody's rack counted.
-
-        Ruling O3 (from :data:`RIGHTS_KEPT`): leaving closes no one else's right. A turn
-        open to a challenge (C12) stays open to the opponents still in, the turn the
-        leaver cut short included; a question the leaver was to answer passes to the next
-        opponent still in; the leaver's idle turns no longer count in the rounds of C11c.
-        Before it, leaving let an open turn stand unchallenged."""
-        seat, turn = action.seat, self.turn
-        keeps = self.version >= RIGHTS_KEPT
-        self.out[seat] = True
-        self.effective.append(action)
-        if not keeps:
-            self.challengeable = None
-        question, self.question = self.question, None
-        placed: bool | None = None  # a turn cut short by leaving is not an idle turn
-        if question is None and self.to_move == seat and turn.placements:
-            self.scores[seat] += turn.points
-            self.turns.append(TurnRecord(seat, "place", tuple(turn.placements), turn.points))
-            if keeps and self.house.table_referee:  # O3: its mistakes may still be found
-                turn.ended_at = len(self.effective)
-                self.challengeable = (turn, len(self.turns) - 1)
-            self.turn, placed = _Turn(seat, len(self.racks[seat])), True
-        if keeps:  # O3: the rounds of C11c count the seats still in
-            self.idle_turns -= self.idle_seats.count(seat)
-            self.idle_seats = [s for s in self.idle_seats if s != seat]
-        if len(self.in_play()) < 2:
-            self.over = True
-            return
-        if question is not None and question.kind == "stop" and seat != question.seat:
-            if seat in question.waiting:
-                question.waiting.remove(seat)
-            if not question.waiting:
-                self.to_move = question.seat
-                self._end_game(lazy("the players agreed to stop"))
-                return
-            self.question, self.to_move = question, question.waiting[0]
-            return
-        if question is not None and question.kind == "stop":
-            self.to_move = seat  # the proposal is withdrawn with its maker's turn
-        elif question is not None and keeps:  # O3: the question stays open
-            self.question = question
-            if self.to_move == seat:  # the next opponent still in answers it
-                self.to_move = next(s for s in self._after(seat) if s != question.seat)
-                self.turn = _Turn(self.to_move, len(self.racks[self.to_move]))
-            return
-        elif question is not None:  # C12: the turn stands without a challenge
-            if question.reason:
-                self._end_game(question.reason)
-                return
-            self.to_move = question.seat  # K3: its maker plays again
-            self.turn = _Turn(question.seat, len(self.racks[question.seat]))
-        if self.to_move == seat:
-            self._advance(placed)
-
-    def _answer(self, action: Action, question: _Question) -> None:
-        """The player to move answers the question (J4 proposal, C12 open turn)."""
-        if question.kind == "stop":
-            if isinstance(action, Accept):
-                self.effective.append(action)
-                question.waiting.pop(0)
-                if question.waiting:
-                    self.to_move = question.waiting[0]
-                    return
-                self.question, self.to_move = None, question.seat
-                self._end_game(lazy("the players agreed to stop"))
-            elif isinstance(action, Decline):
-                self.effective.append(action)
-                self.turn.declined_by = self.to_move
-                self.question, self.to_move = None, question.seat  # the proposer plays on
-            else:
-                raise IllegalMove(
-                    lazy("a proposal to stop is waiting for your answer: accept or decline"),
-                    rule="J4",
-                )
-            return
-        if not isinstance(action, Accept):
-            raise IllegalMove(
-                lazy("the last turn may still be challenged: challenge it or accept it"),
-                rule="C12",
-            )
-        self.effective.append(action)
-        self.question, self.challengeable = None, None
-        if question.reason:
-            self._end_game(question.reason)
-        elif self.out[question.seat]:  # O3: its maker has left; the next seat in moves
-            self.to_move = question.seat
-            self._advance(None)
-        else:  # K3: the others sit out; the player who made the turn plays again
-            self.to_move = question.seat
-            self.turn = _Turn(question.seat, len(self.racks[question.seat]))
-
-    def _open_for_challenge(self, reason: Words) -> None:
-        """C12: the turn just ended stays open for a challenge until the next player (in
-        seat order, even one who sits out) answers: the game ends (``reason``) or its
-        maker plays again only then."""
-        assert self.challengeable is not None
-        maker = self.challengeable[0].seat
-        self.question = _Question("challenge", maker, reason=reason)
-        self.to_move = self._after(maker)[0]
-        self.turn = _Turn(self.to_move, len(self.racks[self.to_move]))
-
-    def _check_pass_and_exchange(self, what: str) -> None:
-        """K2: no pass nor exchange (``what``: ``pass`` or ``exchange``)."""
-        if self.variant.pass_and_exchange:
-            return
-        if what == "pass":
-            reason = lazy("you cannot pass: place every tile of your rack")
-        else:
-            reason = lazy("you cannot exchange: place every tile of your rack")
-        raise IllegalMove(reason, rule="K2")
-
-    def _check_turn_start(self, what: str) -> None:
-        """C8: ``what`` (``pass``, ``exchange``, ``stop``) only before placing."""
-        if not self.turn.placements:
-            return
-        if what == "pass":
-            reason = lazy("you cannot pass after placing tokens: end the turn")
-        elif what == "exchange":
-            reason = lazy("you cannot exchange after placing tokens: end the turn")
-        else:
-            reason = lazy("you cannot propose to stop the game after placing tokens: end the turn")
-        raise IllegalMove(reason, rule="C8")
-
-    def _next_turn(self, record: TurnRecord, *, placed: bool) -> None:
-        self.turns.append(record)
-        self._advance(placed)
-
-    def _advance(self, placed: bool | None) -> None:
-        """The next seat still in moves (``placed``: whether the turn placed a token,
-        None for a turn a seat left, which counts for nothing), unless the game ends."""
-        if placed is not None:
-            self.idle_turns = 0 if placed else self.idle_turns + 1
-            self.idle_seats = [] if placed else [*self.idle_seats, self.to_move]
-        following = self._after(self.to_move)  # never a seat that left (L1)
-        if self.variant.empty_racks_sit_out:  # K3
-            following = [s for s in following if self.racks[s]]
-            if not following:
-                self.turn = _Turn(self.to_move, 0)
-                self._end_game(lazy("the pot is empty and every tile has been placed"))
-                return
-        self.to_move = following[0]
-        self.turn = _Turn(self.to_move, len(self.racks[self.to_move]))
-        in_play = self.in_play()
-        if self.idle_turns >= 2 * len(in_play):
-            self._end_game(lazy("two full rounds went by without a placement"))
-        elif not self.variant.can_place(
-            self.board, set(self.bag).union(*(self.racks[s] for s in in_play))
-        ):
-            self._end_game(
-                lazy("no tile in play can be placed anywhere")  # Junior's word for its pieces
-                if self.variant.piece == "tile"
-                else lazy("no token in play can be placed anywhere")
-            )
-        elif self.challengeable is not None and self.to_move == self.challengeable[0].seat:
-            self._open_for_challenge("")  # K3: the others sit out; they may challenge first
-
-    def _end_game(self, reason: Words) -> None:
-        """C11: the game ends; each player loses what is left on the rack. A turn that may
-        still be challenged (C12) first leaves the game open for the challenge."""
-        if self.challengeable is not None and self.question is None:
-            self._open_for_challenge(reason)
-            return
-        self.over = True
-        self.end_reason = reason
-        if self.variant.deduct_rack_at_end:
-            for seat in self.in_play():  # L1: a score is frozen when its seat leaves
-                rack = self.racks[seat]
-                self.deductions[seat] = sum(rack)
-                self.scores[seat] -= self.deductions[seat]
-
-    # -- queries -------------------------------------------------------------------
-
-    def placed_tokens(self) -> list[int]:
-        """Tokens on the board that came from the bag (not the printed centre)."""
-        values = self.board.values
-        return [v for c, v in enumerate(values) if v != EMPTY and c not in self.start_cells]
-
+__all__ = ["BoardGame", "LegalPlacements", "explain_on_board", "game_type_of"]
 
 _GAME_TYPES: dict[int, tuple[Variant, GameType]] = {}
 """Built game types by the identity of their variant (variants hold dicts: unhashable)."""
@@ -633,6 +107,7 @@ def game_type_of(variant: Variant) -> GameType:
         house_rules=variant.house_rules_offered(),
         open_racks=variant.open_racks,
         score_sheets=True,
+        sheets=BoardSheets(variant),
         bonus=variant.bonus,
         deducts_rack=variant.deduct_rack_at_end,
         rules_text=variant.rules,
@@ -662,38 +137,14 @@ class BoardGame(Game):
         replays with its answers written out (:func:`~mathable.engine.records.replay_record`),
         as version 2 writes them."""
         self.variant = get_variant(variant) if isinstance(variant, str) else variant
-        self.game_type: GameType = game_type_of(self.variant)
-        self.players: tuple[str, ...] = seat_names(players)
-        low, high = self.variant.min_players, self.variant.max_players
-        if not low <= len(self.players) <= high:
-            raise ValueError(
-                lazy(
-                    "{game} is for {low} to {high} players, not {count}",
-                    game=self.variant.title,
-                    low=low,
-                    high=high,
-                    count=len(self.players),
-                )
-            )
-        self.seed: int = secrets.randbits(63) if seed is None else seed
-        self.house_rules = house_rules or HouseRules()
+        self._begin(game_type_of(self.variant), players, seed=seed, house_rules=house_rules)
         self.setup = setup
-        current = self.variant.version
-        if version is not None and not 1 <= version <= current:
-            raise ValueError(
-                lazy(
-                    "{game} has rules versions 1 to {current}, not {version}",
-                    game=self.variant.title,
-                    current=current,
-                    version=version,
-                )
-            )
-        self._rules_version = current if version is None else max(version, 2)
-        self._log: list[Action] = []
+        played = self._checked_version(version)
+        self._rules_version = self.variant.version if played is None else max(played, 2)
         self._state = self._fresh_state()
 
-    def _fresh_state(self) -> _State:
-        return _State(
+    def _fresh_state(self) -> BoardState:
+        return BoardState(
             self.variant,
             len(self.players),
             self.seed,
@@ -704,27 +155,17 @@ class BoardGame(Game):
 
     # -- playing -----------------------------------------------------------------
 
-    def apply(self, action: Action | str) -> None:
-        """Play ``action`` (or its notation) for the player to move.
-
-        Raises IllegalMove with the reason, leaving the game unchanged.
-        """
-        action = self._parsed(action)
-        if isinstance(action, Leave | Abort):
-            self._check_meta(action)
-            self._state.step(action)
-        elif isinstance(action, Shake):
-            self._check_shake(action)
-            self._state.step(action)
-        elif isinstance(action, Challenge):
+    def _step(self, action: Action) -> None:
+        """The board's rules (leaving, aborting and shakes come checked): a challenge
+        replays the game with the challenged turn cut (C12); the rest is the state's."""
+        if isinstance(action, Challenge):
             self._state = self._challenged_state(action)
         elif isinstance(action, EndTurn) and action.challenged:
             raise IllegalMove(lazy("a turn is cut short only by a challenge"), rule="C12")
         else:
             self._state.step(action)
-        self._log.append(action)
 
-    def _challenged_state(self, challenge: Challenge) -> _State:
+    def _challenged_state(self, challenge: Challenge) -> BoardState:
         """C12: replay the game with the challenged turn cut at its first mistake. Only
         an opponent of the player who made the turn may challenge it."""
         state = self._state
@@ -1124,14 +565,11 @@ class BoardGame(Game):
         turns' tokens replayed on a fresh board, kept from one call to the next while
         the state only grows (views ask after every action), one board per language."""
         state = self._state
-        by_language: dict[str, tuple[object, Board, list[tuple[Explanation, ...]]]] = (
-            self.__dict__.setdefault("_explained", {})
-        )
-        lang = current_language()
-        kept = by_language.get(lang)
-        if kept is None or kept[0] is not state:
-            kept = by_language[lang] = (state, self.variant.new_board(), [])
-        _, board, done = kept
+
+        def start() -> tuple[Board, list[tuple[Explanation, ...]]]:
+            return self.variant.new_board(), []
+
+        board, done = self._kept(f"explained {current_language()}", state, start)
         strict = self.house_rules.strict
         for turn in state.turns[len(done) :]:
             explained = []
@@ -1146,94 +584,3 @@ class BoardGame(Game):
     def offers_extra_token(self, cell: int) -> bool:
         """C7: whether a token placed on ``cell`` now may take the extra token."""
         return self.variant.extra_token_refusal(cell, self.bag_size) is None
-
-
-def explain_on_board(
-    variant: Variant, board: Board, cell: int, value: int, strict: bool = False
-) -> Explanation:
-    """Explain ``value`` on ``cell`` of ``board`` (issue 18): one equation per pair of
-    tokens in line next to it that makes the value (C3, C4), only the square's operation
-    on a restriction square (C5), the points as ``variant`` scores them (C6, K2); or why
-    it is refused, with the rule (C1, C3, C5, K2)."""
-    grid = board.grid
-    if not 0 <= cell < len(board.values):
-        reason = lazy("cell {cell} is off the board", cell=cell)
-        return Explanation(str(cell), value, False, (), 1, 0, str(reason), "C1")
-    name, award = grid.name(cell), board.rules.multipliers[cell]
-    if not board.is_empty(cell):
-        held = already_holds(name, board.values[cell])
-        return Explanation(name, value, False, (), award, 0, str(held), "C3")
-    if not variant.is_legal(board, cell, value, strict):
-        try:
-            variant.check_placement(board, cell, value, strict)
-        except IllegalMove as refused:
-            return Explanation(name, value, False, (), award, 0, refused.reason, refused.rule)
-    ops, values = board.rules.cell_ops[cell], board.values
-    found = []
-    for near, far in grid.pairs[cell]:
-        if values[near] == EMPTY or values[far] == EMPTY:
-            continue
-        first, second = sorted((near, far))
-        made = equation(
-            value, (grid.name(first), values[first]), (grid.name(second), values[second]), ops
-        )
-        if made is not None:
-            found.append(made)
-    points = variant.placement_points(board, cell, value)
-    return Explanation(name, value, True, tuple(found), award, points, "", "")
-
-
-class LegalPlacements:
-    """The placements the player to move may make, computed lazily from the board's
-    tables (python-chess's ``LegalMoveGenerator``): ``in`` and ``count()`` never list
-    them all."""
-
-    def __init__(self, game: BoardGame) -> None:
-        self._game = game
-
-    def _rack_values(self) -> list[int]:
-        state = self._game._state
-        if state.over or state.question is not None:
-            return []
-        return sorted(set(state.racks[state.to_move]))
-
-    def __iter__(self) -> Iterator[Place]:
-        game = self._game
-        board, variant, strict = game.board, game.variant, game.house_rules.strict
-        for value in self._rack_values():
-            for cell in sorted(variant.legal_cells(board, value, strict)):
-                yield Place(cell, value)
-
-    def with_extras(self) -> Iterator[Place]:
-        """Every placement, and again with the extra token where one may be taken (C7)."""
-        offers = self._game.offers_extra_token
-        for place in self:
-            yield place
-            if offers(place.cell):
-                yield replace(place, extra=True)
-
-    def count(self) -> int:
-        """How many placements there are."""
-        game = self._game
-        board, variant, strict = game.board, game.variant, game.house_rules.strict
-        return sum(len(variant.legal_cells(board, v, strict)) for v in self._rack_values())
-
-    def __len__(self) -> int:
-        return self.count()
-
-    def __bool__(self) -> bool:
-        return self._game.variant.can_place(self._game.board, self._rack_values())
-
-    def __contains__(self, place: object) -> bool:
-        if not isinstance(place, Place):
-            return False
-        game = self._game
-        if place.value not in self._rack_values():
-            return False
-        if not 0 <= place.cell < len(game.board.values):
-            return False
-        if not game.board.is_empty(place.cell) or not game.variant.is_legal(
-            game.board, place.cell, place.value, game.house_rules.strict
-        ):
-            return False
-        return not place.extra or game.offers_extra_token(place.cell)

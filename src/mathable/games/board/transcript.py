@@ -275,3 +275,21 @@ def sheet_name(name: str) -> str:
     """A player's name as a score sheet can hold it: as typed, but for a '#' at its start
     or after a space (it would start a comment) and spaces at its ends."""
     return _COMMENT.sub(lambda m: m.group(0)[:-1], name).strip() or "?"
+
+
+@dataclass(frozen=True, eq=False)
+class BoardSheets:
+    """The paper score sheets of a board variant, as its game type offers them
+    (:class:`~mathable.engine.gametype.ScoreSheets`): front ends write and score sheets
+    through the game, never importing this family."""
+
+    variant: Variant
+
+    def write(self, game: Game) -> str:
+        """The game as a score sheet (:func:`format_transcript`)."""
+        return format_transcript(game)
+
+    def score(self, text: str) -> dict[str, Any]:
+        """A sheet scored turn by turn (:func:`score_transcript`), as JSON-ready data;
+        raises TranscriptError at the first bad line."""
+        return score_transcript(text, self.variant).to_dict()

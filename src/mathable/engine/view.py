@@ -1,0 +1,158 @@
+"""What one seat may know of a game (:class:`View`), and a finished turn in words
+(:class:`TurnSummary`): the only things that leave a server or reach a computer player.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .actions import Cell
+from .explain import Explanation
+from .gametype import Words
+
+
+@dataclass(frozen=True)
+class TurnSummary:
+    """A finished turn in words every front end can show: who, what, and the points."""
+
+    seat: int
+    notation: str
+    """The turn as written on a score sheet (``I8=12 H6=8``, ``A=32 B=7``, ``pass``)."""
+    points: int
+    """Points scored (0 where a game counts rounds, not points)."""
+    notes: tuple[Words, ...] = ()
+    """Anything more a player should read (``bonus 50``, ``DIAGO``, ``won the round``),
+    as lazy texts: :attr:`note` in the current language."""
+    explanations: tuple[Explanation, ...] = field(default=(), compare=False)
+    """Its placements explained (issue 18), as the board stood when each was made."""
+    no_fit: bool = False
+    """The turn ended by itself: the player held pieces and none fitted (issue 32)."""
+
+    @property
+    def note(self) -> str:
+        """The notes in the current language, separated by commas ('' when none)."""
+        return ", ".join(str(note) for note in self.notes)
+
+
+@dataclass(frozen=True)
+class View:
+    """What one seat (None: a spectator) may know of a game: the only thing that leaves a
+    server or reaches a computer player. Never another player's rack nor the bag order."""
+
+    variant: str
+    seat: int | None
+    players: tuple[str, ...]
+    rack: tuple[int, ...]
+    rack_sizes: tuple[int, ...]
+    scores: tuple[int, ...]
+    bag_size: int
+    to_move: int
+    unseen: dict[int, int]
+    """C13, the player card: pieces of each value this seat has not seen."""
+    house_rules: dict[str, bool]
+    over: bool
+    end_reason_text: Words
+    """Why the game ended (:attr:`end_reason` in the current language), '' while it runs."""
+    open_racks: tuple[tuple[int, ...], ...]
+    """Every rack, when all may see them: face-up racks, or once the game is over."""
+    surface: tuple[int, ...]
+    """What lies on each target (cell value, or a pile's top card); -1 where empty."""
+    playable: tuple[int, ...]
+    """The pieces the seat places from now: its rack, or a card it has just drawn."""
+    available: tuple[str, ...]
+    """The action keywords the seat may use now (empty when it is not to move)."""
+    summaries: tuple[TurnSummary, ...]
+    """Every finished turn, oldest first, in words."""
+    status_text: Words
+    """One line on the state a player should know (turn points, DIAGO, round 2 of 3), as
+    a lazy text: :attr:`status` in the current language."""
+    left: tuple[str, ...]
+    """Per seat, why it left the game (``resign``, ``flag``, ``claim``: local ruling L1),
+    "" for a seat still in it."""
+
+    @property
+    def status(self) -> str:
+        """One line on the state, in the current language ('' when there is nothing)."""
+        return str(self.status_text)
+
+    @property
+    def end_reason(self) -> str:
+        """Why the game ended, in the current language ('' while it runs)."""
+        return str(self.end_reason_text)
+
+    @property
+    def notice_text(self) -> Words:
+        """A message for the opening of a game (how the first player was drawn), or ''."""
+        return ""
+
+    @property
+    def notice(self) -> str:
+        """:attr:`notice_text` in the current language."""
+        return str(self.notice_text)
+
+    @property
+    def recent_targets(self) -> tuple[Cell, ...]:
+        """The targets the last finished turn and the turn under way placed on, for a
+        front end to highlight."""
+        return ()
+
+    @property
+    def last_turn_targets(self) -> tuple[tuple[Cell, ...], ...]:
+        """Per seat, the targets its last finished turn placed on (empty for a seat that
+        has not finished a turn or whose last turn placed nothing; never the turn under
+        way), for a front end to mark each player's last turn apart."""
+        return tuple(() for _ in self.players)
+
+    @property
+    def target_note_texts(self) -> tuple[Words, ...]:
+        """A short note per target (a pile's card count), or () where targets need none."""
+        return ()
+
+    @property
+    def target_notes(self) -> tuple[str, ...]:
+        """:attr:`target_note_texts` in the current language."""
+        return tuple(str(note) for note in self.target_note_texts)
+
+    def common_dict(self) -> dict[str, Any]:
+        """The fields every game's JSON view has, its texts in the current language (a
+        view is made once and shown to each reader in theirs)."""
+        return {
+            "variant": self.variant,
+            "seat": self.seat,
+            "players": list(self.players),
+            "rack": list(self.rack),
+            "rack_sizes": list(self.rack_sizes),
+            "scores": list(self.scores),
+            "bag_size": self.bag_size,
+            "to_move": self.to_move,
+            "unseen": {str(v): n for v, n in self.unseen.items()},
+            "house_rules": dict(self.house_rules),
+            "over": self.over,
+            "end_reason": self.end_reason,
+            "open_racks": [list(r) for r in self.open_racks],
+            "surface": list(self.surface),
+            "playable": list(self.playable),
+            "available": list(self.available),
+            "summaries": [
+                {
+                    "seat": s.seat,
+                    "notation": s.notation,
+                    "points": s.points,
+                    "note": s.note,
+                    "explanations": [e.text() for e in s.explanations],
+                    "no_fit": s.no_fit,
+                }
+                for s in self.summaries
+            ],
+            "status": self.status,
+            "notice": self.notice,
+            "target_notes": list(self.target_notes),
+            "left": list(self.left),
+        }
+
+    def to_dict(self, cell_name: Callable[[Cell], Any] | None = None) -> dict[str, Any]:
+        """JSON-ready data: the common fields and the game's own (``cell_name`` names
+        cells where a game writes them)."""
+        return self.common_dict()

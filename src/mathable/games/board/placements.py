@@ -1,0 +1,112 @@
+"""Where a token may go now: the placements open to the player to move, as a lazy view
+(python-chess's ``LegalMoveGenerator``), and a placement explained with its equations
+and points, or why the rules refuse it (issue 18).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from mathable.engine.actions import Place
+from mathable.engine.errors import IllegalMove
+from mathable.engine.explain import Explanation, equation
+from mathable.i18n import lazy
+
+from .board import EMPTY, Board
+from .variants import Variant, already_holds
+
+if TYPE_CHECKING:
+    from .game import BoardGame
+
+
+def explain_on_board(
+    variant: Variant, board: Board, cell: int, value: int, strict: bool = False
+) -> Explanation:
+    """Explain ``value`` on ``cell`` of ``board`` (issue 18): one equation per pair of
+    tokens in line next to it that makes the value (C3, C4), only the square's operation
+    on a restriction square (C5), the points as ``variant`` scores them (C6, K2); or why
+    it is refused, with the rule (C1, C3, C5, K2)."""
+    grid = board.grid
+    if not 0 <= cell < len(board.values):
+        reason = lazy("cell {cell} is off the board", cell=cell)
+        return Explanation(str(cell), value, False, (), 1, 0, str(reason), "C1")
+    name, award = grid.name(cell), board.rules.multipliers[cell]
+    if not board.is_empty(cell):
+        held = already_holds(name, board.values[cell])
+        return Explanation(name, value, False, (), award, 0, str(held), "C3")
+    if not variant.is_legal(board, cell, value, strict):
+        try:
+            variant.check_placement(board, cell, value, strict)
+        except IllegalMove as refused:
+            return Explanation(name, value, False, (), award, 0, refused.reason, refused.rule)
+    ops, values = board.rules.cell_ops[cell], board.values
+    found = []
+    for near, far in grid.pairs[cell]:
+        if values[near] == EMPTY or values[far] == EMPTY:
+            continue
+        first, second = sorted((near, far))
+        made = equation(
+            value, (grid.name(first), values[first]), (grid.name(second), values[second]), ops
+        )
+        if made is not None:
+            found.append(made)
+    points = variant.placement_points(board, cell, value)
+    return Explanation(name, value, True, tuple(found), award, points, "", "")
+
+
+class LegalPlacements:
+    """The placements the player to move may make, computed lazily from the board's
+    tables (python-chess's ``LegalMoveGenerator``): ``in`` and ``count()`` never list
+    them all."""
+
+    def __init__(self, game: BoardGame) -> None:
+        self._game = game
+
+    def _rack_values(self) -> list[int]:
+        state = self._game._state
+        if state.over or state.question is not None:
+            return []
+        return sorted(set(state.racks[state.to_move]))
+
+    def __iter__(self) -> Iterator[Place]:
+        game = self._game
+        board, variant, strict = game.board, game.variant, game.house_rules.strict
+        for value in self._rack_values():
+            for cell in sorted(variant.legal_cells(board, value, strict)):
+                yield Place(cell, value)
+
+    def with_extras(self) -> Iterator[Place]:
+        """Every placement, and again with the extra token where one may be taken (C7)."""
+        offers = self._game.offers_extra_token
+        for place in self:
+            yield place
+            if offers(place.cell):
+                yield replace(place, extra=True)
+
+    def count(self) -> int:
+        """How many placements there are."""
+        game = self._game
+        board, variant, strict = game.board, game.variant, game.house_rules.strict
+        return sum(len(variant.legal_cells(board, v, strict)) for v in self._rack_values())
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __bool__(self) -> bool:
+        return self._game.variant.can_place(self._game.board, self._rack_values())
+
+    def __contains__(self, place: object) -> bool:
+        if not isinstance(place, Place):
+            return False
+        game = self._game
+        if place.value not in self._rack_values():
+            return False
+        if not 0 <= place.cell < len(game.board.values):
+            return False
+        if not game.board.is_empty(place.cell) or not game.variant.is_legal(
+            game.board, place.cell, place.value, game.house_rules.strict
+        ):
+            return False
+        return not place.extra or game.offers_extra_token(place.cell)
