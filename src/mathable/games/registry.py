@@ -12,12 +12,14 @@ from typing import Any
 
 from mathable.engine import validation
 from mathable.engine.errors import MathableError
+from mathable.engine.explain import Explanation
 from mathable.engine.notation import CellNames, Position
 from mathable.engine.protocol import Game, GameType, HouseRules
 from mathable.engine.records import replay_record
 from mathable.i18n import lazy
 
 from .board.game import game_type_of
+from .board.placements import explain_in_position
 from .board.variants import CLASSIC, JUNIOR, JUNIOR_NUMBERS, Variant
 from .quattro.game import QUATTRO
 
@@ -123,6 +125,20 @@ def score_sheet(name: str, text: str) -> dict[str, Any]:
     if kind.sheets is None:
         raise ValueError(lazy("{game} has no score sheets", game=kind.title_text))
     return kind.sheets.score(text)
+
+
+def explain_placement(position: str, placement: str) -> Explanation:
+    """Explain ``placement`` (``I8=12``) in a one-line ``position`` of a game with a board:
+    the equations that make it legal and its points, or why it is refused and by which
+    rule (``/api/explain``, issue 18). Raises a MathableError when the position or the
+    placement cannot be read, or the game has no board."""
+    grids = position_grids()
+    found = Position.parse(position, grids)
+    if found.variant not in grids:
+        raise MathableError(
+            lazy("{game} has no board to explain placements on", game=found.variant)
+        )
+    return explain_in_position(found, placement)
 
 
 def catalog() -> list[dict[str, Any]]:

@@ -10,12 +10,13 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from mathable.engine.actions import Place
-from mathable.engine.errors import IllegalMove
+from mathable.engine.errors import IllegalMove, MathableError
 from mathable.engine.explain import Explanation, equation
+from mathable.engine.notation import Position, parse_placement
 from mathable.i18n import lazy
 
 from .board import EMPTY, Board
-from .variants import Variant, already_holds
+from .variants import Variant, already_holds, get_variant
 
 if TYPE_CHECKING:
     from .game import BoardGame
@@ -110,3 +111,21 @@ class LegalPlacements:
         ):
             return False
         return not place.extra or game.offers_extra_token(place.cell)
+
+
+def explain_in_position(position: Position, placement: str) -> Explanation:
+    """Explain ``placement`` (``I8=12``) in a board game's one-line ``position`` (issue 18,
+    ``/api/explain``); raises a :class:`~mathable.engine.errors.MathableError` with the
+    reason when the position holds what its board cannot or the placement cannot be read."""
+    variant = get_variant(position.variant)
+    size = len(variant.layout.squares)
+    for cell, value in position.board:
+        if not 0 <= cell < size:
+            raise MathableError(lazy("the position has a cell off the board"))
+        if value not in variant.tokens:
+            raise MathableError(
+                lazy("{value} is not a token of {game}", value=value, game=variant.title)
+            )
+    board = variant.new_board(dict(position.board))
+    place = parse_placement(placement, board.grid)
+    return explain_on_board(variant, board, place.cell, place.value)

@@ -41,6 +41,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy import Connection, insert, select, update
 
 from mathable.ai import BOTS, bot_player_id
+from mathable.engine.spec import SpecError, check_house_rule_names, check_seats
 from mathable.games import registry
 from mathable.games.registry import GAMES
 from mathable.i18n import _, ngettext
@@ -51,7 +52,6 @@ from mathable.web.infra.errors import ServiceError, at_field
 from mathable.web.infra.store import EventStore
 from mathable.web.players.players import Player
 from mathable.web.ratings.standings import shown_name
-from mathable.web.rounds.creating import unknown_house_rule
 from mathable.web.rounds.schemas import NewGame, Seat
 from mathable.web.rounds.service import GameService
 
@@ -159,16 +159,10 @@ def checked_spec(body: SeekIn) -> dict[str, Any]:
         kind = registry.game_type(body.variant)
     except ValueError as exc:
         raise ServiceError(400, at_field("variant", exc)) from None
-    if not kind.min_players <= body.seats <= kind.max_players:
-        raise ServiceError(
-            422,
-            _(
-                "seats: {game} is played by {low} to {high}",
-                game=kind.title,
-                low=kind.min_players,
-                high=kind.max_players,
-            ),
-        )
+    try:
+        check_seats(kind, body.seats, "seats")
+    except SpecError as exc:
+        raise ServiceError(422, exc.text) from None
     for number, level in enumerate(body.computers, start=1):
         if level not in BOTS:
             raise ServiceError(
@@ -184,9 +178,10 @@ def checked_spec(body: SeekIn) -> dict[str, Any]:
         raise ServiceError(
             422, _("computers: a seek is for two people at least (play the computer from home)")
         )
-    for rule in body.house_rules:
-        if rule not in kind.house_rules:
-            raise ServiceError(422, unknown_house_rule(rule, kind))
+    try:
+        check_house_rule_names(kind, body.house_rules)
+    except SpecError as exc:
+        raise ServiceError(422, exc.text) from None
     refused = rated_refusal(body.house_rules) if body.rated else None
     if refused is not None:
         raise ServiceError(422, at_field(*refused))

@@ -17,6 +17,7 @@ from mathable.ai import BOTS, bot_player_id, level_name, seat_levels
 from mathable.engine import records
 from mathable.engine.errors import MathableError
 from mathable.engine.protocol import GameType, HouseRules
+from mathable.engine.spec import SpecError, check_house_rule_names, check_seats
 from mathable.games import registry
 from mathable.games.registry import GAMES, new_game
 from mathable.i18n import _
@@ -46,18 +47,6 @@ def board_json(kind: GameType) -> dict[str, Any]:
         "size": kind.columns,
         "squares": [{"kind": t.kind, "label": t.label} for t in kind.targets],
     }
-
-
-def unknown_house_rule(rule: str, kind: GameType) -> str:
-    """The refusal of a house rule the game does not offer."""
-    if kind.house_rules:
-        return _(
-            "house_rules.{rule}: {game} offers {rules}",
-            rule=rule,
-            game=kind.title,
-            rules=", ".join(kind.house_rules),
-        )
-    return _("house_rules.{rule}: {game} offers no house rules", rule=rule, game=kind.title)
 
 
 class Creating(Moves):
@@ -122,15 +111,10 @@ class Creating(Moves):
             kind = registry.game_type(spec.variant)
         except ValueError as exc:
             raise ServiceError(400, str(exc)) from None
-        if not kind.min_players <= len(spec.players) <= kind.max_players:
-            raise ServiceError(
-                400,
-                _(
-                    "players: a list of {low} to {high} seats",
-                    low=kind.min_players,
-                    high=kind.max_players,
-                ),
-            )
+        try:
+            check_seats(kind, len(spec.players))
+        except SpecError as exc:
+            raise ServiceError(400, exc.text) from None
         for number, player in enumerate(spec.players, start=1):
             if player.bot is not None and player.bot not in BOTS:
                 raise ServiceError(
@@ -168,9 +152,10 @@ class Creating(Moves):
                 )
             mine = spec.seat
         chosen = dict(spec.house_rules)
-        for rule in chosen:
-            if rule not in kind.house_rules:
-                raise ServiceError(422, unknown_house_rule(rule, kind))
+        try:
+            check_house_rule_names(kind, chosen)
+        except SpecError as exc:
+            raise ServiceError(422, exc.text) from None
         refused = rated_refusal(chosen, spec.seed) if spec.rated else None
         if refused is not None:
             raise ServiceError(422, at_field(*refused))

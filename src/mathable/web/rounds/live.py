@@ -71,9 +71,6 @@ class LiveGame:
     events: int = 0
     """The events stored (actions and undos, :data:`~.workers.UNDO`): the seq the next
     one takes, and the views' ``seq``. Without undos, the game's number of actions."""
-    actors: tuple[Game, int, int, list[int]] | None = None
-    """The game, its events and actions, and who made each of its actions (worked out
-    for :meth:`GameService.undo_steps`, kept until the game changes)."""
     timing: Timing | None = None
     """The clocks' turn changes (:mod:`.gameclock`), derived from the events and their
     times (a resignation, abort or flag is the game's own: local ruling L1)."""

@@ -11,9 +11,9 @@ import logging
 from pydantic import ValidationError
 
 from mathable import i18n
-from mathable.engine.actions import Abort, Challenge, Leave, Shake, action_kind
+from mathable.engine.acting import ActionRefused, RefusalKind
+from mathable.engine.actions import Shake
 from mathable.engine.errors import IllegalMove, NotationError
-from mathable.engine.protocol import Game
 from mathable.i18n import _
 from mathable.web.infra.connections import Encoded
 from mathable.web.infra.errors import ServiceError
@@ -27,6 +27,27 @@ from mathable.web.rounds.leaving import Leaving
 from mathable.web.rounds.live import LiveGame, Seated
 
 log = logging.getLogger(__name__)
+
+
+REFUSED_STATUS: dict[RefusalKind, int] = {
+    "over": 409,
+    "left": 409,
+    "challenge": 409,
+    "turn": 409,
+    "undo": 409,
+    "not_playable": 400,  # resign, abort, claim, flags and undo have routes of their own
+}
+"""The answer's status for each reason a seat may not act now (:class:`ActionRefused`)."""
+
+
+def refused_extra(refusal: ActionRefused, live: LiveGame) -> dict[str, int]:
+    """What a refusal's answer adds: the seq a client looks again from, when the game
+    went on without it (not its turn, a challenge no longer open, an undo)."""
+    if refusal.kind == "challenge":
+        return {"seq": len(live.game.log)}
+    if refusal.kind in ("turn", "undo"):
+        return {"seq": live.events}
+    return {}
 
 
 class Moves(Leaving):
@@ -145,50 +166,15 @@ class Moves(Leaving):
             apply_event(game, event)
             return event, live.events
         try:
-            action = game.parse_action(text)
+            action = game.play(seat, text)  # the engine decides who may act (issue 34)
         except NotationError as exc:
             raise ServiceError(400, str(exc)) from None
-        if live.over:
-            why = game.end_reason
+        except ActionRefused as exc:  # (an IllegalMove: caught first)
             raise ServiceError(
-                409, _("the game is over: {reason}", reason=why) if why else _("the game is over")
-            )
-        if isinstance(action, Leave | Abort | Shake):  # resign, abort, claim, flags; undo (O5)
-            raise ServiceError(
-                400, _("{action}: not an action to play here", action=action_kind(action))
-            )
-        if game.left[seat]:
-            raise ServiceError(409, _("you have left the game: play goes on without you"))
-        if action_kind(action) == "challenge":
-            action = self._challenge(game, seat)
-        elif seat != game.to_move:
-            raise ServiceError(
-                409,
-                _("it is {name}'s turn, not yours", name=game.players[game.to_move]),
-                seq=live.events,
-            )
-        try:
-            game.apply(action)
+                REFUSED_STATUS[exc.kind], exc.reason_text, **refused_extra(exc, live)
+            ) from None
         except IllegalMove as exc:
             raise ServiceError(
                 422, str(exc), rule=exc.rule, where=exc.where, reason=exc.reason
             ) from None
         return game.format_action(action), live.events
-
-    @staticmethod
-    def _challenge(game: Game, seat: int) -> Challenge:
-        """C12: any opponent of the player who made the turn may challenge it until the
-        next player acts, whoever is to move (a game-ending turn waits for it); the
-        player who made it may not."""
-        view = game.view(seat)
-        if "challenge" not in view.available:
-            if not game.house_rules.table_referee:
-                reason = _("there are no challenges without the table-referee house rule (C12)")
-            elif view.summaries and view.summaries[-1].seat == seat:
-                reason = _("you made that turn: only your opponents may challenge it (C12)")
-            else:
-                reason = _(
-                    "nothing to challenge: a challenge comes before the next player acts (C12)"
-                )
-            raise ServiceError(409, reason, seq=len(game.log))
-        return Challenge(by=seat)

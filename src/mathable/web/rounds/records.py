@@ -13,9 +13,8 @@ from mathable.engine import records
 from mathable.engine.actions import Exchange
 from mathable.engine.errors import MathableError
 from mathable.engine.protocol import Game
-from mathable.games.board.transcript import format_transcript, score_transcript
-from mathable.games.board.variants import get_variant
-from mathable.games.registry import GAMES
+from mathable.games import registry
+from mathable.games.registry import sheet_games
 from mathable.i18n import _
 from mathable.web.infra.errors import ServiceError
 from mathable.web.infra.workers import (
@@ -28,11 +27,6 @@ from mathable.web.rounds.rematches import Rematches
 from mathable.web.rounds.views import view_data
 
 log = logging.getLogger(__name__)
-
-
-def sheet_games() -> list[str]:
-    """The games whose paper score sheets can be scored."""
-    return [name for name, kind in GAMES.items() if kind.score_sheets]
 
 
 class Records(Rematches):
@@ -154,7 +148,7 @@ class Records(Rematches):
     def transcript(game: Game) -> str:
         """The game's score sheet, for games that have them."""
         kind = game.game_type
-        if not kind.score_sheets:
+        if kind.sheets is None:
             raise ServiceError(
                 400,
                 _(
@@ -163,7 +157,7 @@ class Records(Rematches):
                     game=kind.title,
                 ),
             )
-        return format_transcript(game)
+        return game.score_sheet()
 
     @staticmethod
     def replay(game: Game, step: int, seat: int | None = None) -> dict[str, Any]:
@@ -297,6 +291,6 @@ class Records(Rematches):
                 400, _("score sheets are for {games}", games=", ".join(sheet_games()))
             )
         try:
-            return score_transcript(text, get_variant(variant)).to_dict()
+            return registry.score_sheet(variant, text)
         except MathableError as exc:
             raise ServiceError(422, str(exc)) from None

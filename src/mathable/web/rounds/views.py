@@ -10,9 +10,9 @@ from typing import Any
 
 from mathable import i18n
 from mathable.ai import level_name
-from mathable.engine.actions import Abort, Challenge, Leave, Shake, action_kind
+from mathable.engine.acting import ActionRefused
+from mathable.engine.actions import action_kind
 from mathable.engine.protocol import Game, View
-from mathable.i18n import lazy
 from mathable.web.infra.connections import Encoded, ViewMessage
 from mathable.web.infra.errors import ServiceError
 from mathable.web.rounds.live import LiveGame, LiveGames
@@ -52,64 +52,19 @@ class Views(LiveGames):
     """What each seat and watcher sees of a game: its view, built once per action and seat,
     with what the seat may do now (undo, resign, claim, the rematch)."""
 
-    def undo_steps(self, live: LiveGame, seat: int | None, refuse: bool = False) -> int:
-        """How many actions an undo by ``seat`` takes back now; 0 if it may not (with
-        ``refuse``, a :class:`ServiceError` saying why).
-
-        House rule ``allow_undo`` (ruling V-B forbids it otherwise), on the web: a player
-        takes back their own last action, and the computer players' replies after it,
-        back to their turn, while no other person has acted since. The same at one screen
-        (its page sends the undo with the token of the person whose action it is) and
-        online, so nobody ever takes back what another person did; never once the game is
-        over. The view's ``undo`` says whether the seat may."""
-        game = live.game
-        why: i18n.Text
-        if seat is None:
-            why = lazy("spectators cannot undo")
-        elif not game.house_rules.allow_undo:
-            why = lazy("undo is off in this game: taking back is a house rule (allow undo, V-B)")
-        elif live.over:
-            why = lazy("the game is over")
-        elif game.left[seat]:
-            why = lazy("you have left the game")
-        else:
-            steps = 0
-            for back, actor in enumerate(reversed(self._actors(live)), start=1):
-                if isinstance(game.log[-back], Shake):
-                    continue  # nobody's, never taken back: the bag shaken by an undo (O5)
-                if isinstance(game.log[-back], Leave | Abort):
-                    break  # never taken back (local ruling L1)
-                steps += 1
-                if actor == seat:
-                    return steps
-                if actor not in live.bots:
-                    break
-            why = lazy(
-                "nothing of yours to take back: you may undo your own last action (and the "
-                "computer's replies) while nobody else has played since (V-B)"
-            )
-        if refuse:
-            raise ServiceError(409, why, seq=live.events)
-        return 0
-
     @staticmethod
-    def _actors(live: LiveGame) -> list[int]:
-        """The seat that made each action of the game's log (a challenge: its challenger,
-        when known), from one replay, kept until the game changes."""
-        game = live.game
-        memo = live.actors
-        if memo is not None and memo[0] is game and memo[1:3] == (live.events, len(game.log)):
-            return memo[3]
-        replay = game.fresh()
-        actors = []
-        for action in game.log:
-            by = action.by if isinstance(action, Challenge) else None
-            if isinstance(action, Leave | Abort):
-                by = action.seat
-            actors.append(replay.to_move if by is None else by)
-            replay.apply(action)
-        live.actors = (game, live.events, len(game.log), actors)
-        return actors
+    def undo_steps(live: LiveGame, seat: int | None, refuse: bool = False) -> int:
+        """How many actions an undo by ``seat`` takes back now; 0 if it may not (with
+        ``refuse``, a :class:`ServiceError` saying why). The rule is the engine's
+        (:meth:`~mathable.engine.protocol.Game.undo_steps`, house rule ``allow_undo``, V-B):
+        a player takes back their own last action and the computers' replies after it,
+        while no other person has acted since; the view's ``undo`` says whether the seat may."""
+        try:
+            return live.game.undo_steps(seat, live.bots)
+        except ActionRefused as exc:
+            if refuse:
+                raise ServiceError(409, exc.reason_text, seq=live.events) from None
+            return 0
 
     @staticmethod
     def _may_resign(live: LiveGame, seat: int | None) -> bool:
@@ -188,7 +143,7 @@ class Views(LiveGames):
         data = Encoded(view_data(game, view))
         data["id"] = live.id
         data["seq"] = live.events
-        data["undo"] = bool(self.undo_steps(live, seat))
+        data["undo"] = live.game.can_undo(seat, live.bots)
         data["seats"] = seats
         data["title"] = game.game_type.title
         data["mode"] = live.mode
