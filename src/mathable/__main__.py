@@ -1,6 +1,6 @@
 """``python -m mathable``: the ``mathable`` command."""
 
-from mathable.cli.app import main
+from mathable.cli.main import main
 
 if __name__ == "__main__":
     main()

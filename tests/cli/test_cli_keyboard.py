@@ -21,8 +21,9 @@ from typer.testing import CliRunner
 
 from mathable import i18n
 from mathable.ai.hints import hints
-from mathable.cli.app import app, bot_names
-from mathable.cli.hotseat import explain_cell, play_line, run_hotseat
+from mathable.cli.app import app
+from mathable.cli.hotseat import play_line, run_hotseat
+from mathable.cli.play import bot_names
 from mathable.cli.practice import run_practice
 from mathable.engine import records
 from mathable.engine.actions import Exchange, Leave, Place
@@ -31,6 +32,7 @@ from mathable.games import registry
 from mathable.learn import puzzles as mined
 from mathable.learn.practice import get_level
 from mathable.render import panels
+from mathable.render.typed import explain_cell
 
 runner = CliRunner()
 
@@ -375,7 +377,7 @@ def test_pace_is_refused_below_zero_and_passed_to_the_full_screen(
     assert out.exit_code == 2 and "--pace" in out.output
     seen: dict[str, object] = {}
     monkeypatch.setattr("mathable.tui.app.run_app", lambda *a, **k: seen.update(k))
-    from mathable.cli import app as cli_app
+    from mathable.cli import play as cli_app
 
     class _Tty(StringIO):
         def isatty(self) -> bool:

@@ -9,11 +9,12 @@ from io import StringIO
 import pytest
 from rich.console import Console
 
-from mathable.cli.hotseat import challenge_request, run_hotseat
+from mathable.cli.hotseat import run_hotseat
 from mathable.engine import records
 from mathable.engine.actions import Challenge
 from mathable.engine.protocol import Game, HouseRules
 from mathable.games import registry
+from mathable.render.typed import challenge_request
 
 RACKS = {"racks": [[13, 7], [5, 6], [5, 6]], "bag": [9, 9, 9], "to_move": 0}
 

@@ -23,7 +23,7 @@ from mathable.engine.protocol import Game, HouseRules
 from mathable.games import registry
 from mathable.games.board.game import BoardGame
 from mathable.i18n import language
-from mathable.tui import app as tui
+from mathable.tui import widgets as tui
 from mathable.tui.app import MathableApp
 from mathable.tui.rules import keys_help
 from mathable.tui.screens import HelpScreen, NewGameScreen, QuestionScreen, ReplayScreen

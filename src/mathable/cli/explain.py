@@ -1,9 +1,8 @@
 """``mathable explain POSITION PLACEMENT`` (issue 18): the equations that make a placement
 legal and how its points add up, or why it is refused.
 
-The command is declared on the group of :mod:`.app`, which imports this module at its
-end; POSITION is read as ``moves`` and ``show`` read it (a one-line position, a file or a
-record).
+:mod:`.main` registers the command; POSITION is read as ``moves`` and ``show`` read it (a
+one-line position, a file or a record).
 """
 
 from __future__ import annotations
@@ -15,28 +14,28 @@ from rich.text import Text
 
 from mathable.i18n import _, lazy
 
-from .app import JsonFlag, PositionArg, _Command, _help, _position, _print_json, app, console, fail
+from .games import read_position
+from .shell import JsonFlag, PositionArg, console, fail, helps, print_json
 
 MAX_PLACEMENT = 40
 """The longest placement read, in characters (``I8=12`` is five)."""
 
 
-@app.command(
-    "explain",
-    cls=_Command,
-    help=_help(
-        lazy(
-            "Explain a placement in a position: each equation it completes and how its "
-            "points add up, or why the rules refuse it."
-        ),
-        # TRANSLATORS: the notation between quotes is typed as it is, in every language
-        lazy("For example: mathable explain 'classic | ...' I8=12"),
+EXPLAIN_HELP = helps(
+    lazy(
+        "Explain a placement in a position: each equation it completes and how its "
+        "points add up, or why the rules refuse it."
     ),
+    # TRANSLATORS: the notation between quotes is typed as it is, in every language
+    lazy("For example: mathable explain 'classic | ...' I8=12"),
 )
+"""The help of ``explain``."""
+
+
 def explain(
     position: PositionArg,
     placement: Annotated[
-        str, typer.Argument(help=_help(lazy("The placement, in the notation: I8=12.")))
+        str, typer.Argument(help=helps(lazy("The placement, in the notation: I8=12.")))
     ],
     json_out: JsonFlag = False,
 ) -> None:
@@ -44,7 +43,7 @@ def explain(
     from mathable.engine.notation import parse_placement
     from mathable.games.board.game import explain_on_board
 
-    pos, rules = _position(position)
+    pos, rules = read_position(position)
     board = rules.new_board(dict(pos.board))
     if len(placement) > MAX_PLACEMENT:
         raise fail(_("the placement is too long (at most {most} characters)", most=MAX_PLACEMENT))
@@ -54,7 +53,7 @@ def explain(
         raise fail(str(exc)) from None
     explained = explain_on_board(rules, board, place.cell, place.value)
     if json_out:
-        _print_json(explained.to_json())
+        print_json(explained.to_json())
         return
     if not explained.legal:
         # TRANSLATORS: a refused placement: why, then the rule refusing it

@@ -3,8 +3,7 @@
 Each step draws the board as ``mathable show`` does, says the rule the step shows, and
 reads the learner's move in the notation (``I8=12``); a wrong attempt is explained
 (:func:`mathable.learn.lessons.check`) and asked again, ``hint`` shows the move, ``quit``
-leaves. The command is declared on the group of :mod:`.app`, which imports this module at
-its end.
+leaves. :mod:`.main` registers the command.
 """
 
 from __future__ import annotations
@@ -17,7 +16,7 @@ from rich.text import Text
 from mathable import i18n
 from mathable.i18n import _, lazy, typed_command
 
-from .app import VariantOpt, _Command, _help, app, console, fail, tolerant_stdin
+from .shell import VariantOpt, console, fail, helps, tolerant_stdin
 
 if TYPE_CHECKING:
     from mathable.engine.protocol import Game
@@ -57,8 +56,9 @@ def _draw(console: Console, game: Game) -> None:
 def run_lesson(console: Console, lesson: Lesson) -> bool:
     """Go through ``lesson`` step by step at the terminal; False if the learner quit."""
     from mathable.learn.lessons import check
+    from mathable.render.words import clean
 
-    from .hotseat import _ask, _refused, clean
+    from .prompt import ask, refused
 
     console.print(Text(str(lesson.title), style="bold"))
     console.print(Text(str(lesson.intro)))
@@ -82,7 +82,7 @@ def run_lesson(console: Console, lesson: Lesson) -> bool:
         console.print(Text(str(step.text), style="cyan"))
         while True:
             line = typed_command(
-                _ask(console, Text.assemble((game.players[game.to_move], "bold"), "> "))
+                ask(console, Text.assemble((game.players[game.to_move], "bold"), "> "))
             )
             word = line.strip().split()[0].lower() if line.strip() else ""
             if word == "quit":
@@ -109,22 +109,21 @@ def run_lesson(console: Console, lesson: Lesson) -> bool:
             if attempt.correct:
                 console.print(Text(clean(attempt.text), style="green"))
                 break
-            _refused(console, clean(attempt.text))
+            refused(console, clean(attempt.text))
     console.print()
     console.print(Text(str(lesson.end), style="bold green"))
     return True
 
 
-@app.command(
-    "learn",
-    cls=_Command,
-    help=_help(
-        lazy(
-            "A guided first game: make each move of the rulebook's example game yourself, "
-            "with each rule explained and wrong moves explained too."
-        )
-    ),
+LEARN_HELP = helps(
+    lazy(
+        "A guided first game: make each move of the rulebook's example game yourself, "
+        "with each rule explained and wrong moves explained too."
+    )
 )
+"""The help of ``learn``."""
+
+
 def learn(variant: VariantOpt = "classic") -> None:
     from mathable.engine.errors import MathableError
     from mathable.learn.lessons import lesson_for

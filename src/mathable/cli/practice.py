@@ -4,7 +4,7 @@ Each of the learner's turns shows the board, the rack with the cells each token 
 (``7: G9, J5``; a ``*`` marks a cell practising the level's arithmetic), and takes the
 notation as in the line-by-line game; ``hint`` is free. When the turn is over, the best turn
 that was available is shown with its explanation (:mod:`mathable.learn.practice`). The
-command is declared on the group of :mod:`.app`, which imports this module at its end.
+command is registered by :mod:`.main`.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from rich.text import Text
 
 from mathable.i18n import _, lazy, typed_command
 
-from .app import _Command, _help, app, console, fail, tolerant_stdin
+from .shell import console, fail, helps, tolerant_stdin
 
 if TYPE_CHECKING:
     from mathable.learn.practice import Level, Review
@@ -31,7 +31,10 @@ def run_practice(console: Console, level: Level, seed: int | None = None) -> Non
     from mathable.ai import seat_bots
     from mathable.learn.practice import COMPUTER, Coach, fits, new_practice, positions
 
-    from .hotseat import _ask, _bot_action, _draw, _game_over, _hint, _refused, help_text, play_line
+    from .hotseat import play_line
+    from .linehelp import help_text
+    from .prompt import ask, refused
+    from .screen import bot_action, draw, game_over, hint
 
     # TRANSLATORS: the learner's name in a practice game
     game = new_practice(level, _("You"), seed)
@@ -46,26 +49,24 @@ def run_practice(console: Console, level: Level, seed: int | None = None) -> Non
     while not game.is_over:
         seat = game.to_move
         if seat in bots:
-            thinking = _bot_action(console, game, seat, bots[seat], thinking)
+            thinking = bot_action(console, game, seat, bots[seat], thinking)
             _reviewed(console, coach.observe())
             continue
         thinking = None
         view = game.view(seat)
         if drawn != len(game.log):  # a refusal, help or hint stays in sight
-            _draw(console, game, view)
+            draw(console, game, view)
             # TRANSLATORS: then, per rack value, the cells it fits; '*' marks the level's
             # arithmetic
             console.print(Text(_("Where your tokens fit (* practises the level):")))
             console.print(Text(positions(fits(game, level))))
             drawn = len(game.log)
-        line = typed_command(_ask(console, Text.assemble((game.players[seat], "bold"), "> ")))
+        line = typed_command(ask(console, Text.assemble((game.players[seat], "bold"), "> ")))
         line = line.strip()
         if not line:
             continue
         if len(line) > MAX_LINE:
-            _refused(
-                console, _("the line is too long (at most {count} characters)", count=MAX_LINE)
-            )
+            refused(console, _("the line is too long (at most {count} characters)", count=MAX_LINE))
             continue
         word = line.split()[0].lower()
         if word in ("help", "?"):
@@ -73,20 +74,20 @@ def run_practice(console: Console, level: Level, seed: int | None = None) -> Non
         elif word == "quit":
             return
         elif word == "hint":
-            _hint(console, game, view)
+            hint(console, game, view)
         else:
             refusal = play_line(game, line)
             if refusal is not None:
-                _refused(console, refusal)
+                refused(console, refusal)
                 continue
             _reviewed(console, coach.observe())
-    _draw(console, game, game.view(None))
-    _game_over(console, game)
+    draw(console, game, game.view(None))
+    game_over(console, game)
 
 
 def _reviewed(console: Console, review: Review | None) -> None:
     """The review of the learner's turn just ended, if one ended."""
-    from .hotseat import clean
+    from mathable.render.words import clean
 
     if review is None:
         return
@@ -95,21 +96,20 @@ def _reviewed(console: Console, review: Review | None) -> None:
         console.print(Text(clean(line), style=style))
 
 
-@app.command(
-    "practice",
-    cls=_Command,
-    help=_help(
-        lazy(
-            "Practise against the gentle computer: your rack with the cells each token fits, "
-            "free hints, and after each turn the best turn you had, explained."
-        )
-    ),
+PRACTICE_HELP = helps(
+    lazy(
+        "Practise against the gentle computer: your rack with the cells each token fits, "
+        "free hints, and after each turn the best turn you had, explained."
+    )
 )
+"""The help of ``practice``."""
+
+
 def practice(
     level: Annotated[
         str,
         typer.Option(
-            help=_help(
+            help=helps(
                 lazy(
                     "plus-minus (Mathable Junior: + and − up to 20), tables (the classic game, "
                     "× and ÷ of the tables up to 10 marked) or everything."
@@ -119,7 +119,7 @@ def practice(
     ] = "everything",
     seed: Annotated[
         int | None,
-        typer.Option(min=0, max=10**9, help=_help(lazy("Seed of the shuffle (random if unset)."))),
+        typer.Option(min=0, max=10**9, help=helps(lazy("Seed of the shuffle (random if unset)."))),
     ] = None,
 ) -> None:
     from mathable.learn.practice import get_level

@@ -2,8 +2,8 @@
 
 A puzzle reads the player's turn at a prompt (a placement a line, or a whole turn on one
 line), answers ``hint``, ``help`` and ``quit`` (which leaves without showing the answer),
-and ignores empty lines. The commands are declared on the group of :mod:`.app`, which
-imports this module at its end; the selection rule is :mod:`mathable.learn.puzzles`'s.
+and ignores empty lines. :mod:`.main` registers the commands; the selection rule is
+:mod:`mathable.learn.puzzles`'s.
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ from mathable.i18n import _, lazy, ngettext
 
 from . import oserrors
 from ._later import Deferred, later
-from .app import JobsOpt, _Command, _help, _writable_folder, app, console, err, fail, show
+from .positions import show
+from .shell import JobsOpt, console, err, fail, helps, writable_folder
 
 if TYPE_CHECKING:
     from mathable.learn import puzzles as mined
@@ -32,25 +33,24 @@ MAX_LINE = 200
 """The longest line read from the player, in characters."""
 
 
-@app.command(
-    "make-puzzles",
-    cls=_Command,
-    help=_help(
-        lazy(
-            "Mine puzzles from the strong computer player's self-play, in classic and "
-            "Junior: positions where the best whole turn is worth at least 1.5 times and "
-            "30 points more than the best single placement; writes them as JSON, "
-            "reproducible from the seed."
-        )
-    ),
+MAKE_PUZZLES_HELP = helps(
+    lazy(
+        "Mine puzzles from the strong computer player's self-play, in classic and "
+        "Junior: positions where the best whole turn is worth at least 1.5 times and "
+        "30 points more than the best single placement; writes them as JSON, "
+        "reproducible from the seed."
+    )
 )
+"""The help of ``make-puzzles``."""
+
+
 def make_puzzles(
     games: Annotated[
         int | None,
         typer.Option(
             min=1,
             max=100_000,
-            help=_help(
+            help=helps(
                 lazy(
                     "Self-play games per game ({count} by default).",
                     count=Deferred(lambda: mined.DEFAULT_GAMES),
@@ -63,7 +63,7 @@ def make_puzzles(
         typer.Option(
             min=0,
             max=10**9,
-            help=_help(
+            help=helps(
                 lazy(
                     "Game i is dealt from seed + i ({seed} by default).",
                     seed=Deferred(lambda: mined.DEFAULT_SEED),
@@ -73,7 +73,7 @@ def make_puzzles(
     ] = None,
     out: Annotated[
         Path | None,
-        typer.Option("--out", help=_help(lazy("The file to write (default: the shipped set)."))),
+        typer.Option("--out", help=helps(lazy("The file to write (default: the shipped set)."))),
     ] = None,
     jobs: JobsOpt = 1,
 ) -> None:
@@ -82,7 +82,7 @@ def make_puzzles(
     games = mined.DEFAULT_GAMES if games is None else games
     seed = mined.DEFAULT_SEED if seed is None else seed
     target = out or mined.DATA
-    _writable_folder(target.parent)
+    writable_folder(target.parent)
     with Progress(console=err, transient=True) as progress:
         # TRANSLATORS: a progress bar's label while puzzles are mined from self-play
         task = progress.add_task(_("self-play"), total=games * len(mined.GAMES))
@@ -107,26 +107,25 @@ def make_puzzles(
     console.print(Text(_("{puzzles}: wrote {file}", puzzles=said, file=str(target))))
 
 
-@app.command(
-    "puzzles",
-    cls=_Command,
-    help=_help(
-        lazy(
-            "Solve a puzzle: find a turn worth at least the target. Type one placement a "
-            "line (I8=12), then end; the engine's answer follows."
-        )
-    ),
+PUZZLES_HELP = helps(
+    lazy(
+        "Solve a puzzle: find a turn worth at least the target. Type one placement a "
+        "line (I8=12), then end; the engine's answer follows."
+    )
 )
+"""The help of ``puzzles``."""
+
+
 def puzzles(
     band: Annotated[
         str | None,
-        typer.Option(help=_help(lazy("easy, medium or hard (any by default)."))),
+        typer.Option(help=helps(lazy("easy, medium or hard (any by default)."))),
     ] = None,
     daily: Annotated[
-        bool, typer.Option("--daily", help=_help(lazy("Today's puzzle (UTC), the same for all.")))
+        bool, typer.Option("--daily", help=helps(lazy("Today's puzzle (UTC), the same for all.")))
     ] = False,
     puzzle_id: Annotated[
-        str | None, typer.Option("--id", help=_help(lazy("A puzzle by its id.")))
+        str | None, typer.Option("--id", help=helps(lazy("A puzzle by its id.")))
     ] = None,
 ) -> None:
     if band is not None and band not in mined.BANDS:

@@ -1,2 +1,3 @@
-"""Rich renderings shared by the command line and the terminal app: any game's surface
-(board or piles) drawn from its capabilities, score tables, the player card, analysis."""
+"""What both terminal games share, below them both: Rich renderings (any game's surface
+drawn from its capabilities, score tables, the player card, analysis), the words about
+players and endings, and the reading of what a person types to leave or challenge."""
