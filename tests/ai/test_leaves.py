@@ -11,16 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 from mathable.ai import get_bot
-from mathable.ai.leaves import (
-    LeaveModel,
-    fit,
-    fit_stuck,
-    game_samples,
-    judge,
-    load,
-    train,
-    unlearnable,
-)
+from mathable.ai.leaves import LeaveModel, judge, load, unlearnable
+from mathable.ai.training import fit, fit_stuck, game_samples, train
 from mathable.cli.app import app
 
 

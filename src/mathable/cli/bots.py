@@ -358,7 +358,7 @@ def train_leaves(
 
     from rich.progress import Progress
 
-    from mathable.ai import leaves
+    from mathable.ai import leaves, training
     from mathable.ai.arena import TUNING_SEEDS_BELOW
 
     for name in variants or ():
@@ -382,14 +382,14 @@ def train_leaves(
             task = progress.add_task(_("self-play, {game}", game=name), total=games)
             start = time.perf_counter()
             advance = functools.partial(progress.advance, task)
-            model, samples = leaves.train(name, games, seed, jobs, advance)
+            model, samples = training.train(name, games, seed, jobs, advance)
             spent = time.perf_counter() - start
             meta = {
                 "command": f"mathable train-leaves --variant {name} --games {games} --seed {seed}",
                 "games": games,
                 "seed": seed,
                 "samples": samples,
-                "players": leaves.TRAINER,
+                "players": training.TRAINER,
             }
             target = folder / leaves.path_of(name).name
             try:

@@ -40,18 +40,16 @@ def explain(
     json_out: JsonFlag = False,
 ) -> None:
     from mathable.engine.errors import MathableError
-    from mathable.engine.notation import parse_placement
-    from mathable.games.board.game import explain_on_board
+    from mathable.games import registry
 
-    pos, rules = read_position(position)
-    board = rules.new_board(dict(pos.board))
+    pos, _rules = read_position(position)
     if len(placement) > MAX_PLACEMENT:
         raise fail(_("the placement is too long (at most {most} characters)", most=MAX_PLACEMENT))
-    try:
-        place = parse_placement(placement, board.grid)
+    written = pos.format(registry.position_grids()[pos.variant])
+    try:  # as /api/explain: the registry explains, no board-family import here (issue 34)
+        explained = registry.explain_placement(written, placement)
     except MathableError as exc:
         raise fail(str(exc)) from None
-    explained = explain_on_board(rules, board, place.cell, place.value)
     if json_out:
         print_json(explained.to_json())
         return

@@ -1,6 +1,6 @@
 """Reading the games commands are given: a record file, a one-line position (or a file
-holding one), and the board family's rules of a board game; anything else is refused in one
-line."""
+holding one), and the board family's rules of a board game for the commands that work a
+position out on the board (``moves``, ``show``); anything else is refused in one line."""
 
 from __future__ import annotations
 
@@ -30,9 +30,20 @@ else:
 def board_rules(
     kind: GameType, what: Literal["score sheets", "positions"], replay: bool = False
 ) -> Variant:
-    """The board family's rules of a game played on a board (score sheets and one-line
-    positions are board notions); other games fail, saying so (and that ``replay`` shows
-    a record of them, if ``replay``)."""
+    """The board family's rules of a game played on a board, for what a position's
+    commands work out on the board itself (``moves``, ``show``: legal cells, points);
+    other games fail as :func:`on_a_board` says."""
+    on_a_board(kind, what, replay)
+    from mathable.games.board.variants import get_variant
+
+    return get_variant(kind.name)
+
+
+def on_a_board(
+    kind: GameType, what: Literal["score sheets", "positions"], replay: bool = False
+) -> None:
+    """Fail unless ``kind`` is played on a board (score sheets and one-line positions are
+    board notions), saying so (and that ``replay`` shows a record of it, if ``replay``)."""
     if kind.surface != "board":
         game = kind.title
         if what == "score sheets":
@@ -47,9 +58,6 @@ def board_rules(
                 )
             )
         raise fail(_("positions are for the board games; {game} is played on piles", game=game))
-    from mathable.games.board.variants import get_variant
-
-    return get_variant(kind.name)
 
 
 def written(names: CellNames, cell: int, value: int, extra: bool = False) -> str:

@@ -31,12 +31,19 @@ from rich.text import Text
 
 from mathable import i18n
 from mathable.ai import BOTS, seat_bots
+from mathable.engine.acting import ActionRefused
 from mathable.engine.actions import Action, EndTurn, Shake
 from mathable.engine.errors import MathableError
 from mathable.engine.notation import parse_actions
 from mathable.engine.protocol import Game, GameType
 from mathable.i18n import _, command_name, ngettext, typed_command
-from mathable.render.typed import LEAVING_WORDS, challenge_request, leave_request, leaving_open
+from mathable.render.typed import (
+    LEAVING_WORDS,
+    challenge_refusal,
+    challenge_request,
+    leave_request,
+    leaving_open,
+)
 from mathable.render.words import clean, leave_question, left_text
 
 from .linehelp import help_text
@@ -155,7 +162,7 @@ def run_hotseat(
             except MathableError as exc:
                 console.print(Text(clean(str(exc)), style="red"))
         else:
-            refusal = play_line(game, line)
+            refusal = play_line(game, line, seat)
             if refusal is not None:
                 refused(console, refusal)
     draw(console, game, game.view(None))
@@ -179,30 +186,38 @@ def typed_actions(game: Game, line: str) -> list[Action]:
     return parse_actions(line, game.cell_names)
 
 
-def play_line(game: Game, line: str) -> str | None:
-    """Play what a player typed (:func:`typed_actions`): every action of the line, or
-    none of them; None when played, else why the line is refused (the action at fault
-    named when the line holds several)."""
+def play_line(game: Game, line: str, seat: int | None = None) -> str | None:
+    """Play what ``seat`` (None: the seat to move) typed (:func:`typed_actions`): every
+    action of the line, or none of them; None when played, else why the line is refused
+    (the action at fault named when the line holds several). The engine decides who may
+    act (:meth:`Game.play <mathable.engine.protocol.Game.play>`)."""
     try:
         actions = typed_actions(game, line)
     except MathableError as exc:
         return str(exc)
+    if seat is None:
+        seat = game.to_move
     if len(actions) > 1:  # tried on a copy first: a line is played whole or not at all
-        trial, seat = game.copy(), game.to_move
+        trial = game.copy()
         for number, action in enumerate(list(actions)):
             written = game.format_action(action)
-            over = trial.is_over or trial.to_move != seat
-            if over and isinstance(action, EndTurn) and number == len(actions) - 1:
-                actions.pop()  # ``end`` after a turn that ended by itself: done already
-                break
-            if number and over:
+            try:
+                trial.play(seat, action)
+            except ActionRefused as exc:
+                if not number or exc.kind not in ("over", "turn"):
+                    return _(
+                        "{action}: {reason} (nothing of the line was played)",
+                        action=written,
+                        reason=str(exc),
+                    )
+                if isinstance(action, EndTurn) and number == len(actions) - 1:
+                    actions.pop()  # ``end`` after a turn that ended by itself: done already
+                    break
                 # TRANSLATORS: a turn typed on one line went on after the turn had ended
                 return _(
                     "the turn was over before {action}: nothing of the line was played",
                     action=written,
                 )
-            try:
-                trial.apply(action)
             except MathableError as exc:
                 # TRANSLATORS: an action of a turn typed on one line (F8=7), then why it
                 # is refused
@@ -213,7 +228,7 @@ def play_line(game: Game, line: str) -> str | None:
                 )
     try:
         for action in actions:
-            game.apply(action)
+            game.play(seat, action)
     except MathableError as exc:
         return str(exc)
     return None
@@ -243,13 +258,17 @@ def _challenge(console: Console, game: Game, line: str, seat: int, bots: Collect
     if isinstance(request, str):
         refused(console, request)
         return
+    assert request.by is not None  # the seat typed, or the person at the screen
     finished = game.summaries()
     try:
-        game.apply(request)
+        game.play(request.by, request)  # the engine decides whether that seat may (C12)
+    except ActionRefused as exc:
+        refused(console, challenge_refusal(game, request.by, exc))
+        return
     except MathableError as exc:
         refused(console, str(exc))
         return
-    assert request.by is not None and finished  # a challenge is of the last finished turn
+    assert finished  # a challenge is of the last finished turn
     # TRANSLATORS: a successful challenge (C12): who challenged, whose turn was cut short
     said = _(
         "{name} challenged: {maker}'s turn is cut short at its first mistake",

@@ -76,7 +76,7 @@ def run_practice(console: Console, level: Level, seed: int | None = None) -> Non
         elif word == "hint":
             hint(console, game, view)
         else:
-            refusal = play_line(game, line)
+            refusal = play_line(game, line, seat)
             if refusal is not None:
                 refused(console, refusal)
                 continue

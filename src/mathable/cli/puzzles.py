@@ -155,7 +155,7 @@ def play(puzzle: mined.Puzzle) -> None:
     from mathable.engine.actions import EndTurn, Place
     from mathable.engine.errors import MathableError
     from mathable.engine.notation import format_action, parse_actions
-    from mathable.games.board.variants import get_variant
+    from mathable.games import registry
 
     # TRANSLATORS: a puzzle's heading: its id, its band (easy, medium, hard)
     band = str(mined.BAND_NAMES[puzzle.band])
@@ -168,7 +168,7 @@ def play(puzzle: mined.Puzzle) -> None:
     )
     console.print(Text(target, style="bold"))
     console.print(Text(_commands()))
-    grid = get_variant(puzzle.game).layout.grid
+    grid = registry.position_grids()[puzzle.game]
     placed: list[str] = []
     while len(placed) < mined.MAX_TURN:
         # TRANSLATORS: the prompt of a puzzle: how many placements the turn holds so far

@@ -4,6 +4,7 @@ on a real table, game records replayed and analysed, and the games this program 
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -14,7 +15,7 @@ from rich.text import Text
 from mathable.i18n import _, lazy, ngettext, pgettext
 
 from ._later import later
-from .games import board_rules, load_game, position_of, written
+from .games import load_game, on_a_board, position_of, written
 from .shell import (
     BoardVariantOpt,
     JsonFlag,
@@ -32,7 +33,6 @@ if TYPE_CHECKING:
     from mathable.engine import errors
     from mathable.engine.protocol import Game, GameType
     from mathable.games import registry
-    from mathable.games.board.transcript import Scoresheet
     from mathable.render import panels
 else:
     errors = later("mathable.engine.errors")
@@ -56,21 +56,19 @@ def score(
     json_out: JsonFlag = False,
     variant: BoardVariantOpt = "classic",
 ) -> None:
-    from mathable.games.board.transcript import score_transcript
-
     kind = game_type(variant)
-    rules = board_rules(kind, "score sheets")
-    try:
-        sheet = score_transcript(read_file(file), rules)
+    on_a_board(kind, "score sheets")
+    try:  # the game type scores its own sheets: no board-family import here (issue 34)
+        sheet = registry.score_sheet(kind.name, read_file(file))
     except errors.MathableError as exc:
         raise fail(in_file(file, exc)) from None
     problem = sheet_problem(sheet, kind)
     if problem is not None:
         raise fail(in_file(file, problem))
     if json_out:
-        print_json(sheet.to_dict())
+        print_json(sheet)
         return
-    names = rules.layout.grid
+    names = registry.position_grids()[kind.name]
     # TRANSLATORS: the title of a scored transcript's table, then the file's name
     table = Table(title=Text(_("Score sheet: {file}", file=file.name)), header_style="bold")
     table.add_column("#", justify="right")
@@ -80,37 +78,40 @@ def score(
     table.add_column(pgettext("column", "points"), justify="right")
     # TRANSLATORS: a column heading of a score sheet: the player's total so far
     table.add_column(pgettext("column", "total"), justify="right")
-    for number, turn in enumerate(sheet.turns, start=1):
-        if turn.kind == "place":
+    for number, turn in enumerate(sheet["turns"], start=1):
+        if turn["kind"] == "place":
             what = " ".join(
-                f"{written(names, names.parse(p.cell), p.value, p.extra)} ({p.points})"
-                for p in turn.placements
+                f"{written(names, names.parse(p['cell']), p['value'], p['extra'])} ({p['points']})"
+                for p in turn["placements"]
             )
-            if turn.bonus:
+            if turn["bonus"]:
                 # TRANSLATORS: the bonus points of a turn placing a whole rack (C9)
-                what += "  " + _("+{bonus} bonus", bonus=turn.bonus)
-        elif turn.kind == "exchange":
-            what = panels.exchanged_text(kind, turn.exchanged)
-        elif turn.kind == "left":
+                what += "  " + _("+{bonus} bonus", bonus=turn["bonus"])
+        elif turn["kind"] == "exchange":
+            what = panels.exchanged_text(kind, turn["exchanged"])
+        elif turn["kind"] == "left":
             # TRANSLATORS: the last line of a score sheet: what a player had left
             what = _("tokens left on the rack")
         else:
             # TRANSLATORS: a turn of a score sheet: the player passed
             what = pgettext("turn", "pass")
-        table.add_row(str(number), Text(turn.player), Text(what), str(turn.points), str(turn.total))
+        table.add_row(
+            str(number), Text(turn["player"]), Text(what), str(turn["points"]), str(turn["total"])
+        )
     console.print(table)
-    totals = ", ".join(f"{p} {t}" for p, t in sheet.totals.items())
+    totals = ", ".join(f"{p} {t}" for p, t in sheet["totals"].items())
     # TRANSLATORS: then each player's name and total score
     console.print(Text(_("Totals: {scores}", scores=totals)))
 
 
-def sheet_problem(sheet: Scoresheet, kind: GameType) -> str | None:
-    """What makes a scored transcript no game of ``kind``, or None: no turn at all, too
-    few or too many players, or a player out of turn (turns go round in the order the
-    players first appear)."""
-    if not sheet.turns:
+def sheet_problem(sheet: Mapping[str, Any], kind: GameType) -> str | None:
+    """What makes a scored transcript (``score --json``'s data) no game of ``kind``, or
+    None: no turn at all, too few or too many players, or a player out of turn (turns go
+    round in the order the players first appear)."""
+    turns = sheet["turns"]
+    if not turns:
         return _("there is no turn to score: write one line per turn, like 'Ann: I8=12'")
-    players = list(sheet.totals)
+    players = list(sheet["totals"])
     if not kind.min_players <= len(players) <= kind.max_players:
         return ngettext(
             "{count} player: {game} is played by {fewest} to {most} players",
@@ -120,16 +121,16 @@ def sheet_problem(sheet: Scoresheet, kind: GameType) -> str | None:
             fewest=kind.min_players,
             most=kind.max_players,
         )
-    played = [turn for turn in sheet.turns if turn.kind != "left"]
+    played = [turn for turn in turns if turn["kind"] != "left"]
     for number, turn in enumerate(played):
         due = players[number % len(players)]
-        if turn.player != due:
+        if turn["player"] != due:
             # TRANSLATORS: a score sheet's line number, who wrote a turn there, and whose
             # turn it was
             return _(
                 "line {line}: a turn of {name}, but the turn was {due}'s",
-                line=turn.line,
-                name=turn.player,
+                line=turn["line"],
+                name=turn["player"],
                 due=due,
             )
     return None
@@ -181,14 +182,12 @@ def replay(
         typer.Option("--sheet", help=helps(lazy("Print the game as a score sheet instead."))),
     ] = False,
 ) -> None:
-    from mathable.games.board.transcript import format_transcript
-
     game = load_game(record)
     kind = game.game_type
     if sheet:
         if not kind.score_sheets:
             raise fail(_("{game} has no score sheets", game=kind.title))
-        sys.stdout.write(format_transcript(game))
+        sys.stdout.write(game.score_sheet())  # the game type writes it (issue 34)
         return
     if json_out:
         print_json(_replay_data(game))

@@ -1,16 +1,19 @@
 """What a person at a shared screen types to leave a game, to challenge a turn or to ask
 about a cell, read into the engine's actions or answered in words: the plain game
 (:mod:`mathable.cli.hotseat`) and the full screen (:mod:`mathable.tui`) read them alike.
-The engine decides the rest (local ruling L1, C12)."""
+The engine decides the rest (local ruling L1, C12): a challenge is handed to
+:meth:`Game.play <mathable.engine.protocol.Game.play>` for its seat, and a refusal is
+worded as the terminal games word it (:func:`challenge_refusal`)."""
 
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
+from mathable.engine.acting import ActionRefused
 from mathable.engine.actions import LEAVE_REASONS, Abort, Challenge, Leave, Place
-from mathable.engine.errors import MathableError
+from mathable.engine.errors import IllegalMove, MathableError
 from mathable.engine.protocol import Game, View
-from mathable.i18n import _, command_name, typed_command
+from mathable.i18n import _, command_name, lazy, typed_command
 
 from .words import clean
 
@@ -104,6 +107,35 @@ def challenge_request(
             name=game.players[found],
         )
     return Challenge(by=found)
+
+
+def challenge_refusal(game: Game, seat: int, refusal: ActionRefused) -> str:
+    """The words of a challenge by ``seat`` that :meth:`Game.play
+    <mathable.engine.protocol.Game.play>` refused, as the terminal games have always
+    said them (C12, L1): at one screen a challenge may be made for another seat
+    (``challenge 2``), so the refusal names the seat where the engine's says "you".
+    The engine decides; only its :attr:`~ActionRefused.kind` is read here."""
+    name = game.players[seat]
+    if refusal.kind == "over":
+        return str(IllegalMove(lazy("the game is over"), rule="C11"))
+    if refusal.kind not in ("left", "challenge"):
+        return str(refusal)
+    if not any("challenge" in game.available(s) for s in range(len(game.players))):
+        # no opponent may challenge now: the turn is no longer open to a challenge
+        return str(
+            IllegalMove(
+                lazy("only the turn just ended can be challenged, before the next player moves"),
+                rule="C12",
+            )
+        )
+    if refusal.kind == "left":
+        return str(IllegalMove(lazy("{name} has left the game", name=name), rule="L1"))
+    return str(
+        IllegalMove(
+            lazy("{name} made that turn: only an opponent may challenge it", name=name),
+            rule="C12",
+        )
+    )
 
 
 def explain_cell(game: Game, view: View, typed: str) -> tuple[list[str], bool]:

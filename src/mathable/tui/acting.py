@@ -6,10 +6,17 @@ from __future__ import annotations
 import re
 
 from mathable.ai.hints import hints
-from mathable.engine.actions import Action, Exchange, Place, Shake, action_kind
+from mathable.engine.acting import ActionRefused
+from mathable.engine.actions import Action, Challenge, Exchange, Place, Shake
 from mathable.engine.errors import MathableError
 from mathable.i18n import _, command_name, lazy, ngettext, pgettext
-from mathable.render.typed import LEAVING_WORDS, challenge_request, explain_cell, leave_request
+from mathable.render.typed import (
+    LEAVING_WORDS,
+    challenge_refusal,
+    challenge_request,
+    explain_cell,
+    leave_request,
+)
 from mathable.render.words import leave_question, left_text
 
 from .drawing import TILE
@@ -57,10 +64,11 @@ class ActingApp(TurnsApp):
             if isinstance(request, str):
                 self.say(_("Refused: {reason}", reason=request), error=True)
                 return False
+            assert request.by is not None  # the seat typed, or the person at the screen
             finished = game.summaries()
-            if not self.play(request):
+            if not self.play(request, request.by):
                 return False
-            assert request.by is not None and finished  # of the last finished turn
+            assert finished  # a challenge is of the last finished turn
             by, maker = game.players[request.by], game.players[finished[-1].seat]
             self.say(
                 _(
@@ -103,18 +111,33 @@ class ActingApp(TurnsApp):
             places.append(action)
         return places
 
-    def play(self, action: Action) -> bool:
-        """Apply a person's action; an illegal one is refused with the rule, nothing
-        changed."""
+    def play(self, action: Action, seat: int | None = None) -> bool:
+        """Hand a person's action to the engine for ``seat`` (None: the person whose rack
+        is shown), which decides whether that seat may play it now (C12: any opponent
+        may challenge); a refusal shows its reason, the rule's or the engine's, and
+        changes nothing. The engine's refusal of another seat's turn (or of a game over)
+        keeps the screen's own words ("It is not your turn.")."""
         game = self.game
         if game is None:
             return False
-        # any person may challenge the turn just ended (C12); the rest waits for one's turn
-        if action_kind(action) != "challenge" and self.human_seat() is None:
+        if seat is None:
+            seat = self.viewer()
+        if seat is None:  # nobody's rack is shown (a cover, the game over): nobody acts
             self.say(_("It is not your turn."), error=True)
             return False
         try:
-            game.apply(action)
+            game.play(seat, action)
+        except ActionRefused as exc:
+            if isinstance(action, Challenge):
+                reason = challenge_refusal(game, seat, exc)
+            elif exc.kind in ("over", "turn"):
+                self.say(_("It is not your turn."), error=True)
+                return False
+            else:
+                reason = str(exc)
+            self.say(_("Refused: {reason}", reason=reason), error=True)
+            self.refresh_all()
+            return False
         except MathableError as exc:
             self.say(_("Refused: {reason}", reason=exc), error=True)
             self.refresh_all()
