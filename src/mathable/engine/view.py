@@ -6,11 +6,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
+
+from mathable.i18n import current as current_language
 
 from .actions import Cell
 from .explain import Explanation
 from .gametype import Words
+from .kept import kept
 
 
 @dataclass(frozen=True)
@@ -117,7 +121,9 @@ class View:
 
     def common_dict(self) -> dict[str, Any]:
         """The fields every game's JSON view has, its texts in the current language (a
-        view is made once and shown to each reader in theirs)."""
+        view is made once and shown to each reader in theirs). A finished turn's summary
+        is made once per language and shared by every later view (:mod:`.kept`)."""
+        lang = current_language()
         return {
             "variant": self.variant,
             "seat": self.seat,
@@ -135,17 +141,7 @@ class View:
             "surface": list(self.surface),
             "playable": list(self.playable),
             "available": list(self.available),
-            "summaries": [
-                {
-                    "seat": s.seat,
-                    "notation": s.notation,
-                    "points": s.points,
-                    "note": s.note,
-                    "explanations": [e.text() for e in s.explanations],
-                    "no_fit": s.no_fit,
-                }
-                for s in self.summaries
-            ],
+            "summaries": [kept(s, lang, partial(_summary_dict, s)) for s in self.summaries],
             "status": self.status,
             "notice": self.notice,
             "target_notes": list(self.target_notes),
@@ -156,3 +152,15 @@ class View:
         """JSON-ready data: the common fields and the game's own (``cell_name`` names
         cells where a game writes them)."""
         return self.common_dict()
+
+
+def _summary_dict(s: TurnSummary) -> dict[str, Any]:
+    """A finished turn's summary as JSON-ready data, its texts in the current language."""
+    return {
+        "seat": s.seat,
+        "notation": s.notation,
+        "points": s.points,
+        "note": s.note,
+        "explanations": [e.text() for e in s.explanations],
+        "no_fit": s.no_fit,
+    }

@@ -13,7 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from mathable.engine.actions import Cell
+from mathable.engine.kept import kept, naming_key
 from mathable.engine.protocol import View, Words
+from mathable.i18n import current as current_language
 from mathable.i18n import lazy
 
 from .board import EMPTY
@@ -83,6 +85,30 @@ class BoardView(View):
             summaries wrote them."""
             return list(written[index]["explanations"]) if index < len(written) else []
 
+        def turn_dict(index: int, t: TurnRecord) -> dict[str, Any]:
+            return {
+                "seat": t.seat,
+                "kind": t.kind,
+                "points": t.points,
+                "bonus": t.bonus,
+                "exchanged": t.exchanged,
+                "challenged": t.challenged,
+                "placements": [placed(p) for p in t.placements],
+                "explanations": explained(index),
+            }
+
+        # a finished turn reads the same in every view after it: made once per language,
+        # naming and explanations, and shared (:mod:`mathable.engine.kept`); a naming
+        # other than a game's own is made afresh
+        naming = naming_key(cell_name)
+        lang = current_language()
+
+        def turn(index: int, t: TurnRecord) -> dict[str, Any]:
+            if naming is None:
+                return turn_dict(index, t)
+            texts = tuple(written[index]["explanations"]) if index < len(written) else ()
+            return kept(t, (lang, naming, texts), lambda: turn_dict(index, t))
+
         return {
             **common,
             "board": {name(c): v for c, v in enumerate(self.surface) if v != EMPTY},
@@ -90,19 +116,7 @@ class BoardView(View):
                 "placements": [placed(p) for p in self.turn_placements],
                 "points": self.turn_points,
             },
-            "turns": [
-                {
-                    "seat": t.seat,
-                    "kind": t.kind,
-                    "points": t.points,
-                    "bonus": t.bonus,
-                    "exchanged": t.exchanged,
-                    "challenged": t.challenged,
-                    "placements": [placed(p) for p in t.placements],
-                    "explanations": explained(index),
-                }
-                for index, t in enumerate(self.turns)
-            ],
+            "turns": [turn(index, t) for index, t in enumerate(self.turns)],
             "start_draws": [list(d) for d in self.start_draws],
             "can_challenge": self.can_challenge,
             "deductions": list(self.deductions),

@@ -40,6 +40,7 @@ from typing import Any
 from starlette.websockets import WebSocket
 
 from mathable import i18n
+from mathable.engine.kept import Kept
 from mathable.i18n import Text, _, lazy, lazy_plural
 from mathable.web.infra import patches
 from mathable.web.infra.inputs import MAX_DEPTH, text_problem
@@ -130,6 +131,33 @@ def dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
+def _kept_list(value: Any) -> bool:
+    return type(value) is list and bool(value) and type(value[0]) is Kept
+
+
+def dumps_object(value: dict[str, Any]) -> str:
+    """:func:`dumps` of a dict, the same text, with its lists of :class:`Kept` parts (a
+    game's finished turns, the same in every view: :mod:`mathable.engine.kept`) written
+    from their own text, made once, instead of encoded again for every view. The keys
+    between them are encoded together, as ``json`` writes a dict: key by key."""
+    if not any(_kept_list(item) for item in value.values()):
+        return dumps(value)
+    parts: list[str] = []
+    run: dict[str, Any] = {}
+    for key, item in value.items():
+        if isinstance(key, str) and _kept_list(item):
+            if run:
+                parts.append(dumps(run)[1:-1])
+                run = {}
+            texts = (each.text() if type(each) is Kept else dumps(each) for each in item)
+            parts.append(dumps(key) + ":[" + ",".join(texts) + "]")
+        else:
+            run[key] = item
+    if run:
+        parts.append(dumps(run)[1:-1])
+    return "{" + ",".join(parts) + "}"
+
+
 class Encoded(dict[str, Any]):
     """A message (or a view) whose JSON text is made once, when first asked for, however
     many sockets and answers it goes to. It must not be changed once made."""
@@ -142,7 +170,7 @@ class Encoded(dict[str, Any]):
         return self._text
 
     def _encode(self) -> str:
-        return dumps(self)
+        return dumps_object(self)
 
 
 class ViewMessage(Encoded):

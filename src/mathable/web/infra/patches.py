@@ -23,8 +23,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from mathable.engine.kept import Kept
+
 
 def _size(value: Any) -> int:
+    """The length of ``value``'s JSON text; a list of :class:`Kept` parts (a game's
+    finished turns) from their own texts, made once, not encoded again."""
+    if type(value) is list and value and type(value[0]) is Kept:
+        return 1 + sum((len(v.text()) if type(v) is Kept else _size(v)) + 1 for v in value)
     return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False))
 
 
