@@ -80,11 +80,17 @@ typecheck: $(STAMP)
 
 # The whole suite on the compiled build (tests/test_compiled.py fails if the build fell
 # back to pure Python), then the rules and the computer players on the pure source.
+# Both run on every core (pytest-xdist, JOBS workers), a test file to a worker and the
+# files with slow tests first (tests/conftest.py); each worker has its own PostgreSQL
+# cluster, servers on free ports and temporary folders (tests/README.md).
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+PARALLEL := -n $(JOBS) --dist loadfile
+
 pytest: $(STAMP) $(CHROMIUM) $(TMUX) postgresql
-	MATHABLE_EXPECT_COMPILED=1 $(BIN)/pytest
+	MATHABLE_EXPECT_COMPILED=1 $(BIN)/pytest $(PARALLEL)
 
 test-pure: $(STAMP)
-	MATHABLE_PURE=1 $(BIN)/pytest -m "not slow" tests/test_compiled.py tests/games tests/engine tests/ai src/mathable/games src/mathable/ai
+	MATHABLE_PURE=1 $(BIN)/pytest $(PARALLEL) -m "not slow" tests/test_compiled.py tests/games tests/engine tests/ai src/mathable/games src/mathable/ai
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py

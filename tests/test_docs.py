@@ -73,7 +73,8 @@ class Block:
 
 def blocks(path: Path) -> list[Block]:
     found, lines = [], path.read_text(encoding="utf-8").splitlines()
-    start, lang, body = -1, "", []
+    start, lang = -1, ""
+    body: list[str] = []
     for number, line in enumerate(lines, 1):
         if line.startswith("```"):
             if start < 0:

@@ -37,7 +37,7 @@ def brute_reply_value(
 ) -> float:
     """Two turns by hand: my every turn, then the opponent's every reply, C11 at the end
     and half of each rack left counted as lost at the horizon."""
-    values = []
+    values: list[float] = []
     for plan in search_turns(variant, board, mine, started_with=len(mine)):
         if not plan.placements:
             continue

@@ -97,6 +97,7 @@ def test_the_strong_player_kept_decides_as_one_made_afresh_for_each_action() -> 
             game = new_game("classic", ["a", "b"], seed=seed)
             while not game.is_over:
                 view = game.view(game.to_move)
+                assert isinstance(view, BoardView)
                 bot = StrongBot(seed) if afresh else kept
                 action = bot.act(view)
                 record.append(action)
@@ -118,7 +119,9 @@ def test_an_extra_token_plans_the_turn_once_more_not_at_every_action() -> None:
     seen_extra = 0
     for seed in range(40, 52):
         rng = random.Random(seed)
-        game = BoardGame(new_game("classic", ["a", "b"], seed=seed).variant, 2, seed=seed)
+        classic = new_game("classic", ["a", "b"], seed=seed)
+        assert isinstance(classic, BoardGame)
+        game = BoardGame(classic.variant, 2, seed=seed)
         expert = CountingExpert(seed)
         while not game.is_over:
             seat = game.to_move

@@ -16,11 +16,8 @@ from mathable.cli.app import app
 from mathable.engine.errors import IllegalMove
 from mathable.games.board.transcript import score_transcript
 from mathable.learn.lessons import CLASSIC, JUNIOR, JUNIOR_NUMBERS, LESSONS, QUATTRO, Lesson, check
-from web.test_browser import browser, server
-from web.test_page_a11y import serious
+from support.browser import serious
 from webserver import Server
-
-__all__ = ["browser", "server"]
 
 BOOK_TURNS = 12
 """The worked example's moves: Ann's 5, Bob's 7; the steps after them are made up."""

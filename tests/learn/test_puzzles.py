@@ -30,10 +30,8 @@ from mathable.engine.notation import Position, format_placement
 from mathable.games.board.variants import get_variant
 from mathable.learn import puzzles as mined
 from mathable.web.api import create_app
-from web.test_browser import browser, server, shot
+from support.browser import shot
 from webserver import Server
-
-__all__ = ["browser", "server"]
 
 SHIPPED = mined.shipped()
 SAMPLE = random.Random(18).sample(SHIPPED, 60)

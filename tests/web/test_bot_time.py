@@ -12,8 +12,8 @@ import pytest
 
 from mathable.ai import BOTS, LOW_TIME_MS, QUICK_LEVELS, in_time
 from mathable.engine.protocol import Game
-from web.test_clocks import Clock, act, app_at, view
-from web.test_web_api import new_game
+from support.api import act, new_game, view
+from support.clocks import Clock, app_at
 
 
 @pytest.mark.parametrize("level", list(BOTS))

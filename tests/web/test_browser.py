@@ -4,122 +4,18 @@ Screenshots go to artifacts/screenshots/ (and to docs/ with MATHABLE_DOCS_SCREEN
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
 
 import httpx
-import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
+from support.browser import (
+    ROOT,
+    create,
+    play_one_turn,
+    shot,
+)
 from webserver import Server
-
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-ROOT = Path(__file__).resolve().parents[2]
-SHOTS = ROOT / "artifacts" / "screenshots"
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("web") / "games.db").start()
-    yield running
-    running.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    assert Path(CHROMIUM).exists(), "Debian's chromium is missing: run `make test` (it installs it)"
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield launched
-        launched.close()
-
-
-def shot(page: Page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    path = SHOTS / f"{name}.png"
-    page.screenshot(path=str(path))
-    if os.environ.get("MATHABLE_DOCS_SCREENSHOTS"):
-        shutil.copy(path, ROOT / "docs" / f"web-{name}.png")
-
-
-def create(
-    server: Server, players: list[dict[str, Any]], seed: int | None = 5, **spec: Any
-) -> dict[str, Any]:
-    """A game; with a seed, one at one screen or against the computer (O1)."""
-    body = {"variant": "classic", "players": players, "seed": seed, **spec}
-    if seed is not None:
-        body.setdefault("mode", "screen")
-    response = httpx.post(server.url + "/api/games", json=body)
-    assert response.status_code == 201, response.text
-    return response.json()
-
-
-def api_turn(server: Server, game_id: str, tokens: list[str]) -> int:
-    """The seat to move plays a turn over the API (its first legal placement, then ends
-    its turn if it must; a pass if nothing fits); returns that seat."""
-    url = f"{server.url}/api/games/{game_id}"
-    mover = int(httpx.get(url).json()["to_move"])
-    token = tokens[mover]
-    legal = httpx.get(url, params={"token": token}).json()["legal"]
-    placement = next((a for a in legal if "=" in a), None)
-    answer = httpx.post(url + "/actions", json={"token": token, "action": placement or "pass"})
-    assert answer.status_code == 200, answer.text
-    if answer.json()["to_move"] == mover and not answer.json()["over"]:
-        ended = httpx.post(url + "/actions", json={"token": token, "action": "end"})
-        assert ended.status_code == 200, ended.text
-    return mover
-
-
-def first_moves(server: Server, game_id: str, tokens: list[str]) -> None:
-    """Every seat makes its first move over the API (ruling O4: from then on the clocks
-    run, and a seat may resign or be claimed against)."""
-    for _seat in tokens:
-        api_turn(server, game_id, tokens)
-
-
-def play_one_turn(page: Page) -> str:
-    """Pick rack tokens and click lit cells until the turn ends; returns the first move."""
-    first = ""
-    for _ in range(8):
-        if page.locator("#end").count() == 0 and page.locator("#pass").count() == 0:
-            return first
-        placed = False
-        for tile in range(page.locator("#rack button.tile").count()):
-            page.locator("#rack button.tile").nth(tile).click()
-            legal = page.locator(".cell.legal")
-            if legal.count():
-                cell = legal.first.get_attribute("data-cell") or ""
-                value = page.locator("#rack button.tile").nth(tile).inner_text()
-                legal.first.click()
-                if page.locator("#modal:not([hidden]) #no").count():
-                    page.click("#no")
-                first = first or f"{cell}={value}"
-                page.wait_for_timeout(150)
-                placed = True
-                break
-            page.locator("#rack button.tile").nth(tile).click()  # unpick
-        if not placed:
-            page.click("#end" if page.locator("#end").count() else "#pass")
-            page.wait_for_timeout(150)
-            return first
-        if page.locator("#end").count() and page.locator("#rack button.tile").count() <= 4:
-            page.click("#end")
-            page.wait_for_timeout(150)
-            return first
-    return first
 
 
 def test_two_browsers_play_online_and_see_each_others_moves(
@@ -128,7 +24,7 @@ def test_two_browsers_play_online_and_see_each_others_moves(
     made = create(server, [{"name": "Ann"}, {"name": "Bob"}], seed=None)
     ann, bob = made["seats"]
     assert ann["token"] and bob["token"] is None and bob["invite"]  # Bob gets an invitation
-    pages = []
+    pages: list[Page] = []
     for link in [f"?t={ann['token']}", bob["invite"].split(made["id"])[1]]:
         context = browser.new_context(viewport={"width": 1100, "height": 850})
         page = context.new_page()
@@ -165,10 +61,10 @@ def test_two_browsers_play_online_and_see_each_others_moves(
 def test_a_stop_proposal_is_answered_with_accept_or_decline(
     server: Server, browser: Browser
 ) -> None:
-    from web.test_web_api import _junior_with_an_empty_pot
+    from support.api import junior_with_an_empty_pot
 
     # J4: a stop is proposed once the pot is empty: a game uploaded at that point
-    uploaded = httpx.post(f"{server.url}/api/records", json=_junior_with_an_empty_pot())
+    uploaded = httpx.post(f"{server.url}/api/records", json=junior_with_an_empty_pot())
     assert uploaded.status_code == 201, uploaded.text
     made = uploaded.json()
     first = httpx.get(f"{server.url}/api/games/{made['id']}").json()["to_move"]

@@ -15,33 +15,8 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from mathable import i18n
-from web.test_browser import browser, create, play_one_turn, server, shot  # noqa: F401
+from support.browser import NAMES, create, english_left, play_one_turn, shot
 from webserver import Server
-
-NAMES = ("Zoé", "Ødo")
-"""Players' names: shown as typed, and no word of any language."""
-
-ALLOWED = {"Mathable", "Junior", "Quattro", "DIAGO", "qps", "Ann", "Bob", *i18n.LANGUAGES.values()}
-"""Words that are the same in every language: the games' names, Quattro's DIAGO, the
-players of the rulebook's worked example (the guided game), and the languages of the
-switch, each named in itself."""
-
-
-def english_left(text: str) -> list[str]:
-    """The words of ``text`` outside ⟦ ⟧ (nested ones too) that are words, not notation,
-    numbers, the players' names or the games' names."""
-    outside, depth = [], 0
-    for char in text:
-        if char == "⟦":
-            depth += 1
-            outside.append(" ")
-        elif char == "⟧":
-            depth = max(0, depth - 1)
-            outside.append(" ")
-        elif depth == 0:
-            outside.append(char)
-    words = re.findall(r"[A-Za-zÀ-ÿ]{2,}", "".join(outside))
-    return [w for w in words if w not in ALLOWED and w not in NAMES and not w.isupper()]
 
 
 def everything_shown(page: Page) -> str:
@@ -61,7 +36,7 @@ def everything_shown(page: Page) -> str:
 
 
 @pytest.fixture
-def pseudo(browser: Browser, server: Server) -> Iterator[BrowserContext]:  # noqa: F811
+def pseudo(browser: Browser, server: Server) -> Iterator[BrowserContext]:
     context = browser.new_context(viewport={"width": 1100, "height": 850})
     context.add_cookies([{"name": "lang", "value": i18n.PSEUDO, "url": server.url}])
     yield context
@@ -69,7 +44,7 @@ def pseudo(browser: Browser, server: Server) -> Iterator[BrowserContext]:  # noq
 
 
 def test_every_page_a_player_meets_is_translated(
-    server: Server,  # noqa: F811
+    server: Server,
     pseudo: BrowserContext,
 ) -> None:
     made = create(server, [{"name": NAMES[0]}, {"name": NAMES[1], "bot": "greedy"}], seed=14)
@@ -119,8 +94,8 @@ def test_every_page_a_player_meets_is_translated(
 
 @pytest.mark.parametrize("lang", [code for code in i18n.LANGUAGES])
 def test_the_game_page_in_the_browsers_language(
-    server: Server,  # noqa: F811
-    browser: Browser,  # noqa: F811
+    server: Server,
+    browser: Browser,
     lang: str,
 ) -> None:
     """A browser set to the language gets the page in it: its buttons say the catalog's
@@ -161,8 +136,8 @@ def test_the_game_page_in_the_browsers_language(
 
 
 def test_the_switch_changes_the_language_and_keeps_it(
-    server: Server,  # noqa: F811
-    browser: Browser,  # noqa: F811
+    server: Server,
+    browser: Browser,
 ) -> None:
     context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-GB")
     page = context.new_page()

@@ -12,8 +12,7 @@ from sqlalchemy import select
 
 from mathable.web.api import create_app
 from mathable.web.infra.db import reports
-from web.test_records_api import finish_by_passing
-from web.test_web_api import online, seat_tokens
+from support.api import finish_by_passing, online, seat_tokens
 
 
 @pytest.fixture(autouse=True)

@@ -6,82 +6,9 @@ refused. The service's clock is moved by hand: nothing waits for minutes."""
 from __future__ import annotations
 
 import time
-from typing import Any
 
-from fastapi.testclient import TestClient
-
-from mathable.web.api import create_app
-from web.test_web_api import new_game
-
-
-class Clock:
-    """A service clock the test moves (seconds since the epoch)."""
-
-    def __init__(self) -> None:
-        self.at = 1_800_000_000.0
-
-    def __call__(self) -> float:
-        return self.at
-
-
-def app_at(url: str, clock: Clock) -> TestClient:
-    client = TestClient(create_app(url))
-    app: Any = client.app
-    app.state.service.now = clock
-    return client
-
-
-def tokens(made: dict[str, Any]) -> list[str]:
-    return [s["token"] for s in made["seats"]]
-
-
-def view(client: TestClient, game_id: str, token: str | None = None) -> dict[str, Any]:
-    response = client.get(f"/api/games/{game_id}" + (f"?token={token}" if token else ""))
-    assert response.status_code == 200, response.text
-    return response.json()
-
-
-def act(client: TestClient, game_id: str, token: str, action: str) -> Any:
-    return client.post(f"/api/games/{game_id}/actions", json={"token": token, "action": action})
-
-
-def finish_turn(client: TestClient, game_id: str, seats: list[str]) -> int:
-    """The seat to move places a token (and ends its turn if it must); returns that seat."""
-    first = view(client, game_id)["to_move"]
-    legal = view(client, game_id, seats[first])["legal"]
-    answer = act(client, game_id, seats[first], next(a for a in legal if "=" in a))
-    assert answer.status_code == 200, answer.text
-    if answer.json()["to_move"] == first:
-        assert act(client, game_id, seats[first], "end").status_code == 200
-    assert view(client, game_id)["to_move"] != first
-    return int(first)
-
-
-def end(client: TestClient, game_id: str, kind: str, token: str) -> Any:
-    return client.post(f"/api/games/{game_id}/{kind}", json={"token": token})
-
-
-def stored_events(client: TestClient, game_id: str) -> list[str]:
-    app: Any = client.app
-    stored = app.state.service.store.load(game_id)
-    assert stored is not None
-    return list(stored.actions)
-
-
-def first_moves(client: TestClient, game_id: str, seats: list[str]) -> None:
-    """Every seat makes its first turn, the service's clock standing still (O4: those turns
-    are free of the clocks); then the clocks run."""
-    for _seat in seats:
-        take_turn(client, game_id, seats)
-
-
-def take_turn(client: TestClient, game_id: str, seats: list[str]) -> int:
-    """The seat to move places a token if it can (:func:`finish_turn`), else passes."""
-    mover = view(client, game_id)["to_move"]
-    if any("=" in a for a in view(client, game_id, seats[mover])["legal"]):
-        return finish_turn(client, game_id, seats)
-    assert act(client, game_id, seats[mover], "pass").status_code == 200
-    return int(mover)
+from support.api import act, new_game, tokens, view
+from support.clocks import Clock, app_at, end, finish_turn, first_moves, stored_events, take_turn
 
 
 def test_views_carry_clocks_from_the_events_and_a_restart_derives_the_same(

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
-from web.test_clocks import Clock, act, app_at, end, finish_turn, stored_events, tokens, view
-from web.test_web_api import new_game
+from support.api import act, new_game, tokens, view
+from support.clocks import Clock, app_at, end, finish_turn, stored_events
 
 THREE = [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy"}]
 

@@ -23,6 +23,7 @@ from starlette.websockets import WebSocket
 
 from mathable.web.api import create_app
 from mathable.web.infra.connections import Connection, SocketLimits
+from support.sockets import StuckSocket, until_closed
 from webserver import Server
 
 GAME = {"variant": "classic", "players": [{"name": "Ann"}, {"name": "Bob"}], "seed": 7}
@@ -147,18 +148,6 @@ def new_game(client: TestClient) -> dict[str, Any]:
     return made
 
 
-def until_closed(socket: Any, most: int) -> tuple[list[dict[str, Any]], int | None]:
-    """The messages received before the close and its code, reading at most ``most``
-    messages (None: no close among them), so that a socket left open cannot hang."""
-    messages: list[dict[str, Any]] = []
-    for _ in range(most):
-        message = socket.receive()
-        if message["type"] == "websocket.close":
-            return messages, message.get("code")
-        messages.append(json.loads(message["text"]))
-    return messages, None
-
-
 def test_a_binary_frame_closes_the_socket_cleanly(client: TestClient) -> None:
     """Before, a binary frame raised KeyError in the route."""
     made = new_game(client)
@@ -220,25 +209,6 @@ def test_spectators_per_game_and_sockets_per_address_are_capped(client: TestClie
 
 
 # -- the outbox ------------------------------------------------------------------------------
-
-
-class StuckSocket:
-    """A WebSocket whose client never reads: its first send never finishes."""
-
-    def __init__(self) -> None:
-        self.sent: list[str] = []
-        self.closed: list[int] = []
-
-    async def send_text(self, text: str) -> None:
-        self.sent.append(text)
-        await asyncio.Event().wait()
-
-    async def close(self, code: int = 1000, reason: str | None = None) -> None:
-        self.closed.append(code)
-
-    async def receive(self) -> dict[str, Any]:
-        await asyncio.Event().wait()
-        return {}
 
 
 def test_a_reader_that_never_reads_costs_one_view_and_is_dropped() -> None:

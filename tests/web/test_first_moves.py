@@ -11,10 +11,10 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from mathable.web.infra.db import ratings, results
-from web.test_clocks import Clock, act, app_at, end, first_moves, stored_events, take_turn, view
-from web.test_multiprocess import eventually
-from web.test_standings import account, bind, people_ratings, rated_game, table
-from web.test_web_api import claim, new_game, online, seat_tokens
+from support.api import act, claim, new_game, online, seat_tokens, view
+from support.clocks import Clock, app_at, end, first_moves, stored_events, take_turn
+from support.standings import account, bind, people_ratings, rated_game, table
+from support.waiting import eventually
 
 
 def tokens(made: dict[str, Any]) -> list[str]:
@@ -179,7 +179,7 @@ def test_presence_of_a_seat_with_its_page_open_stays_connected(
 ) -> None:
     """Finding 1 in the views: a player whose page stays open is never shown away, however
     long (this process's own rows are judged by its sockets, not by a heartbeat)."""
-    from web.test_presence import Socket
+    from support.sockets import Socket
 
     monkeypatch.setenv("MATHABLE_WORKERS", "0")
     clock = Clock()
@@ -192,8 +192,8 @@ def test_presence_of_a_seat_with_its_page_open_stays_connected(
             assert eventually(
                 lambda: (
                     all(s.presence(0) and s.presence(1) for s in sockets)
-                    and all(s.presence(i)["connected"] for s in sockets for i in (0, 1))
-                )  # type: ignore[index]
+                    and all((s.presence(i) or {}).get("connected") for s in sockets for i in (0, 1))
+                )
             )
             game_url = f"/api/games/{made['id']}"
             for _step in range(4):  # 4 × 40 s, past the 50 s after which rows go stale

@@ -20,10 +20,8 @@ from playwright.sync_api import Browser
 
 from mathable.web.api import create_app
 from mathable.web.infra import assets
-from web.test_browser import browser, create, server
+from support.browser import create
 from webserver import Server
-
-__all__ = ["browser", "server"]
 
 HASHED = re.compile(r"/static/v/([0-9a-f]{16})/([\w.-]+)")
 

@@ -28,6 +28,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.websockets import WebSocketDisconnect
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
+from websockets.typing import Origin
 
 from mathable.web.api import create_app
 from mathable.web.infra.inputs import MAX_DEPTH, lone_surrogate, text_problem, too_deep
@@ -440,7 +441,7 @@ def fuzz_frames(server: Server, fuzzer: Fuzzer, known: dict[str, list[str]], cou
     rng, sent = fuzzer.rng, 0
     while sent < count:
         url = urls[sent % len(urls)]
-        with connect(url, origin=server.url, open_timeout=30) as ws:
+        with connect(url, origin=Origin(server.url), open_timeout=30) as ws:
             ws.recv(timeout=30)
             for _ in range(20):
                 roll = rng.random()

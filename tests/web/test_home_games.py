@@ -11,10 +11,8 @@ from fastapi.testclient import TestClient
 from playwright.sync_api import Page, expect
 
 from mathable.web.api import create_app
-from web.test_page_a11y import browser, page, serious, server
+from support.browser import serious
 from webserver import Server
-
-__all__ = ["browser", "page", "server"]  # the page tests' fixtures
 
 
 def _made(client: TestClient | Any, mode: str, names: tuple[str, str]) -> str:

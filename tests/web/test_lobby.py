@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -16,45 +15,15 @@ from fastapi.testclient import TestClient
 
 from mathable.web.api import create_app
 from mathable.web.lobby.seeks import EXPIRY, MAX_OPEN, SeekStore
+from support.lobby import PASSWORD, ok, person
 
-PASSWORD = "correct horse battery"
-
-
-@pytest.fixture(autouse=True)
-def _no_worker_processes(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("MATHABLE_WORKERS", "0")
-    for name in ("MATHABLE_SECRET_KEY", "MATHABLE_SECURE_COOKIES", "MATHABLE_RATE_SEEK"):
-        monkeypatch.delenv(name, raising=False)
-
-
-@pytest.fixture
-def main(database_url: str) -> Iterator[TestClient]:
-    """The running app (its lifespan: the service started, on this client's loop)."""
-    with TestClient(create_app(database_url)) as client:
-        yield client
-
-
-def person(main: TestClient, name: str) -> TestClient:
-    """A browser of its own (its own session cookie), named ``name``, on the running
-    app's event loop (where the computer players' tasks live)."""
-    client = TestClient(main.app)
-    client.portal = main.portal
-    # body-less changes (join, cancel) come from a script, as the page's (issue 30)
-    client.headers["X-Requested-With"] = "test"
-    ok(client.patch("/api/me", json={"name": name}))
-    return client
+pytestmark = pytest.mark.usefixtures("no_worker_processes")
 
 
 def seeks_of(main: TestClient) -> SeekStore:
     app: Any = main.app
     found: SeekStore = app.state.seeks
     return found
-
-
-def ok(response: httpx.Response, status: int = 200) -> dict[str, Any]:
-    assert response.status_code == status, response.text
-    body: dict[str, Any] = response.json()
-    return body
 
 
 def listing(client: TestClient, path: str) -> list[dict[str, Any]]:

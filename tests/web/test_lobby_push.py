@@ -24,7 +24,7 @@ from websockets.sync.client import connect
 
 from mathable.web.api import create_app
 from mathable.web.infra.connections import Connection, SocketLimits
-from web.test_connections import StuckSocket, until_closed
+from support.sockets import StuckSocket, until_closed
 from webserver import Server
 
 LOBBY = "/api/lobby/ws"

@@ -13,8 +13,8 @@ from __future__ import annotations
 import json
 import queue
 import threading
-import time
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -24,16 +24,8 @@ from fastapi.testclient import TestClient
 from websockets.sync.client import connect
 
 from mathable.web.api import create_app
+from support.waiting import eventually
 from webserver import Server
-
-
-def eventually(check: Callable[[], bool], seconds: float = 10.0) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if check():
-            return True
-        time.sleep(0.02)
-    return check()
 
 
 @pytest.fixture
@@ -87,7 +79,20 @@ def new_game(client: TestClient) -> tuple[str, list[str]]:
 
 def choose(view: dict[str, Any]) -> str:
     """The mover's action: a placement if there is one, else the first legal word."""
-    return next((a for a in view["legal"] if "=" in a), view["legal"][0])
+    legal: list[str] = view["legal"]
+    return next((a for a in legal if "=" in a), legal[0])
+
+
+def post_to(client: Any, url: str, body: dict[str, Any]) -> httpx.Response:
+    """``body`` posted to ``url`` by ``client`` (a test client, or httpx itself)."""
+    answer: httpx.Response = client.post(url, json=body)
+    return answer
+
+
+def get_from(client: Any, url: str, params: dict[str, Any]) -> httpx.Response:
+    """``url`` read by ``client`` (a test client, or httpx itself) with ``params``."""
+    answer: httpx.Response = client.get(url, params=params)
+    return answer
 
 
 def play_alternately(
@@ -122,8 +127,8 @@ def test_two_apps_act_alternately_and_a_watcher_on_one_sees_the_other(
         assert eventually(lambda: watcher.seqs == [0]), watcher.seqs
         path = f"/api/games/{game_id}"
         play_alternately(
-            [lambda body, c=c: c.post(path + "/actions", json=body) for c in (a, b)],
-            [lambda params, c=c: c.get(path, params=params) for c in (a, b)],
+            [partial(post_to, c, path + "/actions") for c in (a, b)],
+            [partial(get_from, c, path) for c in (a, b)],
             tokens,
             turns=7,  # the last through a: b hears of it by its change feed only
         )
@@ -161,7 +166,8 @@ def test_a_lost_race_is_answered_with_the_fresh_seq(
     mover = tokens[view["to_move"]]
     view = a.get(path, params={"token": mover}).json()
     # the race: a's action lands after b looked at the store and before b stores its own
-    monkeypatch.setattr(b.app.state.service.store, "events_after", lambda *_: [], raising=False)
+    app_b: Any = b.app
+    monkeypatch.setattr(app_b.state.service.store, "events_after", lambda *_: [], raising=False)
     assert (
         a.post(path + "/actions", json={"token": mover, "action": choose(view)}).status_code == 200
     )
@@ -213,8 +219,8 @@ def test_two_server_processes_over_one_database_act_alternately(
         threading.Thread(target=listen, daemon=True).start()
         assert heard.get(timeout=10) == 0
         play_alternately(
-            [lambda body, s=s: httpx.post(s.url + path + "/actions", json=body) for s in (a, b)],
-            [lambda params, s=s: httpx.get(s.url + path, params=params) for s in (a, b)],
+            [partial(post_to, httpx, s.url + path + "/actions") for s in (a, b)],
+            [partial(get_from, httpx, s.url + path) for s in (a, b)],
             tokens,
             turns=9,  # the last through a
         )

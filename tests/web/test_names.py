@@ -18,10 +18,11 @@ from sqlalchemy.exc import IntegrityError
 
 from mathable.ai import BOTS, bot_player_id
 from mathable.i18n import LANGUAGES, _, language
+from mathable.online import names
 from mathable.web.infra.db import MIGRATIONS, make_engine, migrate, parse_url, players
 from mathable.web.infra.errors import ServiceError
 from mathable.web.infra.store import EventStore
-from mathable.web.players.players import PlayerStore, name_key, names
+from mathable.web.players.players import PlayerStore, name_key
 from mathable.web.ratings.standings import shown_name
 
 PASSWORD = "correct horse battery"

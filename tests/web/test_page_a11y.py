@@ -11,15 +11,11 @@ from typing import Any, Literal
 
 import httpx
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
-from web.test_browser import browser, create, server
-from web.test_page_defects import DESKTOP, PHONE, page
-from web.test_page_defects import against_the_computer as ann_to_move
+from support.browser import DESKTOP, PHONE, create, serious
+from support.browser import against_the_computer as ann_to_move
 from webserver import Server
-
-__all__ = ["browser", "page", "server"]  # the fixtures, shared with the other page tests
 
 
 def test_board_cells_are_focusable_buttons_with_names(server: Server, page: Page) -> None:
@@ -103,16 +99,6 @@ def test_a_dialog_keeps_the_focus_and_closes_with_escape(server: Server, page: P
     page.keyboard.press("Escape")
     expect(dialog).to_be_hidden()
     expect(page.locator("#analysis")).to_be_focused()  # the focus comes back
-
-
-def serious(page: Page) -> list[str]:
-    """axe-core's serious and critical violations on the page, as id: targets."""
-    results = Axe().run(page)
-    return [
-        f"{v['id']}: {[n['target'] for n in v['nodes']][:3]}"
-        for v in results.response["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

@@ -10,12 +10,8 @@ import re
 
 from playwright.sync_api import Browser, expect
 
-from web.test_browser import browser, server
-from web.test_page_a11y import serious
-from web.test_page_defects import DESKTOP, PHONE
+from support.browser import DESKTOP, PHONE, serious
 from webserver import Server
-
-__all__ = ["browser", "server"]  # the fixtures, shared with test_browser
 
 NAME = "Zoë_Ünal-2"  # accents, _ and -: a name as typed (markup is refused: issue 30)
 MARKUP = "<b>Zoë</b> [bold]"

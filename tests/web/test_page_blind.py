@@ -15,13 +15,9 @@ from typing import Any
 import httpx
 from playwright.sync_api import Browser, Page, expect
 
-from web.test_browser import browser, create, server
-from web.test_page_a11y import serious
-from web.test_page_defects import against_the_computer as ann_to_move
-from web.test_page_defects import page
+from support.browser import against_the_computer as ann_to_move
+from support.browser import create, serious
 from webserver import Server
-
-__all__ = ["browser", "page", "server"]
 
 HOLD = 500
 """blind.js's HOLD: the least time (ms) a text stays in the live region before the next."""

@@ -13,12 +13,8 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from web.test_browser import browser, create, shot
-from web.test_page_a11y import serious
-from web.test_page_defects import DESKTOP
+from support.browser import DESKTOP, create, serious, shot
 from webserver import Server
-
-__all__ = ["browser"]
 
 
 @pytest.fixture(scope="module")

@@ -5,46 +5,30 @@ reason, no serious axe-core violation; and its API's bounds."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterator
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
-from web.test_browser import browser, create, server, shot
-from web.test_page_a11y import serious
+from support.browser import create, play_out, serious, shot
 from webserver import Server
 
-__all__ = ["browser", "server"]
 
-
-@pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1100, "height": 850})
-    yield context.new_page()
-    context.close()
-
-
-def finished(server: Server, names: tuple[str, str], seed: int) -> dict[str, Any]:
-    """A game two computer players have played to its end (its public view)."""
-    bots = [{"name": names[0], "bot": "greedy"}, {"name": names[1], "bot": "greedy"}]
-    made = create(server, bots, seed=seed)
-    for _ in range(240):
-        view = httpx.get(f"{server.url}/api/games/{made['id']}").json()
-        if view["over"]:
-            return dict(view)
-        time.sleep(0.25)
-    raise AssertionError("the computer players did not finish the game")
+def computers(*names: str) -> list[dict[str, Any]]:
+    return [{"name": name, "bot": "greedy"} for name in names]
 
 
 @pytest.fixture(scope="module")
 def games(server: Server) -> dict[str, Any]:
     """Two finished computer games (Ann plays both) and a running game of two people."""
-    first = finished(server, ("Ann", "Bob"), 3)
-    second = finished(server, ("Cid", "Ann"), 4)
+    first = play_out(
+        server, [{"name": "Ann", "bot": "greedy"}, {"name": "Bob", "bot": "greedy"}], 3
+    )
+    second = play_out(
+        server, [{"name": "Cid", "bot": "greedy"}, {"name": "Ann", "bot": "greedy"}], 4
+    )
     running = create(server, [{"name": "Ann"}, {"name": "Dee"}])
     return {"over": [first, second], "running": running}
 

@@ -23,13 +23,9 @@ from playwright.sync_api import Browser, BrowserContext, expect
 
 from mathable.engine import records
 from mathable.games.registry import new_game
-from web.test_browser import browser, create
-from web.test_page_a11y import serious
-from web.test_page_defects import DESKTOP
-from web.test_page_online_play import act, game_id_of, join, offer, seat_view, sign_up
+from support.browser import DESKTOP, create, serious
+from support.online import act, game_id_of, join, offer, seat_view, sign_up
 from webserver import Server
-
-__all__ = ["browser"]
 
 
 @pytest.fixture(scope="module")

@@ -7,54 +7,14 @@ and coordinates on the board. Fixtures and helpers come from ``test_browser``.""
 from __future__ import annotations
 
 import re
-import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
-from playwright.sync_api import Browser, Page, ViewportSize, expect
+from playwright.sync_api import Browser, Page, expect
 
-from web.test_browser import browser, create, play_one_turn, server, shot
+from support.browser import DESKTOP, against_the_computer, create, play_one_turn, shot
 from webserver import Server
-
-__all__ = ["browser", "server"]  # the fixtures, shared with test_browser
-
-DESKTOP: ViewportSize = {"width": 1100, "height": 850}
-PHONE: ViewportSize = {"width": 390, "height": 844}
-"""The page tests' window sizes (the phone is the issue's 390×844)."""
-
-
-@pytest.fixture(scope="module")
-def finished(server: Server) -> dict[str, Any]:
-    """A classic game between two computer players, over at once (as in test_browser)."""
-    made = create(server, [{"name": "A", "bot": "strong"}, {"name": "B", "bot": "greedy"}], seed=3)
-    deadline = time.monotonic() + 60
-    view = httpx.get(f"{server.url}/api/games/{made['id']}").json()
-    while not view["over"] and time.monotonic() < deadline:  # the computers play on
-        time.sleep(0.3)
-        view = httpx.get(f"{server.url}/api/games/{made['id']}").json()
-    assert view["over"]
-    return view
-
-
-@pytest.fixture()
-def page(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport=DESKTOP)
-    yield context.new_page()
-    context.close()
-
-
-def against_the_computer(server: Server, page: Page, variant: str = "classic") -> dict[str, Any]:
-    """Ann against a computer player, Ann's page open on her turn (shared by the page
-    tests)."""
-    made = create(
-        server, [{"name": "Ann"}, {"name": "Bot", "bot": "greedy"}], seed=14, variant=variant
-    )
-    page.goto(f"{server.url}/g/{made['id']}?t={made['seats'][0]['token']}")
-    expect(page.locator("#notation")).to_be_visible()
-    return made
 
 
 def test_the_header_names_the_brand_once(server: Server, page: Page) -> None:

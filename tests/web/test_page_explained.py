@@ -6,13 +6,8 @@ from __future__ import annotations
 
 from playwright.sync_api import Page
 
-from web.test_browser import browser, server
-from web.test_page_a11y import serious
-from web.test_page_defects import finished, page
-from web.test_page_last_turns import both_have_played
+from support.browser import both_have_played, serious
 from webserver import Server
-
-__all__ = ["browser", "finished", "page", "server"]  # the fixtures
 
 
 def test_a_last_turns_piece_explains_itself_on_hover_and_focus(server: Server, page: Page) -> None:

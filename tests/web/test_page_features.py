@@ -7,33 +7,14 @@ at 390×844 and the sound switch. Fixtures and helpers come from the other page 
 from __future__ import annotations
 
 import re
-import time
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from web.test_browser import browser, create, server, shot
-from web.test_page_a11y import serious
-from web.test_page_defects import DESKTOP, PHONE, page
-from web.test_page_defects import against_the_computer as ann_to_move
+from support.browser import DESKTOP, PHONE, serious, shot
+from support.browser import against_the_computer as ann_to_move
 from webserver import Server
-
-__all__ = ["browser", "page", "server"]  # the fixtures, shared with the other page tests
-
-
-@pytest.fixture(scope="module")
-def finished(server: Server) -> dict[str, Any]:
-    """A classic game between two computer players, played to its end."""
-    made = create(server, [{"name": "A", "bot": "strong"}, {"name": "B", "bot": "greedy"}], seed=3)
-    deadline = time.monotonic() + 60
-    view = httpx.get(f"{server.url}/api/games/{made['id']}").json()
-    while not view["over"] and time.monotonic() < deadline:
-        time.sleep(0.3)
-        view = httpx.get(f"{server.url}/api/games/{made['id']}").json()
-    assert view["over"]
-    return view
 
 
 def background(page: Page) -> str:

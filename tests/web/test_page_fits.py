@@ -16,12 +16,8 @@ from typing import Any, Literal
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from web.test_browser import browser, shot
-from web.test_page_a11y import serious
-from web.test_page_defects import against_the_computer
+from support.browser import against_the_computer, serious, shot
 from webserver import Server
-
-__all__ = ["browser"]  # the fixture, shared with test_browser
 
 
 @pytest.fixture(scope="module")

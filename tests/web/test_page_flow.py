@@ -18,13 +18,8 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from mathable import i18n
-from web.test_browser import browser, create
-from web.test_browser_language import english_left
-from web.test_page_a11y import serious
-from web.test_page_defects import DESKTOP, PHONE
+from support.browser import DESKTOP, PHONE, create, english_left, serious
 from webserver import Server
-
-__all__ = ["browser"]  # the fixture, shared with test_browser
 
 
 @pytest.fixture(scope="module")
@@ -34,13 +29,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     running = Server(tmp_path_factory.mktemp("web") / "games.db", env=env).start()
     yield running
     running.stop()
-
-
-@pytest.fixture()
-def page(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport=DESKTOP)
-    yield context.new_page()
-    context.close()
 
 
 def view_of(server: Server, game_id: str, token: str | None = None) -> dict[str, Any]:

@@ -8,39 +8,16 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from web.test_browser import browser, play_one_turn, server
-from web.test_page_a11y import serious
-from web.test_page_defects import DESKTOP, against_the_computer, finished, page
+from support.browser import DESKTOP, both_have_played, serious
 from webserver import Server
-
-__all__ = ["browser", "finished", "page", "server"]  # the fixtures
 
 STYLE = (
     "s => { const t = getComputedStyle(s.querySelector('.tok'));"
     " return [t.backgroundColor, t.borderTopColor, t.borderTopStyle]; }"
 )
-
-
-def both_have_played(server: Server, page: Page) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Ann's page after her turn and the computer's: the game and Ann's view."""
-    made = against_the_computer(server, page)
-    play_one_turn(page)  # Ann's turn, then the computer's
-    expect(page.locator("#notation")).to_be_visible()
-    token = made["seats"][0]["token"]
-    url = f"{server.url}/api/games/{made['id']}?token={token}"
-    view = httpx.get(url).json()
-    for _ in range(100):  # the computer's reply may still be on its way
-        if view["to_move"] == 0 and all(view["last_turns"]):
-            break
-        page.wait_for_timeout(150)
-        view = httpx.get(url).json()
-    assert all(view["last_turns"]), view["last_turns"]
-    expect(page.locator(".cell.last.by-s1").first).to_be_visible()
-    return made, view
 
 
 def test_each_players_last_turn_has_its_marker_and_name(server: Server, page: Page) -> None:

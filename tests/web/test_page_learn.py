@@ -9,11 +9,8 @@ import re
 import httpx
 from playwright.sync_api import Browser, expect
 
-from web.test_browser import browser, server
-from web.test_page_a11y import serious
+from support.browser import serious
 from webserver import Server
-
-__all__ = ["browser", "server"]
 
 
 def test_a_picked_number_lights_its_cells_and_the_scores_follow(

@@ -7,12 +7,8 @@ from __future__ import annotations
 import httpx
 from playwright.sync_api import Browser, expect
 
-from web.test_browser import browser, create, first_moves, server
-from web.test_page_a11y import serious
-from web.test_page_defects import DESKTOP
+from support.browser import DESKTOP, create, first_moves, serious
 from webserver import Server
-
-__all__ = ["browser", "server"]
 
 
 def test_a_resigned_seat_shows_as_such_and_play_goes_on(server: Server, browser: Browser) -> None:

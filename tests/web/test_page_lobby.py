@@ -12,23 +12,8 @@ import re
 import httpx
 from playwright.sync_api import Browser, Page, expect
 
-from web.test_browser import browser, play_one_turn, server, shot
-from web.test_page_a11y import serious
-from web.test_page_defects import DESKTOP, PHONE
+from support.browser import DESKTOP, PHONE, lobby, play_one_turn, serious, shot
 from webserver import Server
-
-__all__ = ["browser", "server"]  # the fixtures, shared with test_browser
-
-
-def lobby(browser: Browser, server: Server, name: str) -> Page:
-    """A browser of its own on the lobby, renamed ``name``."""
-    page = browser.new_context(viewport=DESKTOP).new_page()
-    page.goto(server.url + "/lobby")
-    expect(page.locator("#seek-form")).to_be_visible()
-    page.fill("#my-name", name)
-    page.click("#rename-button")
-    expect(page.locator("#message")).to_contain_text(f"You are now {name}")
-    return page
 
 
 def my_turn(page: Page) -> bool:

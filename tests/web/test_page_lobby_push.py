@@ -16,11 +16,8 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page, Request, expect
 
-from web.test_browser import browser
-from web.test_page_defects import DESKTOP
+from support.browser import DESKTOP
 from webserver import Server
-
-__all__ = ["browser"]
 
 HOUR = 3_600_000
 ROUNDS = 5

@@ -7,12 +7,8 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, expect
 
-from web.test_browser import browser, server
-from web.test_page_a11y import serious
-from web.test_page_lobby import lobby
+from support.browser import lobby, serious
 from webserver import Server
-
-__all__ = ["browser", "server"]  # the fixtures, shared with test_browser
 
 
 def test_seeks_carry_house_rules_and_rated_ones_refuse_hints(

@@ -21,14 +21,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from web.test_browser import browser, play_one_turn, shot
-from web.test_page_a11y import serious
-from web.test_page_defects import DESKTOP
+from support.browser import DESKTOP, play_one_turn, serious, shot
+from support.online import act, game_id_of, join, offer, seat_view, sign_up
 from webserver import Server
-
-__all__ = ["browser"]
-
-PASSWORD = "correct horse battery"
 
 
 @pytest.fixture(scope="module")
@@ -49,54 +44,6 @@ def contexts(browser: Browser, server: Server) -> Iterator[list[BrowserContext]]
     yield made
     for context in made:
         context.close()
-
-
-def sign_up(page: Page, name: str) -> str:
-    """Make an account of this browser's guest in the header; its player id."""
-    page.click("#signup")
-    page.fill("#account-name", name)
-    page.fill("#account-password", PASSWORD)
-    page.click("#account-submit")
-    expect(page.locator("#me-name")).to_have_text(name)
-    return str(page.locator("#me-name").get_attribute("href")).rpartition("/")[2]
-
-
-def offer(page: Page, clock: str) -> None:
-    """Offer a rated two-player classic game with this clock (the option's text)."""
-    page.select_option("#seek-variant", "classic")
-    page.select_option("#seek-seats", "2")
-    page.select_option("#seek-clock", label=clock)
-    page.check("#seek-rated")
-    page.click("#offer")
-    expect(page.locator("#message")).to_contain_text("Your seek is open")
-
-
-def join(page: Page, owner: str, clock: str) -> None:
-    row = page.locator("#seek-rows tr", has_text=owner).filter(has_text=clock)
-    expect(row).to_contain_text("rated")
-    row.get_by_role("button", name=re.compile("^Join ")).click()
-
-
-def game_id_of(page: Page) -> str:
-    expect(page).to_have_url(re.compile(r"/g/[\w-]+"))
-    found = re.search(r"/g/([\w-]+)", page.url)
-    assert found is not None
-    return found.group(1)
-
-
-def seat_view(page: Page, game_id: str) -> dict[str, Any]:
-    """The game as this browser's player sees it: seated by the session cookie."""
-    answer = page.request.get(f"/api/games/{game_id}")
-    assert answer.ok, answer.text()
-    found: dict[str, Any] = answer.json()
-    return found
-
-
-def act(page: Page, game_id: str, action: str) -> dict[str, Any]:
-    answer = page.request.post(f"/api/games/{game_id}/actions", data={"action": action})
-    assert answer.ok, answer.text()
-    found: dict[str, Any] = answer.json()
-    return found
 
 
 def choose(view: dict[str, Any]) -> str:
@@ -191,9 +138,12 @@ def test_meet_play_rated_games_chat_watch_and_see_ratings(
         expect(page.locator("#rating-changes")).to_contain_text(re.compile(r"[+−-]\d+"))
     expect(cid.locator("#summary")).to_be_visible(timeout=10_000)
 
-    # the 1-minute game: the player to move ran out of time, stored by the server
-    time.sleep(max(0.0, flag_deadline - time.monotonic()) + 1.5)
+    # the 1-minute game: the player to move ran out of time, stored by the server (the
+    # server's process runs on the real clock: polled past the flag, bounded, not timed)
     over = seat_view(ann, flagged)
+    while not over["over"] and time.monotonic() < flag_deadline + 60:
+        ann.wait_for_timeout(250)
+        over = seat_view(ann, flagged)
     assert over["over"] and "ran out of time" in over["end_reason"]
     ann.goto(f"{server.url}/g/{flagged}")
     expect(ann.locator("#summary")).to_contain_text("ran out of time")

@@ -21,11 +21,8 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, expect
 
-from web.test_browser import browser
-from web.test_page_defects import DESKTOP
+from support.browser import DESKTOP
 from webserver import Server, free_port
-
-__all__ = ["browser"]
 
 ATTACK_PAGE = b"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Another origin</title></head>

@@ -23,12 +23,8 @@ from mathable.engine.actions import Shake
 from mathable.games import registry
 from mathable.web.api import create_app
 from mathable.web.infra.store import EventStore
-from web.test_browser import browser, create, server
-from web.test_page_a11y import serious
-from web.test_page_defects import DESKTOP, PHONE, page
+from support.browser import DESKTOP, PHONE, create, serious
 from webserver import Server
-
-__all__ = ["browser", "page", "server"]  # the fixtures, shared with the other page tests
 
 
 def view_of(server: Server, game_id: str, token: str | None = None) -> dict[str, Any]:
@@ -178,7 +174,8 @@ def test_undo_is_an_event_of_the_store_replayed_after_a_restart(tmp_path: Path) 
     again = restarted.get(f"/api/games/{game_id}?token={ann}").json()
     assert {k: again[k] for k in back if k != "id"} == {k: back[k] for k in back if k != "id"}
     # the game's record holds what stands, and replays (and so does the CLI's replay)
-    game = restarted.app.state.service.get(game_id).game
+    app: Any = restarted.app
+    game = app.state.service.get(game_id).game
     assert registry.from_record(records.dumps(game)).snapshot() == game.snapshot()
     (tmp_path / "record.json").write_text(records.dumps(game))
     replayed = CliRunner().invoke(cli, ["replay", str(tmp_path / "record.json"), "--json"])

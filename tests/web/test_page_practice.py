@@ -14,11 +14,8 @@ from playwright.sync_api import Browser, expect
 
 from mathable.engine.actions import Place
 from mathable.games import registry
-from web.test_browser import browser, create, server, shot
-from web.test_page_a11y import serious
+from support.browser import create, serious, shot
 from webserver import Server
-
-__all__ = ["browser", "server"]
 
 
 def test_practice_page_panel_and_review(server: Server, browser: Browser) -> None:

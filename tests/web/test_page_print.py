@@ -5,38 +5,13 @@ emulated; the answers only through the printing route; bad parameters refused.""
 from __future__ import annotations
 
 import re
-import time
-from collections.abc import Iterator
-from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
-from web.test_browser import browser, create, server, shot
-from web.test_page_a11y import serious
+from support.browser import create, play_out, serious, shot
 from webserver import Server
-
-__all__ = ["browser", "server"]
-
-
-@pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1100, "height": 850})
-    yield context.new_page()
-    context.close()
-
-
-def finished(server: Server) -> dict[str, Any]:
-    """A game two computer players have played to its end."""
-    bots = [{"name": "Ann", "bot": "greedy"}, {"name": "Bob", "bot": "greedy"}]
-    made = create(server, bots, seed=3)
-    for _ in range(240):
-        view = httpx.get(f"{server.url}/api/games/{made['id']}").json()
-        if view["over"]:
-            return dict(view)
-        time.sleep(0.25)
-    raise AssertionError("the computer players did not finish the game")
 
 
 def test_the_print_route_gives_answers_and_the_list_does_not(server: Server) -> None:
@@ -101,7 +76,8 @@ def test_the_set_page_says_why_bad_parameters_are_refused(server: Server, page: 
 def test_the_game_print_page_lists_every_turn_with_its_explanations(
     server: Server, page: Page
 ) -> None:
-    view = finished(server)
+    bots = [{"name": "Ann", "bot": "greedy"}, {"name": "Bob", "bot": "greedy"}]
+    view = play_out(server, bots, seed=3)
     page.goto(f"{server.url}/g/{view['id']}")
     expect(page.locator("#print-link")).to_be_visible(timeout=30000)
     page.click("#print-link")

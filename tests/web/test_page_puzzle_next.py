@@ -5,26 +5,13 @@ the page's body."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from urllib.parse import parse_qs, urlparse
 
-import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from mathable.learn import puzzles as mined
-from web.test_browser import browser, server
-from web.test_page_a11y import serious
-from web.test_page_puzzle_ratings import play_answer
+from support.browser import play_answer, serious
 from webserver import Server
-
-__all__ = ["browser", "server"]
-
-
-@pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1100, "height": 850})
-    yield context.new_page()
-    context.close()
 
 
 def shown_id(page: Page) -> str:

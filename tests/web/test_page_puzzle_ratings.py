@@ -5,35 +5,14 @@ puzzle's rating is shown; an account's first, rated check shows "Your puzzle rat
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
-import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from mathable.learn import puzzles as mined
 from mathable.online.ratings import Rating, Result, rate
 from mathable.web.ratings.puzzleratings import BAND_START
-from web.test_browser import browser, server, shot
-from web.test_page_a11y import serious
+from support.browser import play_answer, serious, shot
 from webserver import Server
-
-__all__ = ["browser", "server"]
-
-
-@pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1100, "height": 850})
-    yield context.new_page()
-    context.close()
-
-
-def play_answer(page: Page, puzzle: mined.Puzzle) -> None:
-    """Place the engine's answer through the rack and the board, then check it."""
-    for placement in puzzle.answer.split():
-        cell, value = placement.split("=")
-        page.locator(f"#rack button[data-value='{value}']").first.click()
-        page.locator(f"#board button[data-cell='{cell}']").click()
-    page.locator("#puzzle-check").click()
 
 
 def test_an_accounts_first_check_shows_its_new_puzzle_rating(server: Server, page: Page) -> None:

@@ -16,12 +16,8 @@ from playwright.sync_api import Browser, Page, expect
 from mathable.engine import records
 from mathable.games.registry import new_game as engine_game
 from mathable.web.infra.store import EventStore
-from web.test_browser import browser, create, play_one_turn, server, shot
-from web.test_page_a11y import serious
-from web.test_page_defects import DESKTOP, against_the_computer, page
+from support.browser import DESKTOP, against_the_computer, create, play_one_turn, serious, shot
 from webserver import Server
-
-__all__ = ["browser", "page", "server"]  # the fixtures
 
 
 def games(server: Server) -> list[str]:

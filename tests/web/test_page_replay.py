@@ -15,12 +15,8 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from web.test_browser import browser, create, server, shot
-from web.test_page_a11y import serious
-from web.test_page_defects import DESKTOP, PHONE, against_the_computer, finished, page
+from support.browser import DESKTOP, PHONE, against_the_computer, create, serious, shot
 from webserver import Server
-
-__all__ = ["browser", "finished", "page", "server"]  # the shared fixtures
 
 
 def replay(server: Server, game_id: str, step: int, token: str | None = None) -> httpx.Response:

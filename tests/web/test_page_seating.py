@@ -12,12 +12,8 @@ import re
 
 from playwright.sync_api import Browser, Page, expect
 
-from web.test_browser import browser, server
-from web.test_page_a11y import serious
-from web.test_page_defects import DESKTOP
+from support.browser import DESKTOP, serious
 from webserver import Server
-
-__all__ = ["browser", "server"]  # the fixtures, shared with test_browser
 
 
 def fresh(browser: Browser, server: Server) -> Page:

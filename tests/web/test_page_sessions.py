@@ -9,12 +9,8 @@ import re
 
 from playwright.sync_api import Browser, BrowserContext, expect
 
-from web.test_browser import browser, server
-from web.test_page_a11y import serious
-from web.test_page_defects import DESKTOP, PHONE
+from support.browser import DESKTOP, PHONE, serious
 from webserver import Server
-
-__all__ = ["browser", "server"]  # the fixtures, shared with test_browser
 
 PASSWORD = "correct horse battery"
 NEW_PASSWORD = "a new horse staple"

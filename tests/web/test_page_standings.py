@@ -17,12 +17,8 @@ from sqlalchemy import delete, insert
 
 from mathable.web.infra.db import game_players, players
 from mathable.web.infra.store import EventStore
-from web.test_browser import browser, create, first_moves, server, shot
-from web.test_page_a11y import serious
-from web.test_page_defects import DESKTOP, PHONE
+from support.browser import DESKTOP, PHONE, create, first_moves, serious, shot
 from webserver import Server
-
-__all__ = ["browser", "server"]  # the fixtures, shared with test_browser
 
 
 def accounts_and_games(server: Server) -> tuple[str, str]:

@@ -15,11 +15,8 @@ import httpx
 from playwright.sync_api import Browser, Page, WebSocket, WebSocketRoute, expect
 
 from mathable.web.infra.patches import apply_patch
-from web.test_browser import browser, create, play_one_turn, server
-from web.test_page_defects import DESKTOP
+from support.browser import DESKTOP, create, play_one_turn
 from webserver import Server
-
-__all__ = ["browser", "server"]  # the fixtures, shared with test_browser
 
 
 def whole(server: Server, game_id: str, token: str | None) -> dict[str, Any]:

@@ -22,11 +22,8 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from web.test_browser import browser, play_one_turn
-from web.test_page_defects import DESKTOP
+from support.browser import DESKTOP, play_one_turn
 from webserver import Server
-
-__all__ = ["browser"]
 
 pytestmark = pytest.mark.slow
 

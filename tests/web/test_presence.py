@@ -5,7 +5,6 @@ minute."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,38 +14,10 @@ from sqlalchemy import select
 
 from mathable.web.api import create_app
 from mathable.web.infra.db import games, presence
-from web.test_clocks import Clock, finish_turn
-from web.test_multiprocess import eventually
-from web.test_web_api import online, seat_tokens
-
-
-class Socket:
-    """A seat's (or a spectator's) socket on a test client, read on a thread: its last
-    view."""
-
-    def __init__(self, client: TestClient, game_id: str, token: str | None = None) -> None:
-        query = f"?token={token}" if token else ""
-        self._socket = client.websocket_connect(f"/api/games/{game_id}/ws{query}")
-        self.socket = self._socket.__enter__()
-        self.view: dict[str, Any] = {}
-        self._thread = threading.Thread(target=self._read, daemon=True)
-        self._thread.start()
-
-    def _read(self) -> None:
-        try:
-            while True:
-                message = self.socket.receive_json()
-                if message.get("type") == "view":
-                    self.view = message["view"]
-        except Exception:  # closed
-            return
-
-    def presence(self, seat: int) -> dict[str, Any] | None:
-        seats = self.view.get("presence")
-        return None if not seats else dict(seats[seat])
-
-    def close(self) -> None:
-        self._socket.__exit__(None, None, None)
+from support.api import online, seat_tokens
+from support.clocks import Clock, finish_turn
+from support.sockets import Socket
+from support.waiting import eventually
 
 
 @pytest.fixture

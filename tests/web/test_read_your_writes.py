@@ -63,7 +63,8 @@ def blind(database_url: str) -> None:
 
 def choose(view: dict[str, Any]) -> str:
     """The mover's action: a placement if there is one, else the first legal word."""
-    return next((a for a in view["legal"] if "=" in a), view["legal"][0])
+    legal: list[str] = view["legal"]
+    return next((a for a in legal if "=" in a), legal[0])
 
 
 def new_game(server: Server) -> tuple[str, list[str]]:

@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from mathable.engine import records
 from mathable.games.registry import new_game as engine_game
 from mathable.web.api import create_app
-from web.test_web_api import act, dealt, new_game, online, seat_tokens, tokens, view
+from support.api import act, dealt, finish_by_passing, new_game, online, seat_tokens, tokens, view
 
 
 @pytest.fixture
@@ -35,12 +35,6 @@ def computer_to_move(names: list[str]) -> dict[str, Any]:
     while game.to_move != 1:
         game.apply(game.parse_action("pass"))
     return records.to_record(game)
-
-
-def finish_by_passing(client: TestClient, game_id: str, seat_tokens: list[str]) -> None:
-    """Two people pass until the game ends (C11c: two rounds without a placement)."""
-    while not (now := view(client, game_id, seat_tokens[0]))["over"]:
-        assert act(client, game_id, seat_tokens[now["to_move"]], "pass").status_code == 200
 
 
 def test_an_uploaded_record_keeps_its_computer_seats_and_they_play_on(

@@ -9,17 +9,17 @@ elsewhere) shows it as the string of its digits."""
 
 from __future__ import annotations
 
+import secrets
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-import mathable.web.rounds.rematches as rematches_module
 from mathable.engine import records
 from mathable.games.registry import new_game as engine_game
 from mathable.web.api import create_app
-from web.test_web_api import act, dealt, online, seat_tokens, view
+from support.api import act, dealt, online, seat_tokens, view
 
 CLOCK = {"minutes": 3, "increment": 2}
 
@@ -114,13 +114,13 @@ def test_the_server_draws_every_seed_below_2_53(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     bounds: list[int] = []
-    real = rematches_module.secrets.randbelow
+    real = secrets.randbelow
 
     def randbelow(n: int) -> int:
         bounds.append(n)
         return real(n)
 
-    monkeypatch.setattr(rematches_module.secrets, "randbelow", randbelow)
+    monkeypatch.setattr(secrets, "randbelow", randbelow)
     games = [online(client)["id"] for _ in range(4)]
     screen = post(
         client,

@@ -12,14 +12,15 @@ import json
 from typing import Any
 
 import httpx
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from mathable.web.infra.db import game_players, seeks
 from mathable.web.infra.store import EventStore
-from web.test_lobby import _no_worker_processes, main, person
+from support.lobby import person
 
-__all__ = ["_no_worker_processes", "main"]  # the fixtures, shared with test_lobby
+pytestmark = pytest.mark.usefixtures("no_worker_processes")
 
 
 def ok(response: httpx.Response, status: int = 200) -> Any:

@@ -151,7 +151,7 @@ def test_computer_players_and_analysis_run_in_worker_processes(
             target=lambda: answer.update(report=client.get(f"/api/games/{game_id}/analysis"))
         )
         analysing.start()
-        cheap = []
+        cheap: list[int] = []
         while analysing.is_alive() or not cheap:  # cheap GETs beside the analysis
             cheap.append(client.get(f"/api/games/{game_id}").status_code)
         analysing.join()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
@@ -33,7 +34,7 @@ def person(url: str, number: int, start: threading.Barrier, statuses: list[int])
     """A browser of its own: a guest on its first visit (a write), an account (a write),
     then two seeks (writes), each step begun by every person at the same instant."""
     with httpx.Client(base_url=url, timeout=60) as client:
-        steps = [
+        steps: list[Callable[[], httpx.Response]] = [
             lambda: client.get("/api/me"),
             lambda: client.post(
                 "/api/accounts", json={"name": f"Writer {number}", "password": PASSWORD}

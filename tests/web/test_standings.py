@@ -15,59 +15,23 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import update
 
 from mathable import i18n
-from mathable.ai import BOTS, bot_player_id, level_of_player
+from mathable.ai import BOTS, bot_player_id
 from mathable.online.botratings import starting_rating
 from mathable.online.ratings import Rating, rate_game
-from mathable.web.infra.db import game_players, players, rating_changes, ratings, results
+from mathable.web.infra.db import rating_changes, ratings, results
 from mathable.web.infra.store import EventStore
 from mathable.web.ratings.standings import Ending, Standings
-from web.test_clocks import Clock, app_at, end, first_moves, take_turn, tokens, view
-from web.test_web_api import new_game
+from support.api import new_game, tokens, view
+from support.clocks import Clock, app_at, end, first_moves, take_turn
+from support.standings import account, bind, people_ratings, rated_game, store_of, table
 
 
 @pytest.fixture(autouse=True)
 def _no_worker_processes(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MATHABLE_WORKERS", "0")
-
-
-def store_of(client: TestClient) -> EventStore:
-    app: Any = client.app
-    found: EventStore = app.state.service.store
-    return found
-
-
-def account(client: TestClient, player_id: str, name: str) -> str:
-    """A player with an account (the hash is never checked here)."""
-    with store_of(client).writing() as connection:
-        connection.execute(
-            insert(players).values(
-                id=player_id,
-                name=name,
-                name_key=name.lower(),
-                password_hash="argon2-hash",
-                kind="person",
-                created=time.time(),
-            )
-        )
-    return player_id
-
-
-def bind(client: TestClient, game_id: str, *player_ids: str) -> None:
-    """The seats taken by these players (in place of whoever the game was made with)."""
-    with store_of(client).writing() as connection:
-        connection.execute(delete(game_players).where(game_players.c.game_id == game_id))
-        for seat, player_id in enumerate(player_ids):
-            connection.execute(
-                insert(game_players).values(game_id=game_id, seat=seat, player_id=player_id)
-            )
-
-
-def table(client: TestClient, which: Any) -> list[Any]:
-    with store_of(client).reading() as connection:
-        return list(connection.execute(select(which)).all())
 
 
 def rating_of(
@@ -81,11 +45,6 @@ def rating_of(
     return Rating(row.rating, row.deviation, row.volatility)
 
 
-def people_ratings(client: TestClient) -> list[Any]:
-    """The rating rows of people (the computer levels have theirs from the start)."""
-    return [r for r in table(client, ratings) if level_of_player(r.player_id) is None]
-
-
 def close(a: Rating, b: Rating) -> bool:
     return all(
         math.isclose(x, y, rel_tol=1e-9)
@@ -95,12 +54,6 @@ def close(a: Rating, b: Rating) -> bool:
             strict=True,
         )
     )
-
-
-def rated_game(client: TestClient, ann: str, bob: str, **spec: Any) -> tuple[str, list[str]]:
-    made = new_game(client, clock={"minutes": 5, "increment": 3}, rated=True, seed=None, **spec)
-    bind(client, made["id"], ann, bob)
-    return made["id"], tokens(made)
 
 
 def test_a_rated_game_to_its_end_writes_one_result_and_rates_both(database_url: str) -> None:

@@ -26,7 +26,7 @@ from mathable.cli.app import app as cli
 from mathable.games.registry import new_game
 from mathable.web.api import Settings, create_app
 from mathable.web.infra.db import HEAD, DatabaseError, metadata, parse_url
-from mathable.web.infra.store import ConflictError, EventStore
+from mathable.web.infra.store import ConflictError, EventStore, StoredSeat
 from pg import Cluster
 
 SECRET = "s3cret-Pa55"
@@ -70,7 +70,7 @@ def eventually(check: Callable[[], bool], seconds: float = 10.0) -> bool:
     return check()
 
 
-SEATS = [{"name": "Ann", "bot": None, "token_hash": None, "invite_hash": "x"}]
+SEATS: list[StoredSeat] = [{"name": "Ann", "bot": None, "token_hash": None, "invite_hash": "x"}]
 
 
 def test_events_are_stored_in_order_and_a_taken_seq_is_refused_in_any_process(
@@ -105,8 +105,8 @@ def test_an_invitation_is_claimed_once_whichever_process_claims_it(
 ) -> None:
     a, b = stores
     a.create("g", {"variant": "classic"}, SEATS)
-    claimed = [{**SEATS[0], "token_hash": "mine"}]
-    stolen = [{**SEATS[0], "token_hash": "theirs"}]
+    claimed: list[StoredSeat] = [{**SEATS[0], "token_hash": "mine"}]
+    stolen: list[StoredSeat] = [{**SEATS[0], "token_hash": "theirs"}]
     assert a.update_seats("g", SEATS, claimed)
     assert not b.update_seats("g", SEATS, stolen)  # a conditional update: seen changed
     assert b.seats("g") == claimed
@@ -125,7 +125,8 @@ def test_the_change_feed_reports_other_processes_changes_only(
     a.append("g", 2, "pass", 0)
     assert eventually(lambda: ("g", 3) in heard), heard
     assert ("g", 2) not in heard
-    assert a.update_seats("g", SEATS, [{**SEATS[0], "token_hash": "t"}])  # a claimed seat
+    claimed: list[StoredSeat] = [{**SEATS[0], "token_hash": "t"}]
+    assert a.update_seats("g", SEATS, claimed)  # a claimed seat
     assert eventually(lambda: heard.count(("g", 3)) == 2), heard
 
 

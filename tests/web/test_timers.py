@@ -5,7 +5,6 @@ clock runs only (``games.running_clock``), however many clocked games have ended
 from __future__ import annotations
 
 import asyncio
-import time
 from typing import Any
 
 import pytest
@@ -15,22 +14,34 @@ from sqlalchemy import update
 from mathable.web.api import create_app
 from mathable.web.infra.db import games
 from mathable.web.rounds.timers import ClockScheduler
-from web.test_clocks import Clock, app_at, end, first_moves, stored_events, tokens, view
-from web.test_multiprocess import eventually
-from web.test_web_api import new_game
+from support.api import new_game, tokens, view
+from support.clocks import Clock, app_at, end, first_moves, stored_events
+from support.waiting import eventually
 
 
 def test_the_timer_fires_each_game_at_its_instant_and_follows_changes() -> None:
-    async def scenario() -> list[tuple[str, float, float]]:
-        fired: list[tuple[str, float, float]] = []
+    """The timer reads the test's clock (:class:`support.clocks.Clock`): the clock is moved
+    to just before each instant (nothing fires) and then onto it (that game fires, at
+    that instant); no real second is waited for, and no speed of the machine is timed."""
+
+    async def scenario() -> None:
+        clock = Clock()
+        fired: list[tuple[str, float]] = []
         due: dict[str, float] = {}
 
         async def fire(game_id: str) -> None:
-            fired.append((game_id, due[game_id], time.time()))
+            fired.append((game_id, clock()))
 
-        timer = ClockScheduler(time.time, fire, longest=5.0)  # no periodic look needed
+        timer = ClockScheduler(clock, fire, longest=0.01)  # looks at the clock every 10 ms
+
+        async def looked() -> None:
+            """The timer has looked at the clock as it now stands (its next looks are
+            due before this wait ends, on the same event loop)."""
+            for _ in range(3):
+                await asyncio.sleep(2 * timer.longest)
+
         timer.start()
-        start = time.time()
+        start = clock()
         for game_id, after in [("late", 0.45), ("soon", 0.15), ("moved", 0.05), ("gone", 0.1)]:
             due[game_id] = start + after
             timer.set(game_id, due[game_id])
@@ -38,14 +49,21 @@ def test_the_timer_fires_each_game_at_its_instant_and_follows_changes() -> None:
         timer.set("moved", due["moved"])
         timer.set("gone", None)  # its clock stopped
         assert len(timer) == 3
-        await asyncio.sleep(1.0)
+        expected: list[tuple[str, float]] = []
+        for game_id in ("soon", "moved", "late"):
+            clock.at = due[game_id] - 0.001
+            await looked()
+            assert fired == expected  # not before its instant (nor "moved"'s old one)
+            clock.at = due[game_id]
+            await looked()
+            expected.append((game_id, due[game_id]))
+            assert fired == expected  # at its instant
+        clock.at = start + 10
+        await looked()
+        assert fired == expected and len(timer) == 0  # "gone" never fires
         await timer.close()
-        return fired
 
-    fired = asyncio.run(scenario())
-    assert [game_id for game_id, _, _ in fired] == ["soon", "moved", "late"]
-    for game_id, due, at in fired:
-        assert due <= at < due + 0.2, (game_id, at - due)  # a busy shared machine
+    asyncio.run(scenario())
 
 
 def running(client: TestClient, game_id: str, value: bool) -> None:
@@ -108,7 +126,7 @@ def test_two_processes_timers_store_one_flag(
         first_moves(a, game_id, tokens(made))
         moved = stored_events(a, game_id)
         first = view(b, game_id)["to_move"]  # b holds it too: both timers set
-        assert all(eventually(lambda s=s: s.clocks.due(game_id) is not None) for s in services)
+        assert eventually(lambda: all(s.clocks.due(game_id) is not None for s in services))
         clock.at += 61
         assert eventually(lambda: stored_events(a, game_id) == [*moved, f"flag {first}"])
         assert eventually(lambda: all(s.clocks.due(game_id) is None for s in services))

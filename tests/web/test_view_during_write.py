@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from mathable.web.api import create_app
-from web.test_web_api import act, new_game, tokens, view
+from support.api import act, new_game, tokens, view
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from mathable.web.api import create_app
-from web.test_web_api import new_game
+from support.api import new_game
 
 
 @pytest.fixture

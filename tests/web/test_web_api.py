@@ -4,6 +4,7 @@ live updates over WebSocket, hidden information kept hidden, a restart losing no
 from __future__ import annotations
 
 import json
+import secrets
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,17 @@ from fastapi.testclient import TestClient
 
 from mathable.engine.conformance import _holds
 from mathable.web.api import create_app
+from support.api import (
+    act,
+    claim,
+    dealt,
+    junior_with_an_empty_pot,
+    new_game,
+    online,
+    seat_tokens,
+    tokens,
+    view,
+)
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "worked-example.txt"
 
@@ -19,37 +31,6 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "worked-example.txt
 @pytest.fixture
 def client(tmp_path: Path) -> TestClient:
     return TestClient(create_app(f"sqlite:///{tmp_path / 'games.db'}"))
-
-
-def new_game(client: TestClient, **spec: Any) -> dict[str, Any]:
-    """A game at one screen (a chosen seed, every seat's token) unless ``spec`` says."""
-    body = {
-        "variant": "classic",
-        "players": [{"name": "Ann"}, {"name": "Bob"}],
-        "seed": 7,
-        "mode": "screen",
-    }
-    body.update(spec)
-    response = client.post("/api/games", json=body)
-    assert response.status_code == 201, response.text
-    return response.json()
-
-
-def view(client: TestClient, game_id: str, token: str | None = None) -> dict[str, Any]:
-    suffix = f"?token={token}" if token else ""
-    response = client.get(f"/api/games/{game_id}{suffix}")
-    assert response.status_code == 200, response.text
-    return response.json()
-
-
-def act(client: TestClient, game_id: str, token: str, action: str, **extra: Any) -> Any:
-    return client.post(
-        f"/api/games/{game_id}/actions", json={"token": token, "action": action, **extra}
-    )
-
-
-def tokens(made: dict[str, Any]) -> list[str]:
-    return [s["token"] for s in made["seats"]]
 
 
 def test_variants_bots_and_the_page(client: TestClient) -> None:
@@ -269,44 +250,12 @@ def test_a_restart_loses_nothing(tmp_path: Path) -> None:
 # -- issue 12: every seat treated fairly (O1, O2, tokens, J4, C12) ------------------------
 
 
-def online(client: TestClient, **spec: Any) -> dict[str, Any]:
-    """An online game as its creator receives it (no seed: the server deals)."""
-    body: dict[str, Any] = {"variant": "classic", "players": [{"name": "Ann"}, {"name": "Bob"}]}
-    body.update(spec)
-    response = client.post("/api/games", json=body)
-    assert response.status_code == 201, response.text
-    return response.json()
-
-
-def dealt(client: TestClient, game_id: str) -> int:
-    """The seed of a game, as the server alone knows it."""
-    app: Any = client.app
-    seed: int = app.state.service.get(game_id).game.seed
-    return seed
-
-
-def claim(client: TestClient, made: dict[str, Any], seat: int) -> Any:
-    """Follow seat ``seat``'s invitation link: the code after ``invite=``."""
-    code = made["seats"][seat]["invite"].split("invite=")[1]
-    return client.post(f"/api/games/{made['id']}/join", json={"invite": code})
-
-
-def seat_tokens(client: TestClient, made: dict[str, Any]) -> list[str]:
-    """Every person's token of an online game: the creator's own, the others claimed."""
-    out = []
-    for seat in made["seats"]:
-        if seat["token"]:
-            out.append(seat["token"])
-        elif seat["invite"]:
-            out.append(claim(client, made, seat["seat"]).json()["token"])
-    return out
-
-
 def test_o1_a_chosen_seed_is_refused_online_and_the_servers_seed_kept_until_the_end(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     people = [{"name": "Ann"}, {"name": "Bob"}]
-    for spec in [{"seed": 7}, {"seed": 7, "mode": "online"}, {"seed": 0}]:
+    chosen: list[dict[str, Any]] = [{"seed": 7}, {"seed": 7, "mode": "online"}, {"seed": 0}]
+    for spec in chosen:
         refused = client.post("/api/games", json={"players": people, **spec})
         assert refused.status_code == 422, refused.text
         assert refused.json()["error"].startswith("seed:")
@@ -318,16 +267,15 @@ def test_o1_a_chosen_seed_is_refused_online_and_the_servers_seed_kept_until_the_
         assert made.status_code == 201 and made.json()["mode"] == "screen", made.text
         assert dealt(client, made.json()["id"]) == 7
 
-    import mathable.web.rounds.creating as creating_module
-
+    # the service deals with the secrets module's randbelow (mathable.web.rounds.creating)
     drawn: list[int] = []
-    real = creating_module.secrets.randbelow
+    real = secrets.randbelow
 
     def randbelow(n: int) -> int:
         drawn.append(real(n))
         return drawn[-1]
 
-    monkeypatch.setattr(creating_module.secrets, "randbelow", randbelow)
+    monkeypatch.setattr(secrets, "randbelow", randbelow)
     made = online(client)
     game_id = made["id"]
     seed = dealt(client, game_id)
@@ -446,32 +394,12 @@ def test_tokens_the_creator_holds_only_their_seat_and_each_invitation_is_claimed
     assert refused.status_code == 422 and refused.json()["error"].startswith("seat:")
 
 
-def _junior_with_an_empty_pot() -> dict[str, Any]:
-    """A record of a two-player Junior game at a turn's start once the pot is empty (J4:
-    only then may a stop be proposed), played by the greedy computer."""
-    from mathable.ai import get_bot
-    from mathable.engine import records
-    from mathable.games.board.view import BoardView
-    from mathable.games.registry import new_game as engine_game
-
-    for seed in range(1, 40):
-        game = engine_game("junior", ["Ann", "Bob"], seed=seed)
-        bots = [get_bot("greedy", seed * 8 + s) for s in range(2)]
-        while not game.is_over:
-            state = game.view(game.to_move)
-            assert isinstance(state, BoardView)
-            if state.bag_size == 0 and not state.turn_placements and "stop" in state.available:
-                return records.to_record(game)
-            game.apply(bots[game.to_move].act(state))
-    raise AssertionError("no Junior game reached an empty pot")
-
-
 def test_j4_a_stop_is_a_proposal_accepted_or_declined_over_http(client: TestClient) -> None:
     early = new_game(client, variant="junior")
     at_start = view(client, early["id"])["to_move"]
     refused = act(client, early["id"], tokens(early)[at_start], "stop")
     assert refused.status_code == 422 and "J4" in refused.text  # the pot is not empty
-    uploaded = client.post("/api/records", json=_junior_with_an_empty_pot())
+    uploaded = client.post("/api/records", json=junior_with_an_empty_pot())
     assert uploaded.status_code == 201, uploaded.text
     made = uploaded.json()
     game_id, ann_bob = made["id"], tokens(made)

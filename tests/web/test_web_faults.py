@@ -31,11 +31,14 @@ def _create(url: str) -> dict[str, Any]:
     }
     response = httpx.post(url + "/api/games", json=body)
     assert response.status_code == 201
-    return response.json()
+    made: dict[str, Any] = response.json()
+    return made
 
 
 def _view(url: str, game_id: str, token: str | None = None) -> dict[str, Any]:
-    return httpx.get(f"{url}/api/games/{game_id}", params={"token": token} if token else {}).json()
+    params = {"token": token} if token else {}
+    seen: dict[str, Any] = httpx.get(f"{url}/api/games/{game_id}", params=params).json()
+    return seen
 
 
 def _race(url: str, game_id: str, token: str, seq: int, actions: list[str]) -> list[httpx.Response]:
