@@ -13,7 +13,8 @@ from typer.testing import CliRunner
 
 from mathable.ai.arena import play_game
 from mathable.cli.app import app
-from mathable.cli.hotseat import help_text, run_hotseat
+from mathable.cli.hotseat import run_hotseat
+from mathable.cli.linehelp import help_text
 from mathable.engine import records
 from mathable.engine.protocol import Game
 from mathable.games import registry

@@ -5,9 +5,10 @@ texts included; command words typed in the player's language in the plain game."
 
 from __future__ import annotations
 
+import gettext
 import json
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from io import StringIO
 from pathlib import Path
 
@@ -19,7 +20,8 @@ from typer.testing import CliRunner, Result
 from mathable import i18n
 from mathable.ai.arena import play_game
 from mathable.cli.app import app
-from mathable.cli.hotseat import help_text, run_hotseat
+from mathable.cli.hotseat import run_hotseat
+from mathable.cli.linehelp import help_text
 from mathable.engine.protocol import Game
 from mathable.games import registry
 from mathable.games.registry import GAMES
@@ -107,7 +109,7 @@ def test_lang_in_the_environment_selects_french(monkeypatch: pytest.MonkeyPatch)
     asked: list[str] = []
     found = i18n.translations
 
-    def spy(lang: str):  # type: ignore[no-untyped-def]
+    def spy(lang: str) -> gettext.NullTranslations:
         asked.append(lang)
         return found(lang)
 
@@ -294,12 +296,15 @@ def _english_only_words(lang: str) -> set[str]:
     for message in catalog:
         if not message.id:
             continue
-        ids = message.id if isinstance(message.id, tuple) else (message.id,)
-        forms = message.string if isinstance(message.string, tuple) else (message.string,)
+        # babel types an id or a translation as a string, or plural forms as a tuple or list
+        ids = message.id if isinstance(message.id, (tuple, list)) else (message.id,)
+        forms: Sequence[str | None] = (
+            message.string if isinstance(message.string, (tuple, list)) else (message.string,)
+        )
         for text in ids:
             english |= set(re.findall(r"[A-Za-z]{3,}", i18n._FIELD.sub(" ", text)))
-        for text in forms:
-            translated |= set(re.findall(r"[A-Za-z]{3,}", i18n._FIELD.sub(" ", str(text))))
+        for form in forms:
+            translated |= set(re.findall(r"[A-Za-z]{3,}", i18n._FIELD.sub(" ", str(form))))
     return english - translated - {"Ann", "Bob", "bot", "gentle", *PRODUCTS}
 
 

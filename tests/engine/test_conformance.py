@@ -39,10 +39,10 @@ def test_random_games_conform(name: str, referee: bool) -> None:
 
     report = random_sim_test(
         new_game,
-        lambda g: registry.from_record(records.to_record(g)),  # type: ignore[arg-type]
+        lambda g: registry.from_record(records.to_record(g)),
         variant.tokens,
         _secrets,
-        lambda g, seat: g.view(seat).to_dict(),  # type: ignore[attr-defined]
+        lambda g, seat: g.view(seat).to_dict(),
         games=count,
         seed=len(name),
     )
@@ -116,7 +116,7 @@ def test_harness_catches_a_leaking_view() -> None:
             lambda seed: BoardGame(
                 "classic", 2, seed=seed, house_rules=HouseRules(allow_undo=True)
             ),
-            lambda g: registry.from_record(records.to_record(g)),  # type: ignore[arg-type]
+            lambda g: registry.from_record(records.to_record(g)),
             VARIANTS["classic"].tokens,
             _secrets,
             leaky,

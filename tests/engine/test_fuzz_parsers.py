@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import pytest
@@ -170,7 +171,7 @@ def test_placements_with_hostile_cells_and_values(game: str, cell: str, value: s
 def test_every_hostile_piece_as_an_action_of_every_game() -> None:
     for text in HOSTILE:
         for names in CELL_NAMES.values():
-            refused_or_read(lambda t=text, n=names: parse_action(t, n))  # type: ignore[misc]
+            refused_or_read(partial(parse_action, text, names))
     for text in ["exchange ²", "exchange " + "5" * 5_000, "A1=²"]:
         with pytest.raises(MathableError, match=r"\S"):
             parse_action(text, CELL_NAMES["classic"])
@@ -205,8 +206,8 @@ def test_every_hostile_piece_in_every_field_of_a_position() -> None:
     for text in HOSTILE:
         for k in range(6):
             changed = " | ".join(text if j == k else p for j, p in enumerate(parts))
-            refused_or_read(lambda c=changed: Position.parse(c, grids))  # type: ignore[misc]
-            refused_or_read(lambda c=changed: registry.parse_position(c))  # type: ignore[misc]
+            refused_or_read(partial(Position.parse, changed, grids))
+            refused_or_read(partial(registry.parse_position, changed))
 
 
 # -- records -------------------------------------------------------------------------------
@@ -300,7 +301,7 @@ def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
 def mutated_records(draw: st.DrawFn) -> dict[str, Any]:
     """A valid record with one to three of its values removed, retyped or replaced by
     junk, or with a field added."""
-    record = copy.deepcopy(draw(st.sampled_from(VALID)))
+    record: dict[str, Any] = copy.deepcopy(draw(st.sampled_from(VALID)))
     for _ in range(draw(st.integers(1, 3))):
         paths = _paths(record)
         path = draw(st.sampled_from(paths))

@@ -17,6 +17,8 @@ from mathable.engine.errors import IllegalMove, NotationError
 from mathable.engine.notation import format_action, parse_action
 from mathable.engine.protocol import Game, HouseRules, TargetNames
 from mathable.games import registry
+from mathable.games.board.game import BoardGame
+from mathable.games.quattro.game import QuattroGame
 from mathable.games.registry import new_game
 
 GAMES = ("classic", "junior", "junior-numbers", "quattro")
@@ -155,6 +157,7 @@ def test_a_proposal_to_stop_moves_on_without_the_leaver() -> None:
 
 def test_quattro_deals_no_card_to_a_seat_that_left() -> None:
     game = new_game("quattro", ["Ann", "Bob", "Cy"], seed=7, rounds=3)
+    assert isinstance(game, QuattroGame)
     game.apply("resign 2")
     rng = random.Random(3)
     while game.round == 1 and not game.is_over:
@@ -224,13 +227,13 @@ def test_random_games_with_random_leaves(
         return
     ranks = game.ranks()
     assert len(ranks) == seats
-    inside = game.seats_in
-    assert all(ranks[s] < ranks[o] for s in inside for o in order)
+    still_in = game.seats_in
+    assert all(ranks[s] < ranks[o] for s in still_in for o in order)
     assert [ranks[s] for s in order] == sorted((ranks[s] for s in order), reverse=True)
     assert len(set(ranks[s] for s in order)) == len(order)
     assert game.winners() == tuple(s for s in range(seats) if ranks[s] == 1)
-    if len(inside) == 1:
-        assert game.winners() == inside
+    if len(still_in) == 1:
+        assert game.winners() == still_in
 
 
 def test_a_seat_that_left_during_a_challenged_turn_stays_gone() -> None:
@@ -374,7 +377,7 @@ def test_o3_a_record_of_rules_version_2_replays_with_the_old_leaving() -> None:
     assert again.is_over and again.scores == game.scores and again.rules_version == 2
 
 
-def _three_idle_players(version: int | None = None) -> Game:
+def _three_idle_players(version: int | None = None) -> BoardGame:
     """Ann, Bob and Cy; Ann, Bob, Cy and Ann pass; Bob is to move (Cy has H6=6)."""
     racks = [[90], [81], [6, 80]]
     game = registry.game_type("classic").create(
@@ -382,6 +385,7 @@ def _three_idle_players(version: int | None = None) -> Game:
         setup={"racks": racks, "bag": [9, 9, 9], "to_move": 0},
         **({} if version is None else {"version": version}),
     )
+    assert isinstance(game, BoardGame)
     for _ in range(4):
         game.apply("pass")
     return game

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mathable.engine.actions import Challenge, EndGame, EndTurn, Exchange, Pass, Place
+from mathable.engine.actions import Action, Challenge, EndGame, EndTurn, Exchange, Pass, Place
 from mathable.engine.errors import NotationError
 from mathable.engine.notation import (
     Position,
@@ -44,8 +44,8 @@ def test_cells_round_trip(cell: int) -> None:
 
 
 @given(actions)
-def test_actions_round_trip(action: object) -> None:
-    text = format_action(action, GRID)  # type: ignore[arg-type]
+def test_actions_round_trip(action: Action) -> None:
+    text = format_action(action, GRID)
     assert parse_action(text, GRID) == action
 
 
@@ -62,7 +62,9 @@ racks = st.one_of(st.integers(0, 7), st.lists(values, max_size=7).map(lambda r: 
     st.lists(racks, min_size=2, max_size=4),
     st.data(),
 )
-def test_positions_round_trip(board: dict[int, int], rack_list: list, data: st.DataObject) -> None:
+def test_positions_round_trip(
+    board: dict[int, int], rack_list: list[tuple[int, ...] | int], data: st.DataObject
+) -> None:
     n = len(rack_list)
     position = Position(
         "classic",

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -40,7 +42,7 @@ def test_records_replay_exactly(variant: str, seed: int) -> None:
     assert set(data) >= {"variant", "players", "seed", "house_rules", "actions"}
 
 
-def _record() -> dict:
+def _record() -> dict[str, Any]:
     game = _random_game(7)
     return records.to_record(game)
 
@@ -62,7 +64,9 @@ def _record() -> dict:
         (lambda r: r.update(setup={"racks": "x"}), "setup"),
     ],
 )
-def test_bad_records_are_refused_with_a_reason(change, message: str) -> None:  # type: ignore[no-untyped-def]
+def test_bad_records_are_refused_with_a_reason(
+    change: Callable[[dict[str, Any]], object], message: str
+) -> None:
     record = _record()
     if "result" not in record:
         record["result"] = {"scores": []}

@@ -19,6 +19,7 @@ from mathable.engine.protocol import Game, HouseRules
 from mathable.engine.records import RecordError
 from mathable.engine.validation import FieldError
 from mathable.games import registry
+from mathable.games.board.game import BoardGame
 
 Change = Callable[[dict[str, Any]], object]
 
@@ -63,6 +64,12 @@ def changed(record: dict[str, Any], change: Change) -> dict[str, Any]:
     out = copy.deepcopy(record)
     change(out)
     return out
+
+
+def setting(field: str, value: object) -> Change:
+    """A change that sets ``field`` to ``value``: a typed ``lambda r: r.update(...)``
+    (mypy cannot infer a lambda whose defaults bind a loop's value)."""
+    return lambda r: r.update({field: value})
 
 
 def every_case_refused(cases: list[tuple[dict[str, Any], str]]) -> None:
@@ -173,10 +180,7 @@ PLAYER_CASES: list[tuple[object, str]] = [
 def test_players_are_2_to_4_distinct_names_of_at_most_40_characters() -> None:
     record = records.to_record(registry.new_game("classic", ["Ann", "Bob"], seed=3))
     every_case_refused(
-        [
-            (changed(record, lambda r, p=players: r.update(players=p)), field)
-            for players, field in PLAYER_CASES
-        ]
+        [(changed(record, setting("players", players)), field) for players, field in PLAYER_CASES]
     )
 
 
@@ -258,7 +262,7 @@ def test_rounds_only_for_games_played_in_rounds_1_to_99() -> None:
             (
                 changed(
                     records.to_record(registry.new_game(game, 2, seed=3)),
-                    lambda r, n=rounds: r.update(rounds=n),
+                    setting("rounds", rounds),
                 ),
                 "rounds",
             )
@@ -282,9 +286,7 @@ def test_new_games_refuse_rounds_with_a_mathable_error(game: str, rounds: int) -
 def test_seeds_are_whole_numbers_from_0_to_2_63_minus_1() -> None:
     record = records.to_record(registry.new_game("classic", 2, seed=3))
     seeds: list[object] = ["5", -1, 2**63, 2**64, True, 5.0, None, [5]]
-    every_case_refused(
-        [(changed(record, lambda r, s=seed: r.update(seed=s)), "seed") for seed in seeds]
-    )
+    every_case_refused([(changed(record, setting("seed", seed)), "seed") for seed in seeds])
 
 
 def test_the_largest_seed_loads_and_new_games_refuse_bad_seeds() -> None:
@@ -414,7 +416,8 @@ def test_the_positions_of_real_games_pass_every_check(
     name: str, players: int, seed: int, steps: int
 ) -> None:
     game = _played(registry.new_game(name, players, seed=seed), steps)
+    assert isinstance(game, BoardGame)  # only games on a board have a position
     for seat in (None, *range(players)):
-        position = game.position(seat)  # type: ignore[attr-defined]
+        position = game.position(seat)
         text = position.format(game.cell_names)
         assert registry.parse_position(text) == position

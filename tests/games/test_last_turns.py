@@ -3,7 +3,7 @@ turn placed on, for a board game and for Quattro; the turn under way is not a la
 
 from __future__ import annotations
 
-from mathable.engine.actions import Draw, EndTurn, Exchange, Pass
+from mathable.engine.actions import Draw, EndTurn, Exchange, Pass, Place
 from mathable.engine.protocol import Game
 from mathable.games.quattro.game import QuattroGame, QuattroSetup
 from mathable.games.registry import new_game
@@ -22,14 +22,16 @@ def test_a_board_game_marks_each_players_last_turn() -> None:
     first = game.to_move
     every_seat_sees(game, ((), ()))  # nobody has played yet
     ann = next(iter(game.legal_placements()))
+    assert isinstance(ann, Place)
     game.apply(ann)
     assert ann.cell in game.view(0).recent_targets
     every_seat_sees(game, ((), ()))  # the turn under way is not a last turn
     game.apply(EndTurn())
-    mover = [(), ()]
+    mover: list[tuple[int, ...]] = [(), ()]
     mover[first] = (ann.cell,)
     every_seat_sees(game, (mover[0], mover[1]))  # the other player has not placed
     bob = next(iter(game.legal_placements()))
+    assert isinstance(bob, Place)
     game.apply(bob)
     every_seat_sees(game, (mover[0], mover[1]))
     game.apply(EndTurn())

@@ -4,10 +4,12 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
 from mathable.engine.actions import Place
+from mathable.games.board.board import Board
 from mathable.games.board.game import BoardGame
 from mathable.games.board.variants import CLASSIC, JUNIOR
 from oracle import naive_equations, naive_placements
@@ -15,7 +17,7 @@ from oracle import naive_equations, naive_placements
 POSITIONS = 10_000
 
 
-def _positions(count: int, seed: int = 0):  # type: ignore[no-untyped-def]
+def _positions(count: int, seed: int = 0) -> Iterator[BoardGame]:
     """Yield ``count`` games at successive positions of seeded random playouts."""
     rng = random.Random(seed)
     produced = 0
@@ -92,7 +94,7 @@ def test_unplace_restores_the_tables() -> None:
     assert undone >= 3 * 300 and changed == undone  # most positions had 5 to try
 
 
-def _tables(board):  # type: ignore[no-untyped-def]
+def _tables(board: Board) -> tuple[list[int], list[int], list[int], dict[int, int]]:
     """Every incremental table of ``board``, as comparable data."""
     return (
         list(board.values),

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from mathable.engine import records
 from mathable.engine.actions import Place
 from mathable.engine.errors import IllegalMove
-from mathable.engine.protocol import Game, HouseRules
+from mathable.engine.protocol import HouseRules
 from mathable.engine.tokens import CLASSIC_TOKENS
 from mathable.games import registry
 from mathable.games.board.game import BoardGame
@@ -28,7 +28,7 @@ games = st.builds(
 )
 
 
-def _play(seed: int, players: int, referee: bool, steps: int) -> Game:
+def _play(seed: int, players: int, referee: bool, steps: int) -> BoardGame:
     game = BoardGame(
         "classic",
         players,

@@ -7,12 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from mathable.engine.actions import Challenge, EndTurn, Exchange, Pass, Place
+from mathable.engine.actions import Action, Challenge, EndTurn, Exchange, Pass, Place
 from mathable.engine.arithmetic import ALL_OPS, pair_results
 from mathable.engine.errors import IllegalMove
 from mathable.engine.protocol import Game, HouseRules
 from mathable.engine.records import replay_record, to_record
 from mathable.engine.tokens import CLASSIC_TOKENS
+from mathable.games.board.board import Board
 from mathable.games.board.game import BoardGame
 from mathable.games.board.layouts import parse_layout
 from mathable.games.board.turns import Setup
@@ -31,7 +32,7 @@ def game_with(
     rack1: tuple[int, ...] = (90, 81, 80, 72, 70, 64, 63),
     bag: tuple[int, ...] = FILL,
     **house: bool,
-) -> Game:
+) -> BoardGame:
     return BoardGame(
         "classic",
         ["Ann", "Bob"],
@@ -41,10 +42,10 @@ def game_with(
     )
 
 
-def refused(game: Game, action: object, rule: str, where: str = "") -> IllegalMove:
+def refused(game: Game, action: Action | str, rule: str, where: str = "") -> IllegalMove:
     before = game.snapshot(), game.log
     with pytest.raises(IllegalMove) as info:
-        game.apply(action)  # type: ignore[arg-type]
+        game.apply(action)
     assert info.value.rule == rule, str(info.value)
     if where:
         assert info.value.where == where
@@ -52,7 +53,7 @@ def refused(game: Game, action: object, rule: str, where: str = "") -> IllegalMo
     return info.value
 
 
-def board_with(**cells: int):  # type: ignore[no-untyped-def]
+def board_with(**cells: int) -> Board:
     grid = CLASSIC.layout.grid
     initial = {c: sq.start for c, sq in enumerate(CLASSIC.layout.squares) if sq.start}
     initial.update({grid.parse(k): v for k, v in cells.items()})
@@ -273,7 +274,7 @@ def test_c12_only_opponents_may_challenge() -> None:
     assert game.format_action(game.log[-1]) == "challenge"  # the notation is unchanged
 
 
-def three_seats(rack0: tuple[int, ...], bag: tuple[int, ...] = ()) -> Game:
+def three_seats(rack0: tuple[int, ...], bag: tuple[int, ...] = ()) -> BoardGame:
     return BoardGame(
         "classic",
         ["Ann", "Bob", "Cy"],

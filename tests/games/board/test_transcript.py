@@ -118,11 +118,14 @@ def test_a_played_game_exported_as_a_sheet_scores_the_same(variant: str) -> None
     """format_transcript then score_transcript gives the game's own totals, over whole
     games of greedy against strong (bonuses, extras, exchanges and deductions)."""
     from mathable.ai.arena import play_game
+    from mathable.games.board.game import BoardGame
     from mathable.games.board.transcript import format_transcript, sheet_name
 
     for seed in range(4):
         result = play_game(["greedy", "strong"], variant, seed, keep_record=True)
+        assert result.record is not None  # kept: keep_record=True
         game = registry.from_record(result.record)
+        assert isinstance(game, BoardGame)  # a board variant replays as a board game
         sheet = score_transcript(format_transcript(game), game.variant)
         names = [sheet_name(p) for p in game.players]
         assert [sheet.totals[n] for n in names] == list(game.scores)

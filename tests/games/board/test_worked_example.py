@@ -7,7 +7,6 @@ import pytest
 
 from mathable.engine import records
 from mathable.engine.errors import IllegalMove
-from mathable.engine.protocol import Game
 from mathable.games import registry
 from mathable.games.board.game import BoardGame
 from mathable.games.board.transcript import score_transcript
@@ -36,7 +35,7 @@ def test_score_sheet_gives_39_then_121() -> None:
     }
 
 
-def _example_game() -> Game:
+def _example_game() -> BoardGame:
     # The extra token Ann takes on J8 is an 11 in the book; then 4 refill tokens.
     setup = Setup(
         racks=((1, 2, 8, 12, 16, 17, 42), (3, 4, 6, 7, 7, 8, 21)),

@@ -152,6 +152,7 @@ def test_q5_the_first_empty_hand_wins_the_round_and_the_next_is_dealt() -> None:
     assert len(game.rack(0)) == len(game.rack(1)) == 7
     assert game.tops == (32, 12, 25, 2)  # the piles stay
     assert game.diago_used == ()
+    assert game.setup is not None  # louis() deals an explicit setup
     assert +game.census() == Counter(game.setup.hands[0] + game.setup.hands[1]) + Counter(
         (20, 12, 7, 2, *range(40, 60))
     )
@@ -331,10 +332,10 @@ def test_conformance_harness_on_hundreds_of_quattro_matches() -> None:
 
     report = random_sim_test(
         make,
-        lambda g: registry.from_record(records.to_record(g)),  # type: ignore[arg-type]
+        lambda g: registry.from_record(records.to_record(g)),
         CLASSIC_TOKENS,
         _secrets,
-        lambda g, seat: g.view(seat).to_dict(),  # type: ignore[attr-defined]
+        lambda g, seat: g.view(seat).to_dict(),
         games=300,
         seed=4,
         check_every=0.03,
