@@ -8,6 +8,7 @@ import os
 import re
 import shutil
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -222,3 +223,58 @@ def english_left(text: str) -> list[str]:
             outside.append(char)
     words = re.findall(r"[A-Za-zÀ-ÿ]{2,}", "".join(outside))
     return [w for w in words if w not in ALLOWED and w not in NAMES and not w.isupper()]
+
+
+CORE = """async () => {
+  const src = document.querySelector('script[type=module]').src;
+  const joined = await import(src);
+  return joined.module ? joined.module('core.js') : await import(src.replace(/[^/]+$/, 'core.js'));
+}"""
+"""The page's own ``core.js`` (issue 32): in its joined script, else by its hashed name."""
+
+
+def held(page: Page) -> dict[str, Any]:
+    """The view the page holds (its state, read from its own module)."""
+    view: dict[str, Any] = page.evaluate(f"async () => (await ({CORE})()).state.view")
+    return view
+
+
+def settled(page: Page, seq: int) -> dict[str, Any]:
+    """The page's view once it has caught up with action ``seq`` (polled, bounded)."""
+    deadline = time.monotonic() + 10
+    view = held(page)
+    while view["seq"] != seq and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+        view = held(page)
+    return view
+
+
+def socket_caught_up(page: Page) -> None:
+    """Every frame the page has sent on its game's socket handled by the server: a
+    ``sync`` sent after them is answered after them (the server reads a socket's frames
+    in order), so checking that the page sent nothing needs no fixed wait."""
+    page.evaluate(
+        f"""async () => {{
+          const socket = (await ({CORE})()).state.socket;
+          if (!socket || socket.readyState !== WebSocket.OPEN) throw new Error('no open socket');
+          await new Promise((done, fail) => {{
+            const later = setTimeout(() => fail(new Error('no answer to the sync')), 10000);
+            const heard = event => {{
+              if (JSON.parse(event.data).type !== 'view') return;
+              socket.removeEventListener('message', heard);
+              clearTimeout(later);
+              done();
+            }};
+            socket.addEventListener('message', heard);
+            socket.send(JSON.stringify({{ type: 'sync' }}));
+          }});
+        }}"""
+    )
+
+
+def redrawn(page: Page, done: Callable[[], bool], seconds: float = 5.0) -> None:
+    """Wait (polled, bounded: not a speed test) until ``done()`` holds, e.g. the page has
+    redrawn after a resize; the caller then asserts it as before."""
+    deadline = time.monotonic() + seconds
+    while not done() and time.monotonic() < deadline:
+        page.wait_for_timeout(25)

@@ -7,7 +7,9 @@ German go to docs/ with MATHABLE_DOCS_SCREENSHOTS=1."""
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -15,7 +17,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from mathable import i18n
-from support.browser import NAMES, create, english_left, play_one_turn, shot
+from support.browser import NAMES, create, english_left, play_one_turn, settled, shot
 from webserver import Server
 
 
@@ -41,6 +43,18 @@ def pseudo(browser: Browser, server: Server) -> Iterator[BrowserContext]:
     context.add_cookies([{"name": "lang", "value": i18n.PSEUDO, "url": server.url}])
     yield context
     context.close()
+
+
+def answered(server: Server, game_id: str, before: int) -> dict[str, Any]:
+    """The game's view once the person (seat 0) has moved since action ``before`` and the
+    computer has answered: the person to move again (polled, bounded: not a speed test)."""
+    deadline = time.monotonic() + 30
+    view: dict[str, Any] = httpx.get(f"{server.url}/api/games/{game_id}").json()
+    while (view["seq"] <= before or view["to_move"] != 0) and not view["over"]:
+        assert time.monotonic() < deadline, "the computer did not answer"
+        time.sleep(0.05)
+        view = httpx.get(f"{server.url}/api/games/{game_id}").json()
+    return view
 
 
 def test_every_page_a_player_meets_is_translated(
@@ -82,8 +96,9 @@ def test_every_page_a_player_meets_is_translated(
     assert left == [], f"analysis: {left}"
     page.goto(server.url + pages["game"])
     page.wait_for_selector("#board")
+    before = httpx.get(f"{server.url}/api/games/{made['id']}").json()["seq"]
     play_one_turn(page)  # the moves list, the turn's result, the bot's answer
-    page.wait_for_timeout(500)
+    settled(page, answered(server, made["id"], before)["seq"])  # the page holds the answer
     assert english_left(everything_shown(page)) == [], "after a turn"
     value = page.locator("#rack button.tile").first.inner_text()
     page.fill("#notation", f"A1={value}")

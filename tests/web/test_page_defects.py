@@ -13,7 +13,14 @@ from typing import Any
 import httpx
 from playwright.sync_api import Browser, Page, expect
 
-from support.browser import DESKTOP, against_the_computer, create, play_one_turn, shot
+from support.browser import (
+    DESKTOP,
+    against_the_computer,
+    create,
+    play_one_turn,
+    shot,
+    socket_caught_up,
+)
 from webserver import Server
 
 
@@ -163,7 +170,7 @@ def test_no_key_acts_behind_the_pass_and_play_cover(server: Server, page: Page) 
     for key in ("p", "e", "x", "1", "ArrowDown", "Enter"):
         if key != "Enter":  # Enter would press the focused button: the page's own
             page.keyboard.press(key)
-    page.wait_for_timeout(400)
+    socket_caught_up(page)  # whatever the keys sent, the server has handled
     assert httpx.get(f"{server.url}/api/games/{game[1]}").json()["seq"] == before
     expect(page.locator("#uncover")).to_be_visible()
 

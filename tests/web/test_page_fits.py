@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import partial
 from typing import Any, Literal
 
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from support.browser import against_the_computer, serious, shot
+from support.browser import against_the_computer, redrawn, serious, shot
 from webserver import Server
 
 
@@ -76,6 +77,11 @@ def out_of_view(page: Page, size: ViewportSize) -> list[str]:
     return outside
 
 
+def fits(page: Page, size: ViewportSize) -> bool:
+    """Whether everything is in view at ``size``."""
+    return out_of_view(page, size) == []
+
+
 def on_a_turn(server: Server, page: Page) -> None:
     """Ann's page on her turn with a token picked: legal cells lit, the message line said."""
     against_the_computer(server, page)
@@ -117,7 +123,7 @@ def test_every_corner_of_the_range_fits(server: Server, browser: Browser) -> Non
     on_a_turn(server, page)
     for size in MORE:
         page.set_viewport_size(size)
-        page.wait_for_timeout(50)  # the resize event's redraw
+        redrawn(page, partial(fits, page, size))  # the resize event's redraw
         assert out_of_view(page, size) == [], size
         assert page.evaluate("document.scrollingElement.scrollWidth") <= size["width"], size
     context.close()
@@ -129,7 +135,7 @@ def test_the_board_grows_with_the_window(server: Server, browser: Browser) -> No
     on_a_turn(server, page)
     small = box(page, "#board")["height"]
     page.set_viewport_size(SIZES["1920x1080"])
-    page.wait_for_timeout(50)
+    redrawn(page, lambda: box(page, "#board")["height"] > small * 1.3)
     assert box(page, "#board")["height"] > small * 1.3
     context.close()
 

@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from mathable import i18n
-from support.browser import DESKTOP, PHONE, create, english_left, serious
+from support.browser import DESKTOP, PHONE, create, english_left, serious, socket_caught_up
 from webserver import Server
 
 
@@ -133,7 +133,7 @@ def test_the_extra_token_question_says_what_it_offers_and_closes_when_the_game_m
     assert aborted.status_code == 200, aborted.text
     expect(page.locator("#modal")).to_be_hidden()  # the game moved on: the question is gone
     expect(page.locator("#summary")).to_be_visible()
-    page.wait_for_timeout(300)  # nothing is sent after the question closed
+    socket_caught_up(page)  # nothing is sent after the question closed
     assert view_of(server, made["id"])["seq"] == seq + 1  # the abort only
 
 

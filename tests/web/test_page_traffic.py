@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import gzip
 import json
-import time
 from typing import Any
 
 import httpx
 from playwright.sync_api import Browser, Page, WebSocket, WebSocketRoute, expect
 
 from mathable.web.infra.patches import apply_patch
-from support.browser import DESKTOP, create, play_one_turn
+from support.browser import DESKTOP, create, play_one_turn, settled
 from webserver import Server
 
 
@@ -31,31 +30,6 @@ def whole(server: Server, game_id: str, token: str | None) -> dict[str, Any]:
 def text(message: dict[str, Any]) -> str:
     """A message as the server writes it (compact JSON)."""
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
-
-
-def held(page: Page) -> dict[str, Any]:
-    """The view the page holds (its state, read from its own module)."""
-    # the page's own core.js (issue 32): in its joined script, else by its hashed name
-    view: dict[str, Any] = page.evaluate(
-        """async () => {
-          const src = document.querySelector('script[type=module]').src;
-          const joined = await import(src);
-          const core = joined.module ? joined.module('core.js')
-            : await import(src.replace(/[^/]+$/, 'core.js'));
-          return core.state.view;
-        }"""
-    )
-    return view
-
-
-def settled(page: Page, seq: int) -> dict[str, Any]:
-    """The page's view once it has caught up with action ``seq``."""
-    deadline = time.monotonic() + 10
-    view = held(page)
-    while view["seq"] != seq and time.monotonic() < deadline:
-        page.wait_for_timeout(50)
-        view = held(page)
-    return view
 
 
 def agrees(page: Page, view: dict[str, Any]) -> None:
