@@ -15,16 +15,14 @@ apart (:data:`APART`) do not import each other.
 
 from __future__ import annotations
 
-import ast
 import re
-from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
 import pytest
 
-SRC = Path(__file__).resolve().parent.parent / "src"
-PACKAGE = SRC / "mathable"
+from support.imports import PACKAGE, SRC, circles, every_import, modules
+
 STATIC = PACKAGE / "web" / "static"
 MOST_LINES = 800
 
@@ -55,54 +53,15 @@ APART: list[set[str]] = [
 """Rooms of one floor that do not import each other."""
 
 
-def module_name(path: Path) -> str:
-    parts = list(path.relative_to(SRC).with_suffix("").parts)
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
-
-
-def for_the_type_checker(tree: ast.Module) -> set[ast.AST]:
-    """The import statements under ``if TYPE_CHECKING:``."""
-    return {
-        node
-        for block in ast.walk(tree)
-        if isinstance(block, ast.If) and ast.unparse(block.test).endswith("TYPE_CHECKING")
-        for statement in block.body
-        for node in ast.walk(statement)
-    }
-
-
-def imported(path: Path, typing_too: bool = True) -> Iterator[str]:
-    """Every module name ``path`` imports (and, for ``from x import y``, ``x.y`` too:
-    ``y`` may be a module); with ``typing_too`` false, not those for the type checker."""
-    name = module_name(path)
-    package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    skipped = set() if typing_too else for_the_type_checker(tree)
-    for node in ast.walk(tree):
-        if node in skipped:
-            continue
-        if isinstance(node, ast.Import):
-            yield from (alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                above = package[: len(package) - (node.level - 1)]
-                base = ".".join([*above, base] if base else above)
-            yield base
-            yield from (f"{base}.{alias.name}" for alias in node.names)
-
-
 @cache
 def graph(typing_too: bool = True) -> dict[str, set[str]]:
     """Each module of the package and the package's modules it imports (with
     ``typing_too`` false, at run time only)."""
-    paths = {module_name(p): p for p in PACKAGE.rglob("*.py")}
-    return {
-        name: {other for other in imported(path, typing_too) if other in paths and other != name}
-        for name, path in paths.items()
-    }
+    edges: dict[str, set[str]] = {name: set() for name in modules()}
+    for found in every_import():
+        if typing_too or not found.for_typing:
+            edges[found.source].add(found.target)
+    return edges
 
 
 def room_of(module: str) -> str:
@@ -114,38 +73,6 @@ def room_of(module: str) -> str:
 
 def floor_of(room: str) -> int:
     return next(i for i, floor in enumerate(FLOORS) if room in floor)
-
-
-def circles(edges: dict[str, set[str]]) -> list[list[str]]:
-    """The strongly connected components of more than one node (Tarjan)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    found: list[list[str]] = []
-
-    def visit(node: str) -> None:
-        index[node] = low[node] = len(index)
-        stack.append(node)
-        for other in sorted(edges.get(node, ())):
-            if other not in index:
-                visit(other)
-                low[node] = min(low[node], low[other])
-            elif other in stack:
-                low[node] = min(low[node], index[other])
-        if low[node] == index[node]:
-            component = []
-            while True:
-                top = stack.pop()
-                component.append(top)
-                if top == node:
-                    break
-            if len(component) > 1:
-                found.append(sorted(component))
-
-    for node in sorted(edges):
-        if node not in index:
-            visit(node)
-    return found
 
 
 def test_no_module_imports_another_that_imports_it_back() -> None:

@@ -16,104 +16,22 @@ of ``cli/``, and ``render/`` imports neither.
 
 from __future__ import annotations
 
-import ast
-from dataclasses import dataclass
-from pathlib import Path
+from support.imports import Import, circles
+from support.imports import every_import as every_import_of_the_package
 
-SRC = Path(__file__).resolve().parents[2] / "src"
 PACKAGES = ("mathable.cli", "mathable.tui", "mathable.render")
 ALLOWED_UP = {("mathable.cli.play", "mathable.tui.app")}
 """The one import from ``cli/`` into ``tui/``: the ``play`` command's lazy start of the
 full-screen game."""
 
 
-@dataclass(frozen=True)
-class Import:
-    source: str
-    target: str
-    in_function: bool
-
-
-def module_name(path: Path) -> str:
-    parts = list(path.relative_to(SRC).with_suffix("").parts)
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
-
-
 def _is_ours(name: str) -> bool:
     return any(name == p or name.startswith(p + ".") for p in PACKAGES)
 
 
-def modules() -> dict[str, Path]:
-    """Every module of the three packages, by name."""
-    found = {}
-    for package in PACKAGES:
-        folder = SRC.joinpath(*package.split("."))
-        found.update({module_name(p): p for p in folder.rglob("*.py")})
-    return found
-
-
-def imports_of(name: str, path: Path) -> list[Import]:
-    """The modules of the three packages that ``path`` imports (``from x import y`` counts
-    as ``x.y`` where that is a module), each marked whether the import is in a function."""
-    known = modules()
-    package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    inside: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            inside.update(id(n) for n in ast.walk(node) if n is not node)
-    found = []
-    for node in ast.walk(tree):
-        targets: list[str] = []
-        if isinstance(node, ast.Import):
-            targets = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                above = package[: len(package) - (node.level - 1)]
-                base = ".".join([*above, base] if base else above)
-            targets = [base, *(f"{base}.{alias.name}" for alias in node.names)]
-        for target in targets:
-            if target in known and target != name and _is_ours(target):
-                found.append(Import(name, target, id(node) in inside))
-    return found
-
-
 def every_import() -> list[Import]:
-    return [i for name, path in sorted(modules().items()) for i in imports_of(name, path)]
-
-
-def circles(edges: dict[str, set[str]]) -> list[list[str]]:
-    """The modules that reach themselves again through imports, one list per circle
-    (the strongly connected components of more than one module)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    found: list[list[str]] = []
-
-    def visit(node: str) -> None:
-        index[node] = low[node] = len(index)
-        stack.append(node)
-        for other in sorted(edges.get(node, ())):
-            if other not in index:
-                visit(other)
-                low[node] = min(low[node], low[other])
-            elif other in stack:
-                low[node] = min(low[node], index[other])
-        if low[node] == index[node]:
-            component = []
-            while stack[-1] != node:
-                component.append(stack.pop())
-            component.append(stack.pop())
-            if len(component) > 1:
-                found.append(sorted(component))
-
-    for node in sorted(edges):
-        if node not in index:
-            visit(node)
-    return found
+    """The imports between modules of the three packages."""
+    return [i for i in every_import_of_the_package() if _is_ours(i.source) and _is_ours(i.target)]
 
 
 def package_of(module: str) -> str:
