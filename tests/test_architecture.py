@@ -114,8 +114,7 @@ def test_no_page_script_imports_one_that_imports_it_back() -> None:
         path.name: set(SCRIPT_IMPORT.findall(path.read_text(encoding="utf-8")))
         for path in STATIC.glob("*.js")
     }
-    assert all(edges.values()) or edges  # the pattern reads the imports at all
-    assert edges["play.js"] >= {"net.js", "surface.js", "core.js"}
+    assert edges["play.js"] >= {"net.js", "surface.js", "core.js"}  # the pattern reads them
     assert circles(edges) == []
 
 

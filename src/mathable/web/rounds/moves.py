@@ -42,12 +42,29 @@ REFUSED_STATUS: dict[RefusalKind, int] = {
 
 def refused_extra(refusal: ActionRefused, live: LiveGame) -> dict[str, int]:
     """What a refusal's answer adds: the seq a client looks again from, when the game
-    went on without it (not its turn, a challenge no longer open, an undo)."""
+    went on without it (not its turn, a challenge no longer open)."""
     if refusal.kind == "challenge":
         return {"seq": len(live.game.log)}
-    if refusal.kind in ("turn", "undo"):
+    if refusal.kind == "turn":
         return {"seq": live.events}
     return {}
+
+
+def spectator_refusal() -> ServiceError:
+    """A spectator's action, refused (403)."""
+    return ServiceError(
+        403,
+        _(
+            "spectators cannot play: this browser holds no seat of this game (follow "
+            "your invitation, or open your seat's link)"
+        ),
+    )
+
+
+def action_refusal() -> ServiceError:
+    """An action that is no text of the notation, refused (400)."""
+    # TRANSLATORS: I8=12, end, pass and exchange 3,5 are typed as they are
+    return ServiceError(400, _("action: a text such as I8=12, end, pass or exchange 3,5"))
 
 
 class Moves(Leaving):
@@ -57,41 +74,25 @@ class Moves(Leaving):
     # -- acting -----------------------------------------------------------------------
 
     @staticmethod
-    def player_seat(seated: Seated) -> int:
-        """The seat of a player who may act; a spectator is refused (403)."""
-        if seated.seat is None:
-            raise ServiceError(
-                403,
-                _(
-                    "spectators cannot play: this browser holds no seat of this game (follow "
-                    "your invitation, or open your seat's link)"
-                ),
-            )
-        return seated.seat
-
-    def malformed(self, seated: Seated, error: ValidationError) -> ServiceError:
+    def malformed(seated: Seated, error: ValidationError) -> ServiceError:
         """The refusal of a socket message that is no :data:`~.schemas.ClientIn`: a
         spectator's as any of theirs, else the first field at fault (the action, then the
         seq), in the words :meth:`act` uses."""
         if seated.seat is None:
-            try:
-                self.player_seat(seated)
-            except ServiceError as refused:
-                return refused
+            return spectator_refusal()
         fields = {str(problem["loc"][-1]) for problem in error.errors() if problem["loc"]}
         if "seq" in fields and "action" not in fields:
             return ServiceError(400, _("seq: the number of actions you have seen"))
-        # TRANSLATORS: I8=12, end, pass and exchange 3,5 are typed as they are
-        return ServiceError(400, _("action: a text such as I8=12, end, pass or exchange 3,5"))
+        return action_refusal()
 
     async def act(self, seated: Seated, text: str, expected_seq: int | None = None) -> Encoded:
         """Play ``text`` for the seat; refusals change nothing. Answers the seat's view
         after it (the one its sockets were sent: built once)."""
-        seat, game_id = self.player_seat(seated), seated.live.id
+        seat, game_id = seated.seat, seated.live.id
+        if seat is None:
+            raise spectator_refusal()
         if not text.strip() or len(text) > 100:
-            # TRANSLATORS: I8=12, end, pass and exchange 3,5 are typed as they are
-            example = _("action: a text such as I8=12, end, pass or exchange 3,5")
-            raise ServiceError(400, example)
+            raise action_refusal()
         text = i18n.typed_command(text)  # "passer" typed by a French player is "pass"
         live = self.get(game_id)
         async with live.lock:
@@ -160,7 +161,7 @@ class Moves(Leaving):
                 seq=live.events,
             )
         if text.strip().lower() == UNDO:
-            steps = self.undo_steps(live, seat, refuse=True)
+            steps = self.undo_steps(live, seat)
             # O5: then the bag is shaken, with fresh entropy kept in the stored event
             event = undo_event(steps, Shake.fresh().entropy)
             apply_event(game, event)

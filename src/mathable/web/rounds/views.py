@@ -53,18 +53,16 @@ class Views(LiveGames):
     with what the seat may do now (undo, resign, claim, the rematch)."""
 
     @staticmethod
-    def undo_steps(live: LiveGame, seat: int | None, refuse: bool = False) -> int:
-        """How many actions an undo by ``seat`` takes back now; 0 if it may not (with
-        ``refuse``, a :class:`ServiceError` saying why). The rule is the engine's
-        (:meth:`~mathable.engine.protocol.Game.undo_steps`, house rule ``allow_undo``, V-B):
-        a player takes back their own last action and the computers' replies after it,
-        while no other person has acted since; the view's ``undo`` says whether the seat may."""
+    def undo_steps(live: LiveGame, seat: int | None) -> int:
+        """How many actions an undo by ``seat`` takes back now, or a 409 saying why it may
+        not. The rule is the engine's (:meth:`~mathable.engine.protocol.Game.undo_steps`,
+        house rule ``allow_undo``, V-B): a player takes back their own last action and the
+        computers' replies after it, while no other person has acted since; the view's
+        ``undo`` says whether the seat may (:meth:`~mathable.engine.protocol.Game.can_undo`)."""
         try:
             return live.game.undo_steps(seat, live.bots)
         except ActionRefused as exc:
-            if refuse:
-                raise ServiceError(409, exc.reason_text, seq=live.events) from None
-            return 0
+            raise ServiceError(409, exc.reason_text, seq=live.events) from None
 
     @staticmethod
     def _may_resign(live: LiveGame, seat: int | None) -> bool:
