@@ -4,7 +4,6 @@ label, a button or the key bar is cut (French "…tant que per", "s Enregistr").
 from __future__ import annotations
 
 import asyncio
-import html
 import re
 from collections.abc import Awaitable, Callable
 
@@ -18,30 +17,9 @@ from mathable.games.board.game import BoardGame
 from mathable.i18n import language
 from mathable.tui.app import MathableApp
 from mathable.tui.screens import NewGameScreen
+from support.screen import rows
 
 LANGUAGES = ("en", "fr", "es", "de", "it", "nl")
-
-
-def rows(app: MathableApp) -> list[str]:
-    """The screen as lines of text, rebuilt from the app's own SVG export."""
-    svg = app.export_screenshot()
-    width, height = app.size
-    grid = [[" "] * width for _ in range(height)]
-    pitch: float | None = None
-    for x, length, line, body in re.findall(
-        r'<text [^>]*x="([\d.]+)" [^>]*textLength="([\d.]+)" '
-        r'clip-path="url\(#terminal-\d+-line-(\d+)\)">([^<]*)</text>',
-        svg,
-    ):
-        text = html.unescape(body).replace("\xa0", " ")
-        if pitch is None and text:
-            pitch = float(length) / len(text)
-        assert pitch is not None
-        start = round(float(x) / pitch)
-        for offset, ch in enumerate(text):
-            if int(line) < height and start + offset < width:
-                grid[int(line)][start + offset] = ch
-    return ["".join(r) for r in grid]
 
 
 def words(text: str) -> list[str]:

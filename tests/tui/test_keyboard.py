@@ -6,8 +6,6 @@ keys typed fast; the computer's pace."""
 from __future__ import annotations
 
 import asyncio
-import html
-import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -27,28 +25,7 @@ from mathable.tui import widgets as tui
 from mathable.tui.app import MathableApp
 from mathable.tui.rules import keys_help
 from mathable.tui.screens import HelpScreen, NewGameScreen, QuestionScreen, ReplayScreen
-
-
-def rows(app: MathableApp) -> list[str]:
-    """The screen as lines of text, rebuilt from the app's own SVG export."""
-    svg = app.export_screenshot()
-    width, height = app.size
-    grid = [[" "] * width for _ in range(height)]
-    pitch: float | None = None
-    for x, length, line, body in re.findall(
-        r'<text [^>]*x="([\d.]+)" [^>]*textLength="([\d.]+)" '
-        r'clip-path="url\(#terminal-\d+-line-(\d+)\)">([^<]*)</text>',
-        svg,
-    ):
-        text = html.unescape(body).replace("\xa0", " ")
-        if pitch is None and text:
-            pitch = float(length) / len(text)
-        assert pitch is not None
-        start = round(float(x) / pitch)
-        for offset, ch in enumerate(text):
-            if int(line) < height and start + offset < width:
-                grid[int(line)][start + offset] = ch
-    return ["".join(r) for r in grid]
+from support.screen import rows
 
 
 def run(

@@ -5,7 +5,6 @@ and playable from the keyboard."""
 from __future__ import annotations
 
 import asyncio
-import html
 import re
 from collections import Counter
 from collections.abc import Awaitable, Callable
@@ -22,6 +21,7 @@ from mathable.games.quattro.game import QuattroGame, QuattroSetup
 from mathable.render.surface import Surface
 from mathable.tui.app import MathableApp
 from mathable.tui.screens import CoverScreen
+from support.screen import rows
 
 LONG = ("Alexandrine-Marguerite de la Tour d'Auvr", "Bartholomew Fitzwilliam-Montgomery the 3")
 """Two names of 40 characters, the longest allowed."""
@@ -37,30 +37,6 @@ def run(
             await script(pilot)
 
     asyncio.run(go())
-
-
-def rows(app: MathableApp) -> list[str]:
-    """The screen as lines of text, rebuilt from the app's own SVG export."""
-    svg = app.export_screenshot()
-    width, height = app.size
-    grid = [[" "] * width for _ in range(height)]
-    cell = re.search(r'textLength="([\d.]+)"[^>]*>([^<]*)</text>', svg)
-    assert cell is not None
-    pitch: float | None = None
-    for x, length, line, body in re.findall(
-        r'<text [^>]*x="([\d.]+)" [^>]*textLength="([\d.]+)" '
-        r'clip-path="url\(#terminal-\d+-line-(\d+)\)">([^<]*)</text>',
-        svg,
-    ):
-        text = html.unescape(body).replace("\xa0", " ")
-        if pitch is None and text:
-            pitch = float(length) / len(text)
-        assert pitch is not None
-        start = round(float(x) / pitch)
-        for offset, ch in enumerate(text):
-            if int(line) < height and start + offset < width:
-                grid[int(line)][start + offset] = ch
-    return ["".join(r) for r in grid]
 
 
 def inside(app: MathableApp, widget: Widget) -> bool:
