@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import html
 import re
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from textual.app import App
+from textual.pilot import Pilot
 
 
 def rows(app: App[Any]) -> list[str]:
@@ -29,3 +32,18 @@ def rows(app: App[Any]) -> list[str]:
             if int(line) < height and start + offset < width:
                 grid[int(line)][start + offset] = ch
     return ["".join(r) for r in grid]
+
+
+def drive(
+    app: App[Any],
+    script: Callable[[Pilot[None]], Awaitable[None]],
+    size: tuple[int, int] = (80, 24),
+) -> None:
+    """Run ``app`` headless at ``size`` and play ``script`` on it with Textual's Pilot."""
+
+    async def run() -> None:
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            await script(pilot)
+
+    asyncio.run(run())

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -14,17 +13,14 @@ from mathable.games.board.game import BoardGame
 from mathable.games.quattro.game import QuattroGame, QuattroSetup
 from mathable.tui.app import MathableApp
 from mathable.tui.screens import CoverScreen, NewGameScreen, QuestionScreen, ReplayScreen
+from support.screen import drive as driven
 
 SIZE = (130, 42)
 
 
 def drive(app: MathableApp, script: Callable[[Pilot[None]], Awaitable[None]]) -> None:
-    async def run() -> None:
-        async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
-            await script(pilot)
-
-    asyncio.run(run())
+    """The app driven at this file's size."""
+    driven(app, script, SIZE)
 
 
 async def wait_for_person(pilot: Pilot[None], app: MathableApp, seat: int = 0) -> None:

@@ -5,9 +5,6 @@ rules explain the safeguard of C11c."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Awaitable, Callable
-
 from textual.pilot import Pilot
 from textual.widgets import Static
 
@@ -15,19 +12,7 @@ from mathable.engine.protocol import Game, HouseRules
 from mathable.games import registry
 from mathable.tui.app import MathableApp
 from mathable.tui.screens import CoverScreen, HelpScreen
-
-
-def drive(
-    app: MathableApp,
-    script: Callable[[Pilot[None]], Awaitable[None]],
-    size: tuple[int, int] = (80, 24),
-) -> None:
-    async def run() -> None:
-        async with app.run_test(size=size) as pilot:
-            await pilot.pause()
-            await script(pilot)
-
-    asyncio.run(run())
+from support.screen import drive
 
 
 def help_shown(app: MathableApp) -> str:

@@ -5,7 +5,6 @@ and the command words are typed in it."""
 
 from __future__ import annotations
 
-import asyncio
 import io
 import re
 from collections.abc import Awaitable, Callable
@@ -22,18 +21,15 @@ from mathable.i18n import command_name, language
 from mathable.tui.app import MathableApp
 from mathable.tui.rules import keys_help
 from mathable.tui.screens import CoverScreen, NewGameScreen, seat_problem
+from support.screen import drive as driven
 
 SIZE = (130, 42)
 PLAYERS = ["Ann", "Bob [bot:greedy]"]
 
 
 def drive(app: MathableApp, script: Callable[[Pilot[None]], Awaitable[None]]) -> None:
-    async def run() -> None:
-        async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
-            await script(pilot)
-
-    asyncio.run(run())
+    """The app driven at this file's size."""
+    driven(app, script, SIZE)
 
 
 async def wait_for_person(pilot: Pilot[None], app: MathableApp, seat: int = 0) -> None:

@@ -5,11 +5,10 @@ the key bar and the help offer them only while open; the side panel marks a seat
 
 from __future__ import annotations
 
-import asyncio
 import html
 import json
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from pathlib import Path
 
 from textual.pilot import Pilot
@@ -18,19 +17,7 @@ from textual.widgets import Footer, Static
 from mathable.games import registry
 from mathable.tui.app import MathableApp
 from mathable.tui.screens import CoverScreen, HelpScreen, QuestionScreen
-
-
-def drive(
-    app: MathableApp,
-    script: Callable[[Pilot[None]], Awaitable[None]],
-    size: tuple[int, int] = (80, 24),
-) -> None:
-    async def run() -> None:
-        async with app.run_test(size=size) as pilot:
-            await pilot.pause()
-            await script(pilot)
-
-    asyncio.run(run())
+from support.screen import drive
 
 
 def screen(app: MathableApp) -> str:
