@@ -60,7 +60,8 @@ function siteMenu() {
   if (!button || !header) return;
   const show = open => { header.classList.toggle("open", open); button.setAttribute("aria-expanded", String(open)); };
   button.addEventListener("click", () => show(!header.classList.contains("open")));
-  header.addEventListener("keydown", e => { if (e.key === "Escape" && header.classList.contains("open")) { show(false); button.focus(); } });
+  // Esc closes an open menu wherever the focus is (a page that loads late may have moved it).
+  document.addEventListener("keydown", e => { if (e.key === "Escape" && header.classList.contains("open")) { show(false); button.focus(); } });
   document.addEventListener("click", e => { if (!header.contains(e.target)) show(false); });
 }
 
