@@ -9,6 +9,7 @@ The fast tests run a few dozen inputs per command family; the ``slow`` one many 
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import tempfile
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import typer.testing
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner, Result
@@ -28,6 +30,19 @@ from mathable.games import registry
 from mathable.games.registry import GAMES
 
 runner = CliRunner()
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _command_built_once() -> Iterator[None]:
+    """Typer's runner builds the app's Click command at every ``invoke`` (~20 ms of reading
+    signatures, most of these tests' time); here it is built once. Only here: the help puts
+    its texts in the reader's language on the command it shows (:mod:`mathable.cli.group`),
+    which the language tests need made afresh; these tests check exits and errors alone."""
+    with pytest.MonkeyPatch.context() as patch:
+        built = functools.cache(typer.testing._get_command)  # type: ignore[attr-defined]
+        patch.setattr(typer.testing, "_get_command", built)
+        yield
+
 
 MARKUP = ["[/]", "[/x]", "[bold]Eve", "[link=x]a[/link]", ":smile:", "\\", "[", "]", "%s"]
 CONTROL = ["\x1b[2J", "\x00", "\r", "\n", "\t", "\x07", "\x7f", "\u202e", "\u200f", "\ufeff"]
