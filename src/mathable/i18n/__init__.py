@@ -22,6 +22,7 @@ the same in every language.
 from __future__ import annotations
 
 import contextlib
+import functools
 import gettext
 import io
 import json
@@ -462,14 +463,21 @@ def command_word(word: str, lang: str | None = None) -> str:
     by default), case and accents aside: ``"passer"`` gives ``"pass"`` in French; any
     other word as it is."""
     lang = current() if lang is None else lang
-    typed = folded(word)
-    for text in COMMAND_WORDS:
-        if folded(text.render(lang)) == typed:
-            return text.message
+    return _command_words(lang).get(folded(word), word)
+
+
+@functools.cache
+def _command_words(lang: str) -> dict[str, str]:
+    """Every command word of ``lang`` folded, to its English keyword: made once per
+    language (each typed action is read through it: issue 34, the CPU per action). The
+    command words win over the synonyms, as a player reads them first."""
+    words: dict[str, str] = {}
     for text in COMMAND_SYNONYMS:
-        if typed in folded(text.render(lang)).split():
-            return text.message
-    return word
+        for synonym in folded(text.render(lang)).split():
+            words[synonym] = text.message
+    for text in reversed(COMMAND_WORDS):  # the first of two equal words wins
+        words[folded(text.render(lang))] = text.message
+    return words
 
 
 def typed_command(line: str, lang: str | None = None) -> str:
