@@ -185,7 +185,7 @@ def test_a_guest_renames_and_the_profile_shows_what_exists(client: TestClient) -
     assert ok(client.patch("/api/me", json={"name": "Zoë"}))["name"] == "Zoë"
     profile = ok(client.get(f"/api/players/{me['id']}"))
     # issue 15: the profile carries the ratings and finished games too (none yet)
-    assert set(profile) == {"id", "name", "kind", "created", "ratings", "games"}
+    assert set(profile) == {"id", "name", "kind", "created", "bot_account", "ratings", "games"}
     assert profile["ratings"] == [] and profile["games"] == {"games": [], "next": None}
     assert profile["name"] == "Zoë" and profile["kind"] == "person"
     assert "password" not in json.dumps(profile)

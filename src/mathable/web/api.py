@@ -50,6 +50,7 @@ from mathable.web.learning import (
     printing,  # issue 18: printable puzzle sets and games
     puzzles,
 )
+from mathable.web.lobby import botapi  # issue 36: the Bot API
 from mathable.web.lobby import routes as lobby
 from mathable.web.players import accounts
 from mathable.web.players.players import PlayerStore
@@ -315,6 +316,7 @@ def create_app(database_url: str | None = None) -> FastAPI:
     # a change or socket the cookie authenticates comes from the site's own pages (issue 30)
     app.add_middleware(origin.OriginCheck, domain=settings.domain, cookie=accounts.COOKIE)
     lobby.install(app, store)  # the lobby's seeks, page and routes (issue 15)
+    botapi.install(app, store)  # bot accounts, challenges, streams (issue 36)
     app.include_router(printing.router)  # issue 18: before /api/puzzles/{id} catches print
     puzzles.install(app)  # the puzzles' page and API (issue 18)
     standings.install(app, service.standings)  # leaderboard, histories (issue 15)

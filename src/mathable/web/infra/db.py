@@ -43,7 +43,7 @@ from sqlalchemy.pool import ConnectionPoolEntry, StaticPool
 from mathable.engine.errors import MathableError
 
 MIGRATIONS = Path(__file__).with_name("migrations")
-HEAD = "0012"
+HEAD = "0013"
 """The newest migration: a database at this revision needs no Alembic run."""
 
 EXAMPLES = "sqlite:///mathable.db or postgresql://user:password@host:5432/database"
@@ -301,6 +301,42 @@ presence = Table(
 socket of the seat (:mod:`.presence`): ``connected`` while one is open there, ``since``
 the instant that last changed, ``seen`` its last heartbeat (a process that stops beating
 is gone: its sockets with it)."""
+
+
+bot_accounts = Table(
+    "bot_accounts",
+    metadata,
+    Column("player_id", Text, ForeignKey("players.id"), primary_key=True),
+    Column("token_hash", Text),
+    Column("created", Float, nullable=False),
+    Column("token_created", Float),
+    Index("ux_bot_accounts_token_hash", "token_hash", unique=True),
+)
+"""An account turned into a bot account (issue 36, :mod:`mathable.web.players.botaccounts`): its API
+token's SHA-256 only (None once revoked), shown once when made."""
+
+challenges = Table(
+    "challenges",
+    metadata,
+    Column("id", Text, primary_key=True),
+    Column("challenger", Text, nullable=False),
+    Column("challenger_name", Text, nullable=False),
+    Column("dest", Text, nullable=False),
+    Column("dest_name", Text, nullable=False),
+    Column("spec", Text, nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("status", Text, nullable=False),
+    Column("game_id", Text),
+    Column("created", Float, nullable=False),
+    Column("updated", Float, nullable=False),
+    Index("ix_challenges_dest_updated", "dest", "updated"),
+    Index("ix_challenges_challenger_updated", "challenger", "updated"),
+    Index("ix_challenges_status_created", "status", "created"),
+)
+"""A challenge from one player to another by name (issue 36, :mod:`mathable.web.lobby.challenges`):
+``spec`` its game and clock (JSON), ``status`` created, accepted (its ``game_id``),
+declined, canceled or expired; ``updated`` when it last changed (the event streams read
+the changes since their last look)."""
 
 
 puzzle_ratings = Table(

@@ -109,6 +109,7 @@ class ProfileOut(BaseModel):
     name: str
     kind: Literal["person", "bot"] = Field(description="``bot``: a computer player.")
     created: float = Field(description="When the player was made (Unix time).")
+    bot_account: bool = Field(default=False, description="A bot account (issue 36): BOT.")
     ratings: list[RatingOut] = Field(
         default_factory=list, description="Per game and pace played rated (issue 15)."
     )
@@ -308,6 +309,8 @@ async def profile(player_id: str, store: PlayersDep, request: Request) -> dict[s
     if found is None:
         raise ServiceError(404, _("no such player"))
     answer = found.profile()
+    bots = getattr(request.app.state, "bot_accounts", None)  # issue 36: marked BOT
+    answer["bot_account"] = bots is not None and await asyncio.to_thread(bots.is_bot, player_id)
     standings: Standings | None = getattr(request.app.state, "standings", None)
     if standings is not None:
         answer["ratings"] = await asyncio.to_thread(standings.ratings_of, player_id)

@@ -66,6 +66,8 @@ export async function lobbyPage() {
     h("tbody", { id: "seek-rows" }));
   app.replaceChildren(h("h2", {}, t("Lobby")), who,
     h("div", { class: "layout lobby" }, h("div", {}, form, quick), h("div", { class: "side" }, list, h("p", { id: "no-seeks", class: "about" }, t("No open seeks yet: offer one.")),
+      h("table", { id: "challenges", class: "seeks", hidden: true }, h("caption", {}, t("Challenges to you")),
+        heads([t("From"), pt("kind of game", "Game"), t("Clock"), t("Rated"), ""]), h("tbody", { id: "challenge-rows" })),
       h("table", { id: "my-games", class: "seeks" }, h("caption", {}, t("My games")),
         heads([pt("kind of game", "Game"), t("Players"), pt("whose turn", "Turn"), ""]),
         h("tbody", { id: "my-game-rows" })),
@@ -245,6 +247,7 @@ async function games() {
   try {
     watchList(await api("/api/games?live=true&limit=20"));
     myGames(await api("/api/me/games"));
+    if (me && me.account) challenges((await api("/api/challenge")).in);
   } catch (err) { say(err.message, true); }
   setTimeout(games, GAMES_POLL);
 }
@@ -322,4 +325,29 @@ function draw(seeks) {
   rows.forEach((row, i) => { if (body.children[i] !== row) body.insertBefore(row, body.children[i] || null); });
   while (body.children.length > rows.length) body.lastElementChild.remove();
   document.getElementById("no-seeks").hidden = seeks.length > 0;
+}
+
+// The challenges to me (issue 36, GET /api/challenge), each with Accept and Decline; an
+// accepted one opens its game. Rows are kept by challenge, so a focused button survives.
+function challenges(found) {
+  const body = document.getElementById("challenge-rows");
+  if (!body) return;
+  const kept = new Map([...body.children].map(row => [row.dataset.challenge, row]));
+  const rows = found.map(c => kept.get(c.id) || h("tr", { "data-challenge": c.id },
+    h("td", {}, c.challenger.name, c.challenger.bot_account ? [" ", h("span", { class: "bot-badge" }, t("BOT"))] : ""),
+    h("td", {}, title(c.variant)), h("td", {}, clockText(c.clock)), h("td", {}, c.rated ? t("rated") : t("casual")),
+    h("td", {}, h("button", { type: "button", class: "accept-challenge primary", onclick: () => answer(c, "accept"),
+      "aria-label": t("Accept {name}'s challenge", { name: c.challenger.name }) }, t("Accept")), " ",
+    h("button", { type: "button", class: "decline-challenge", onclick: () => answer(c, "decline"),
+      "aria-label": t("Decline {name}'s challenge", { name: c.challenger.name }) }, t("Decline")))));
+  body.replaceChildren(...rows);
+  document.getElementById("challenges").hidden = rows.length === 0;
+}
+
+async function answer(challenge, verb) {
+  try {
+    const done = await api("/api/challenge/" + encodeURIComponent(challenge.id) + "/" + verb, { method: "POST" });
+    if (done.game_id) { location.href = "/g/" + encodeURIComponent(done.game_id); return; }
+    challenges((await api("/api/challenge")).in);
+  } catch (err) { say(err.message, true); }
 }

@@ -50,6 +50,8 @@ export async function profilePage(id) {
       h("button", { type: "submit", class: "primary", id: "history-go" }, t("Search"))));
   app.replaceChildren(
     h("h2", { id: "profile-name" }, player.name, player.kind === "bot" && !player.name.toLowerCase().includes(t("(computer)").replace(/[()]/g, "").trim().toLowerCase()) ? h("span", { class: "bot-mark" }, " " + t("(computer)")) : ""),  // not said twice (issue 32)
+    player.bot_account ? h("p", { id: "bot-account", class: "about" }, h("span", { class: "bot-badge" }, t("BOT")), " ", t("A program plays for this account.")) : "",
+    h("div", { id: "challenge-slot" }),
     ratings, search,
     h("table", { id: "history", class: "seeks" }, h("caption", {}, t("Finished games")),
       h("thead", {}, h("tr", {}, [t("Ended"), pt("kind of game", "Game"), t("Players and scores"), t("Result"), t("Rating"), ""].map(head => h("th", { scope: "col" }, head)))),
@@ -60,6 +62,51 @@ export async function profilePage(id) {
   // my own account's profile: its settings too (sessions, password)
   const me = await whoAmI().catch(() => null);
   if (me && me.account && me.id === player.id) app.append(accountSettings());
+  if (me && me.account && me.id !== player.id && player.kind === "person") challengeForm(player);
+}
+
+// The clocks a challenge offers (as the lobby's seeks: the server reads them).
+const CLOCKS = ["", '{"minutes":5,"increment":3}', '{"minutes":10,"increment":0}', '{"days":3}'];
+function clockText(clock) {
+  if (!clock) return t("no clock");
+  if (clock.days) return nt("{count} day a turn", "{count} days a turn", clock.days);
+  return clock.increment ? clock.minutes + " + " + clock.increment : nt("{count} minute", "{count} minutes", clock.minutes);
+}
+
+// Challenge this account (issue 36): POST /api/challenge/{name}; once accepted, its game.
+function challengeForm(player) {
+  const field = (label, control) => h("div", { class: "row" }, h("label", { for: control.id }, label), control);
+  const form = h("form", { id: "challenge-form", onsubmit: e => { e.preventDefault(); send(player); } },
+    h("fieldset", {}, h("legend", {}, t("Challenge {name}", { name: player.name })),
+      field(pt("kind of game", "Game"), h("select", { id: "challenge-variant" }, state.variants.map(v => h("option", { value: v.name }, v.title)))),
+      field(t("Clock"), h("select", { id: "challenge-clock" }, CLOCKS.map(value => h("option", { value }, clockText(value ? JSON.parse(value) : null))))),
+      h("div", { class: "row" }, h("input", { type: "checkbox", id: "challenge-rated" }), h("label", { for: "challenge-rated" }, t("Rated"))),
+      h("button", { type: "submit", class: "primary", id: "challenge-send" }, t("Challenge")),
+      h("p", { id: "challenge-status", class: "about", role: "status" })));
+  document.getElementById("challenge-slot").replaceChildren(form);
+}
+
+async function send(player) {
+  const status = document.getElementById("challenge-status");
+  const clock = document.getElementById("challenge-clock").value;
+  try {
+    const made = await api("/api/challenge/" + encodeURIComponent(player.name), { method: "POST", body: JSON.stringify({
+      variant: document.getElementById("challenge-variant").value, clock: clock ? JSON.parse(clock) : null,
+      rated: document.getElementById("challenge-rated").checked }) });
+    status.textContent = t("Challenge sent to {name}: waiting for the answer.", { name: player.name });
+    waitFor(made.id);
+  } catch (err) { status.textContent = err.message; }
+}
+
+async function waitFor(id) {
+  const status = document.getElementById("challenge-status");
+  const found = await api("/api/challenge/" + encodeURIComponent(id) + "/show").catch(() => null);
+  if (found && found.game_id) { location.href = "/g/" + encodeURIComponent(found.game_id); return; }
+  if (found && found.status !== "created" && found.status !== "accepted") {
+    status.textContent = found.status === "declined" ? t("Your challenge was declined.") : t("Your challenge was canceled.");
+    return;
+  }
+  setTimeout(() => waitFor(id), 1000);
 }
 
 // Logged out (or in as someone else) on this page: the settings are not theirs.
