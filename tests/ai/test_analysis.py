@@ -20,6 +20,16 @@ TURN_KEYS = {
     "loss",
     "played_explanation",  # issue 18: the first placement of each explained
     "best_explanation",
+    "equity",  # issue 35: judged by equity and the chance of winning
+    "best_equity",
+    "equity_loss",
+    "win_before",
+    "win_after",
+    "win_loss",
+    "accuracy",
+    "samples",
+    "why",
+    "why_text",
 }
 PLAYER_KEYS = {
     "player",
@@ -28,6 +38,7 @@ PLAYER_KEYS = {
     "best_points",
     "average_loss",
     "accuracy",
+    "win_loss",
     "biggest_misses",
 }
 
@@ -52,6 +63,10 @@ def test_quattro_analysis_counts_the_cards_that_could_have_been_played() -> None
     explained = report["turns"][0].pop("played_explanation")  # issue 18
     assert explained["target"] == "B" and explained["value"] == 8 and explained["legal"]
     assert report["turns"][0].pop("best_explanation") is None  # Quattro: the best unexplained
+    for key in ("equity", "best_equity", "equity_loss", "win_before", "win_after", "win_loss"):
+        assert report["turns"][0].pop(key) is None  # Quattro: cards, no equity (issue 35)
+    for key in ("accuracy", "samples", "why", "why_text"):
+        assert report["turns"][0].pop(key) is None
     assert report["turns"] == [
         {
             "turn": 1,
@@ -88,14 +103,19 @@ def test_every_game_reports_the_same_shape() -> None:
     quattro = from_record(played.record)
     for game in (board, quattro):
         report = analysis_report(game)
-        assert set(report) == {"turns", "players"}
+        assert set(report) == {"version", "method", "turns", "players"}
         assert report["turns"] and all(set(t) == TURN_KEYS for t in report["turns"])
         assert [set(p) for p in report["players"]] == [PLAYER_KEYS] * len(game.players)
         assert [t["played"] for t in report["turns"]] == [
             s.notation for s in game.summaries()[: len(report["turns"])]
         ]
         for turn in report["turns"]:
-            assert turn["loss"] == max(0, turn["best_points"] - turn["points"])
+            if turn["equity_loss"] is None:  # Quattro: the cards that could have been played
+                assert turn["loss"] == max(0, turn["best_points"] - turn["points"])
+            else:  # the board games: equity given away, in points (issue 35)
+                assert turn["loss"] == round(turn["equity_loss"]) >= 0
+                assert turn["best_equity"] >= turn["equity"]
+                assert 0 <= turn["win_after"] <= turn["win_before"] <= 100
     quattro_turns = analysis_report(quattro)["turns"]
     assert len(quattro_turns) == len(quattro.summaries())
     for turn in quattro_turns:  # points are the cards played: one per play written
@@ -103,10 +123,11 @@ def test_every_game_reports_the_same_shape() -> None:
             assert turn["points"] == turn["played"].count("=")
 
 
-def test_a_turn_that_took_the_extra_token_is_never_better_than_best() -> None:
+def test_a_turn_that_took_the_extra_token_is_judged_by_what_it_scored() -> None:
     """C7: the search knows only the rack, so a turn that drew an extra token may score
-    more than the rack allowed; the analysis then counts it as the best (loss 0), never
-    best < played. Seed 4 of greedy self-play has such a turn (checked below)."""
+    more than the rack allowed; the analysis judges the turn played by what it scored,
+    so its equity is never above the best's (the best is then itself). Seed 4 of greedy
+    self-play has such a turn (checked below)."""
     from mathable.ai import get_bot
     from mathable.ai.base import board_from_view
     from mathable.ai.search import best_turn
@@ -129,16 +150,20 @@ def test_a_turn_that_took_the_extra_token_is_never_better_than_best() -> None:
             before = len(turns)
     assert lucky >= 1, "the deal no longer has a lucky extra-token turn: pick another seed"
     for turn in analyse_game(game):
-        assert turn.best_points >= turn.points, turn
+        assert turn.judgement is not None
+        played, best = turn.judgement.played, turn.judgement.best
+        assert played.plan.total == turn.points, turn
+        assert best.equity >= played.equity, turn
 
 
-def test_following_the_top_hint_loses_nothing_in_the_analysis() -> None:
-    """Hint and analysis share one search: a player who always plays the top hint (board
-    games and Quattro) shows no loss, and hints come best first."""
+def test_following_the_top_hint_loses_nothing_in_quattros_analysis() -> None:
+    """Quattro's hint and analysis share one search: a player who always plays the top
+    hint shows no loss, and hints come best first. (The board games' analysis judges by
+    equity, not by the hint's points: tests/ai/test_analysis_equity.py.)"""
     from mathable.ai import get_bot
     from mathable.games.registry import new_game
 
-    for name in ("classic", "junior", "junior-numbers", "quattro"):
+    for name in ("quattro",):
         game = new_game(name, ["Ann", "Bob"], seed=11)
         fallback = get_bot("greedy", 11)
         for _ in range(60):

@@ -143,11 +143,11 @@ def test_an_extra_token_plans_the_turn_once_more_not_at_every_action() -> None:
 
 
 class CountingExpert(ExpertBot):
-    """A quick expert, counting its decisions, without a time budget (its seed alone
-    decides: no test depends on the machine's speed)."""
+    """A quick expert, counting its decisions, without even the safety cap (its seed
+    alone decides: no test depends on the machine's speed)."""
 
     def __init__(self, seed: int) -> None:
-        super().__init__(seed, samples=2, budget_ms=None)  # its seed alone decides
+        super().__init__(seed, samples=2, cap_ms=None)  # its seed alone decides
         self.decisions = 0
 
     def choose(self, view: BoardView, variant: Variant, board: Board):  # type: ignore[no-untyped-def]

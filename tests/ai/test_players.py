@@ -124,8 +124,8 @@ def test_a_bot_decides_from_the_view_alone(bot: str) -> None:
 
 
 def _untimed(name: str, seed: int):  # type: ignore[no-untyped-def]
-    """The bot, without a clock in its decision (the expert's budget cut)."""
-    return ExpertBot(seed, budget_ms=None) if name == "expert" else get_bot(name, seed)
+    """The bot, without a clock in its decision (not even the expert's safety cap)."""
+    return ExpertBot(seed, cap_ms=None) if name == "expert" else get_bot(name, seed)
 
 
 def test_strong_takes_the_extra_token_unless_it_spoils_the_bonus() -> None:
@@ -210,7 +210,8 @@ def test_analysis_finds_the_best_turn_and_the_loss(tmp_path) -> None:  # type: i
     turns = analyse_game(game)
     assert turns[0].points == 12 and turns[0].best_points > 39 and turns[0].loss > 0
     summary = summarise(game, turns)
-    assert summary[0]["accuracy"] < 50 and summary[0]["biggest_misses"]
+    # issue 35: accuracy from the winning chance lost (12 points of it here: ~58%)
+    assert summary[0]["accuracy"] < 70 and summary[0]["biggest_misses"]
     path = tmp_path / "g.json"
     path.write_text(records.dumps(game))
     out = CliRunner().invoke(app, ["analyse", str(path), "--json"])

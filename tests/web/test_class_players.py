@@ -41,13 +41,19 @@ def test_a_player_who_never_moved_has_no_accuracy(client: TestClient) -> None:
     assert shown["over"]
     accuracy = dict(zip(shown["players"], shown["accuracy"], strict=True))
     assert accuracy["Ann"] is None  # aborted before her first move: nothing to judge
-    assert accuracy["Bob"] == 100.0  # the best he could do
+    # Bob's one turn is judged by the chance of winning it kept (issue 35): the class view
+    # shows the analysis's own figure (G6=4 was his only fit, yet exchanging was better)
+    judged = {p["player"]: p for p in client.get(f"{path}/analysis").json()["players"]}
+    assert judged["Bob"]["win_loss"] is not None
+    assert accuracy["Bob"] == judged["Bob"]["accuracy"]
 
 
 def test_no_turn_or_nothing_to_score_is_not_judged() -> None:
     assert _accuracy({"turns": 0, "best_points": 0, "accuracy": 100.0}) is None
     assert _accuracy({"turns": 2, "best_points": 0, "accuracy": 100.0}) is None
     assert _accuracy({"turns": 2, "best_points": 20, "accuracy": 40.0}) == 40.0
+    judged = {"turns": 1, "best_points": 0, "win_loss": 3.4, "accuracy": 85.8}
+    assert _accuracy(judged) == 85.8  # issue 35: the best turn was an exchange
 
 
 def test_each_seat_names_its_player(client: TestClient) -> None:

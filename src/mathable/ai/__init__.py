@@ -75,11 +75,31 @@ def level_name(level: str) -> str:
 
 def get_bot(spec: str, seed: int | None = None) -> Bot:
     """The bot a spec names: a level (``strong``) or a level with settings
-    (``expert:samples=32,budget_ms=500``, see :func:`parse_spec`); raises ValueError
+    (``expert:samples=32,cap_ms=500``, see :func:`parse_spec`); raises ValueError
     naming what is wrong."""
     level, settings = parse_spec(spec)
     factory, _ = BOTS[level]
     return factory(seed, **settings)
+
+
+CAP_SETTINGS = ("cap_ms", "budget_ms")
+"""The settings that set a level's wall-clock safety cap (``budget_ms``: its former name)."""
+
+
+def with_cap(spec: str, cap_ms: int) -> str:
+    """``spec`` with the wall-clock safety cap ``cap_ms`` (a server's lower one), where
+    its level has a cap and the spec does not set it already: ``"expert"`` ->
+    ``"expert:cap_ms=1000"``; a level without a cap, or a cap already set, as it is.
+
+    >>> with_cap("expert", 1000), with_cap("expert:budget_ms=500", 1000), with_cap("greedy", 1000)
+    ('expert:cap_ms=1000', 'expert:budget_ms=500', 'greedy')
+    """
+    level, settings = parse_spec(spec)
+    if "cap_ms" not in settings_of(level) or any(name in settings for name in CAP_SETTINGS):
+        return spec
+    _, _, rest = spec.strip().partition(":")
+    items = [part.strip() for part in rest.split(",") if part.strip()]
+    return f"{level}:{','.join([*items, f'cap_ms={cap_ms}'])}"
 
 
 def settings_of(level: str) -> dict[str, inspect.Parameter]:
@@ -212,4 +232,5 @@ __all__ = [
     "parse_spec",
     "seat_bots",
     "seat_levels",
+    "with_cap",
 ]

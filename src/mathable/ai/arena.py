@@ -8,6 +8,10 @@ each with its 95% interval). Unpaired (:func:`jobs_for`): game ``i`` is dealt fr
 ``seed + i`` with the seats rotated by one per game. Either way any game can be
 replayed alone from its seed.
 
+Every level decides from its seed and counted budgets, so a seeded match plays the same
+games on any machine under any load; the one exception, a decision the expert's
+wall-clock safety cap cut short, is counted per bot (``capped``) and reported (issue 35).
+
 Seeds: tuning (choosing a setting by its results) uses seeds below
 :data:`TUNING_SEEDS_BELOW`; reported strength (the README's ladder) comes from seeds at
 or above :data:`REPORTING_SEEDS_FROM`, which no tuning has seen (issue 16).
@@ -26,6 +30,7 @@ from mathable.engine import records
 from mathable.games.registry import new_game
 
 from . import get_bot, parse_spec
+from .strong import PlanningBot
 
 TUNING_SEEDS_BELOW = 100_000
 """Seeds a setting may be tuned on."""
@@ -35,7 +40,8 @@ REPORTING_SEEDS_FROM = 1_000_000
 
 @dataclass
 class GameResult:
-    """One arena game: the bots by seat, their scores, winners, per-turn times."""
+    """One arena game: the bots by seat, their scores, winners, per-turn times, and how
+    many decisions of each bot the wall-clock safety cap cut short."""
 
     seed: int
     seats: tuple[str, ...]
@@ -43,6 +49,7 @@ class GameResult:
     winners: tuple[int, ...]
     times: dict[str, list[float]] = field(default_factory=dict)
     record: dict[str, Any] | None = None
+    capped: dict[str, int] = field(default_factory=dict)
 
 
 def play_game(
@@ -68,6 +75,10 @@ def play_game(
     else:  # pragma: no cover - every variant's games end (conformance tests)
         raise RuntimeError(f"game {seed} did not end")
     times[names[turn_seat]].append(turn_time)
+    capped = dict.fromkeys(names, 0)
+    for name, bot in zip(names, bots, strict=True):
+        if isinstance(bot, PlanningBot):
+            capped[name] += bot.capped
     return GameResult(
         seed,
         tuple(names),
@@ -75,6 +86,7 @@ def play_game(
         game.winners(),
         times,
         records.to_record(game, _levels(names)) if keep_record else None,
+        capped,
     )
 
 
@@ -117,6 +129,7 @@ class BotStats:
     wins: float = 0.0
     points: int = 0
     times: list[float] = field(default_factory=list)
+    capped: int = 0
 
     def summary(self) -> dict[str, Any]:
         low, high = wilson(self.wins, self.games)
@@ -133,12 +146,15 @@ class BotStats:
             "mean_ms_per_turn": round(1000 * sum(ordered) / len(ordered), 2) if ordered else 0,
             "p95_ms_per_turn": round(1000 * p95, 2),
             "max_ms_per_turn": round(1000 * longest, 2),
+            "turns": len(ordered),
+            "capped": self.capped,
         }
 
 
 def tally(results: Sequence[GameResult], bots: Sequence[str]) -> list[dict[str, Any]]:
     """Per distinct bot: wins (a shared win split between the winners), win rate with
-    its 95% interval, mean score and thinking time per turn (mean and p95)."""
+    its 95% interval, mean score, thinking time per turn (mean and p95) and
+    ``capped``, its decisions the wall-clock safety cap cut short."""
     stats = {name: BotStats(name) for name in dict.fromkeys(bots)}
     for result in results:
         for seat, name in enumerate(result.seats):
@@ -149,6 +165,8 @@ def tally(results: Sequence[GameResult], bots: Sequence[str]) -> list[dict[str, 
                 entry.wins += 1 / len(result.winners)
         for name, times in result.times.items():
             stats[name].times.extend(times)
+        for name, count in result.capped.items():
+            stats[name].capped += count
     return [s.summary() for s in stats.values()]
 
 

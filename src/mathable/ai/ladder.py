@@ -129,7 +129,23 @@ def table(rungs: Sequence[Rung], deals: int, seed: int) -> str:
         " | mean scores | ms per turn (mean / p95 / max) |\n"
         "|---|---|---|---|---|---|---|\n"
     )
-    return header + "\n".join(r.row() for r in rungs) + "\n"
+    return header + "\n".join(r.row() for r in rungs) + "\n" + cap_line(rungs)
+
+
+def cap_line(rungs: Sequence[Rung]) -> str:
+    """How often the wall-clock safety cap cut a decision short, per level over every
+    match it played (such decisions depend on the machine: issue 35); nothing when no
+    match was played."""
+    capped: dict[str, int] = {}
+    turns: dict[str, int] = {}
+    for rung in rungs:
+        for bot in rung.bots:
+            capped[bot["bot"]] = capped.get(bot["bot"], 0) + bot.get("capped", 0)
+            turns[bot["bot"]] = turns.get(bot["bot"], 0) + bot.get("turns", 0)
+    if not capped:
+        return ""
+    told = ", ".join(f"{name} {capped[name]:,} (in {turns[name]:,} turns)" for name in capped)
+    return f"\nDecisions the wall-clock safety cap (`cap_ms`) cut short: {told}.\n"
 
 
 def rewrite(readme: Path, text: str) -> None:

@@ -5,6 +5,11 @@ own next turn (or more turns, or the rest of the game once the bag is nearly emp
 played out by a fast greedy policy, from racks sampled out of the tokens the player has
 not seen. With the bag empty and two players the opponent's rack is known: the rest of
 the game is searched as a game of perfect information instead (:class:`EndgameSearch`).
+
+Both are bounded by counts (samples, positions searched), never by the time they take,
+so the same seed decides the same on any machine under any load (issue 35). The wall
+clock is only a safety cap (:class:`Cap`): when a decision runs past it, the work stops
+early with what it has, and the cap records that it bit.
 """
 
 from __future__ import annotations
@@ -44,6 +49,24 @@ def greedy_turn(variant: Variant, board: Board, rack: list[int], started_with: i
     return points + (variant.turn_bonus(started_with, len(rack)) if placed else 0)
 
 
+class Cap:
+    """The wall-clock safety cap of one decision: past ``deadline`` (a
+    ``time.perf_counter()`` reading; None: no cap) the work stops early, and ``bit``
+    says it did. Only a safety net: budgets in samples and positions bound a decision;
+    a cap that bites makes it depend on the machine's speed, so it is logged and counted
+    by the bots that use it."""
+
+    def __init__(self, deadline: float | None) -> None:
+        self.deadline = deadline
+        self.bit = False
+
+    def passed(self) -> bool:
+        """Whether the deadline has passed (remembered in ``bit``)."""
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            self.bit = True
+        return self.bit
+
+
 REPLY_NODES = 2_000
 """The node budget of a searched reply in a simulation (most turns need far fewer)."""
 
@@ -65,7 +88,7 @@ def simulate(
     rng: random.Random,
     *,
     samples: int,
-    deadline: float | None,
+    deadline: Cap | None,
     searched_reply: bool = False,
     searched_own: bool = False,
     prior: RackPrior | None = None,
@@ -76,11 +99,11 @@ def simulate(
     to_end: int | None = None,
     risk: tuple[float, float] | None = None,
 ) -> list[float]:
-    """Average of plan points - opponent's reply + own next turn over at most
-    ``samples`` sampled continuations (fewer once ``time.perf_counter()`` passes
-    ``deadline``, but at least one; None: all of them); every plan sees the same
-    samples (common random numbers). ``plies`` turns are played after the plan, the
-    opponent's and the player's in turn (2: the reply and the own next turn), each
+    """Average of plan points - opponent's reply + own next turn over ``samples``
+    sampled continuations (fewer only when the safety cap ``deadline`` bites, but at
+    least one; None: no cap); every plan sees the same samples (common random
+    numbers). ``plies`` turns are played after the plan, the opponent's and the
+    player's in turn (2: the reply and the own next turn), each
     side drawing from the sampled bag before its later turns. With ``leaves`` the
     continuation ends by valuing the tokens the player keeps after its last turn, with
     the bag as that turn found it (Quackle's sims add the leave so). With ``to_end``,
@@ -110,7 +133,7 @@ def simulate(
     alive = list(range(count))
     done = 0
     while done < samples:
-        if done and deadline is not None and time.perf_counter() > deadline:
+        if done and deadline is not None and deadline.passed():
             break
         opponent, rest = deal(pool, size, prior, rng)
         for index in alive:
@@ -217,55 +240,76 @@ ENDGAME_WIDTH = 6
 """Turns tried per position by the end-game search (the best-scoring ones)."""
 
 
+ENDGAME_NODES = 2_000
+"""The end-game search's default budget: positions expanded per decision (each one an
+exact turn search), over all its passes. In 60 classic games (tuning seeds) the full
+six-turn search of an end-game decision expanded at most 1,011 (p95 419; ~0.05 ms each
+in pure Python), so this keeps the depth the former 250 ms time budget reached, and
+bounds the rare crowded position as that budget did (issue 35)."""
+
+
 class _OutOfTime(Exception):
-    """The end-game search ran out of its budget (the deeper pass is dropped)."""
+    """The end-game search ran out of its budget, in positions or (the safety cap) in
+    time: the deeper pass is dropped."""
 
 
 class EndgameSearch:
     """Bag empty, two players: both racks are known, so the rest of the game is a game
     of perfect information. A depth-limited negamax over whole turns (each side's
     :data:`ENDGAME_WIDTH` best-scoring turns from the exact turn search, alpha-beta),
-    deepened two turns at a time while the budget lasts. Values are the score margin
-    of the side to move, with C11's deductions when a rack empties or nobody can place;
-    at the horizon half of each rack left is counted as lost."""
+    deepened two turns at a time while the budget lasts: ``budget`` positions expanded
+    over all passes (None: no limit), a pass that would need more is dropped, so the
+    depth reached is the same on any machine; ``deadline`` is the wall-clock safety cap
+    (:class:`Cap`), which drops a pass so too. ``node_limit`` bounds each position's
+    turn search. Values are the score margin of the side to move, with C11's deductions
+    when a rack empties or nobody can place; at the horizon half of each rack left is
+    counted as lost."""
 
     def __init__(
         self,
         variant: Variant,
         board: Board,
-        deadline: float | None,
+        deadline: Cap | None,
         node_limit: int,
         width: int = ENDGAME_WIDTH,
+        budget: int | None = None,
     ) -> None:
         self.variant = variant
         self.board = board
         self.deadline = deadline
         self.node_limit = node_limit
         self.width = width
+        self.budget = budget
+        self.expanded = 0
 
     def root_values(
         self, shortlist: Sequence[TurnPlan], opponent: tuple[int, ...], max_turns: int = 6
     ) -> list[float]:
-        """The margin each candidate leads to, from the deepest look-ahead finished in
-        time (at least the opponent's exact reply for the first candidate)."""
+        """The margin each candidate leads to, from the deepest look-ahead finished
+        within the budget (at least the opponent's exact reply for the first
+        candidate)."""
         values: list[float] = []
         for turns in range(2, max_turns + 1, 2):
             try:
                 values = [self._after(plan, opponent, turns) for plan in shortlist]
             except _OutOfTime:
                 break
-        if not values:  # not even the first pass: the reply alone, as far as time went
+        if not values:  # not even the first pass: the reply alone, as far as the budget went
             for plan in shortlist:
-                if values and self._late():
+                if values and self._spent():
                     break
-                values.append(self._after(plan, opponent, 2, timed=False))
+                values.append(self._after(plan, opponent, 2, bounded=False))
         return values
 
-    def _late(self) -> bool:
-        return self.deadline is not None and time.perf_counter() > self.deadline
+    def _spent(self) -> bool:
+        """Whether the budget is used up: every position it allows expanded, or the
+        safety cap past."""
+        if self.budget is not None and self.expanded >= self.budget:
+            return True
+        return self.deadline is not None and self.deadline.passed()
 
     def _after(
-        self, plan: TurnPlan, other: tuple[int, ...], turns: int, timed: bool = True
+        self, plan: TurnPlan, other: tuple[int, ...], turns: int, bounded: bool = True
     ) -> float:
         """The mover's margin after playing ``plan``, ``turns`` turns looked at."""
         if not plan.leave:  # the mover goes out: the other loses its rack (C11a)
@@ -276,7 +320,7 @@ class EndgameSearch:
         for cell, value in plan.placements:
             board.place(cell, value)
         try:
-            reply = self._value(other, plan.leave, turns - 1, -math.inf, math.inf, timed)
+            reply = self._value(other, plan.leave, turns - 1, -math.inf, math.inf, bounded)
         finally:
             for _ in plan.placements:
                 board.unplace()
@@ -289,11 +333,12 @@ class EndgameSearch:
         turns: int,
         alpha: float,
         beta: float,
-        timed: bool,
+        bounded: bool,
     ) -> float:
         """The best margin for the side to move holding ``mover``."""
-        if timed and self._late():
+        if bounded and self._spent():
             raise _OutOfTime
+        self.expanded += 1
         variant, board = self.variant, self.board
         # The turns worth trying first: those that score most once the rack left is
         # counted (so a turn that goes out is never crowded out by bigger scorers).
@@ -314,10 +359,10 @@ class EndgameSearch:
                 return float(sum(other) - sum(mover))
             if turns <= 1:
                 return 0.5 * (sum(other) - sum(mover))
-            return -self._value(other, mover, turns - 1, -beta, -alpha, timed)  # a pass
+            return -self._value(other, mover, turns - 1, -beta, -alpha, bounded)  # a pass
         best = -math.inf
         for plan in plans:
-            value = self._after(plan, other, turns, timed)
+            value = self._after(plan, other, turns, bounded)
             if value > best:
                 best = value
                 alpha = max(alpha, value)

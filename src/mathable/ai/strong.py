@@ -5,10 +5,15 @@ then follow the plan while each view is exactly where it leads (:class:`Planning
 token drawn on a restriction square (C7) is new information, so they plan the rest of the
 turn once more with it. In Quattro both play the strong chain search
 (:func:`~.quattro.strong_plan`).
+
+Every decision is bounded by counts (positions searched, samples simulated), so the same
+seed and view give the same turn on any machine under any load (issue 35); the expert's
+wall-clock ``cap_ms`` is only a safety net, logged and counted when it bites.
 """
 
 from __future__ import annotations
 
+import logging
 import math
 import time
 from abc import abstractmethod
@@ -32,9 +37,11 @@ from .evaluation import (
 from .inference import holding_chances, infer_opponent
 from .leaves import judge
 from .search import TurnPlan
-from .simulation import EndgameSearch, greedy_turn, simulate
+from .simulation import ENDGAME_NODES, Cap, EndgameSearch, greedy_turn, simulate
 
 __all__ = [
+    "DEFAULT_CAP_MS",
+    "ENDGAME_NODES",
     "THREAT_WEIGHT",
     "ExpertBot",
     "PlanningBot",
@@ -45,6 +52,8 @@ __all__ = [
     "leave_value",
     "rank_plans",
 ]
+
+log = logging.getLogger(__name__)
 
 
 def first_action(view: BoardView, plan: TurnPlan) -> Action:
@@ -101,6 +110,9 @@ class PlanningBot(FamilyBot):
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
         self._plan: _Plan | None = None
+        self.capped = 0
+        """Decisions the wall-clock safety cap cut short (each logged at WARNING): the
+        arena and the ladder report them, as such decisions depend on the machine."""
 
     def act_on_board(self, view: BoardView) -> Action:
         following = self._following(view) or self._resumed(view)
@@ -203,6 +215,14 @@ class StrongBot(PlanningBot):
         return ranked[0][1] if ranked else None
 
 
+DEFAULT_CAP_MS = 5_000
+"""The expert's default wall-clock safety cap per decision: far above what its budgets
+take (a turn's p95 is ~100 ms compiled), so it bites only on a machine in trouble."""
+
+BUDGET_MS_IS_CAP = -1
+"""``budget_ms``'s default: not given, ``cap_ms`` rules (see :class:`ExpertBot`)."""
+
+
 SPREAD_PER_TOKEN = 40.0
 """How much the final margin of a classic game spreads per square root of the tokens
 still to play (~400 points over a whole game's ~106: issue 16)."""
@@ -227,7 +247,7 @@ class ExpertBot(PlanningBot):
         self,
         seed: int | None = None,
         samples: int = 64,
-        budget_ms: int | None = 250,
+        budget_ms: int | None = BUDGET_MS_IS_CAP,
         candidates: int = 8,
         blend: float = 0.5,
         nodes: int = DEFAULT_NODES,
@@ -243,10 +263,17 @@ class ExpertBot(PlanningBot):
         to_end: int = -1,
         win_chance: bool = False,
         exchanges: int = 2,
+        cap_ms: int | None = DEFAULT_CAP_MS,
+        endgame_nodes: int | None = ENDGAME_NODES,
     ) -> None:
-        """``samples`` continuations per decision (the same seed and view give the same
-        choice), cut short when the decision has taken ``budget_ms`` (None: never; the
-        end-game searches stop there too, keeping the candidates judged so far);
+        """``samples`` continuations per decision, every one of them whatever the time
+        (the same seed and view give the same choice on any machine);
+        ``endgame_nodes`` the positions the end-game search may expand per decision
+        (None: no limit), deepening while they last; ``cap_ms`` the wall-clock safety
+        cap (None: none): a decision still going then stops simulating and searching
+        with what it has, and is logged (WARNING) and counted in ``capped``;
+        ``budget_ms``, its former time budget, is now another name for ``cap_ms``
+        (given, it sets the cap: ``expert:budget_ms=500`` keeps working);
         ``candidates`` is the shortlist simulated, the best by the strong player's
         estimate after ``threat_top`` turns best by points and leave have had the board
         they open judged; ``blend`` is the weight of the simulations against that
@@ -290,14 +317,32 @@ class ExpertBot(PlanningBot):
         self.leaves = leaves
         judge("hand" if leaves == "learned" else leaves, "classic", 7)  # refuse a typo now
         self.samples = samples
-        self.budget_ms = budget_ms
+        if budget_ms is not None and budget_ms < 0 and budget_ms != BUDGET_MS_IS_CAP:
+            raise ValueError(f"budget_ms={budget_ms}: expected 0 or more, or none")
+        self.cap_ms = cap_ms if budget_ms == BUDGET_MS_IS_CAP else budget_ms
+        if self.cap_ms is not None and self.cap_ms < 0:
+            raise ValueError(f"cap_ms={self.cap_ms}: expected 0 or more, or none")
+        self.endgame_nodes = endgame_nodes
         self.candidates = candidates
         self.blend = blend
         self.nodes = nodes
 
     def choose(self, view: BoardView, variant: Variant, board: Board) -> TurnPlan | None:
-        start = time.perf_counter()
-        deadline = None if self.budget_ms is None else start + self.budget_ms / 1000
+        cap = Cap(None if self.cap_ms is None else time.perf_counter() + self.cap_ms / 1000)
+        plan = self._judged(view, variant, board, cap)
+        if cap.bit:
+            self.capped += 1
+            log.warning(
+                "%s (seat %s): the %s ms safety cap bit, the turn was chosen on what was "
+                "judged by then (a busy machine: this decision may differ on another run)",
+                self.name,
+                view.seat,
+                self.cap_ms,
+            )
+        return plan
+
+    def _judged(self, view: BoardView, variant: Variant, board: Board, cap: Cap) -> TurnPlan | None:
+        """The turn chosen from ``view`` (as :meth:`choose`), ``cap`` its safety cap."""
         prior = infer_opponent(view, variant, board) if self.infer else None
         leaves = judge(self.leaves, variant.name, variant.rack_size)
         chances = (
@@ -325,8 +370,8 @@ class ExpertBot(PlanningBot):
             return shortlist[0]
         if view.bag_size == 0 and len(view.players) == 2:
             # The opponent's rack is known: judge the candidates, best static first,
-            # by the exact reply while the budget lasts.
-            search = EndgameSearch(variant, board, deadline, self.nodes)
+            # by the exact reply, deeper while the budget lasts.
+            search = EndgameSearch(variant, board, cap, self.nodes, budget=self.endgame_nodes)
             scores = search.root_values(shortlist, tuple(pool), self.endgame_turns)
         else:
             # Blend the two judges of a turn (each counting its points): the strong
@@ -342,7 +387,7 @@ class ExpertBot(PlanningBot):
                 # the same samples as the kept one did.
                 self.chance(view, at=(view.board, sorted(view.rack))),
                 samples=self.samples,
-                deadline=deadline,
+                deadline=cap,
                 searched_reply=self.searched_reply,
                 searched_own=self.searched_own,
                 prior=prior,

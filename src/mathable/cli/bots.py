@@ -146,7 +146,8 @@ def arena(
     summary = match.tally(results, names)
     pairing = match.paired_summary(results, names) if paired and len(set(names)) == 2 else None
     if json_out:
-        out = {"variant": variant, "games": games, "seed": seed, "bots": summary}
+        capped = sum(row["capped"] for row in summary)
+        out = {"variant": variant, "games": games, "seed": seed, "bots": summary, "capped": capped}
         print_json({**out, "paired": pairing} if paired else out)
         return
     if paired:
@@ -225,6 +226,21 @@ def arena(
             rate_high=f"{100 * rate_high:.1f}",
         )
         console.print(Text(said))
+    capped = _cap_report(summary)
+    if capped:
+        console.print(Text(capped))
+
+
+def _cap_report(summary: list[dict[str, Any]]) -> str:
+    """How often the wall-clock safety cap cut a decision short, for the bots that have
+    one (issue 35: such decisions depend on the machine; the rest never do). Written as
+    the setting and figures, so it reads the same in every language."""
+    capped = [
+        f"{row['bot']} {row['capped']}/{row['turns']}"
+        for row in summary
+        if "cap_ms" in ai.settings_of(ai.parse_spec(row["bot"])[0])
+    ]
+    return f"cap_ms: {', '.join(capped)}" if capped else ""
 
 
 LADDER_HELP = helps(
@@ -288,6 +304,7 @@ def ladder(
             {
                 "deals": deals,
                 "seed": seed,
+                "capped": sum(bot["capped"] for r in rungs for bot in r.bots),
                 "matches": [
                     {
                         "game": r.game,

@@ -32,7 +32,7 @@ from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.context import BaseContext
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from mathable.ai import Bot, get_bot
+from mathable.ai import Bot, get_bot, with_cap
 from mathable.ai.analysis import analysis_report
 from mathable.ai.hints import Hint, hints
 from mathable.engine.actions import META_KINDS, Abort, Action, Leave, Place, Shake, action_kind
@@ -269,6 +269,11 @@ def summarise(
     return summary_data(game_id, created, game, seats, spec.get("mode", "screen"), len(actions))
 
 
+BOT_CAP_MS = 1_000
+"""The wall-clock safety cap of a computer player's decision on the server, lower than
+the levels' own (a person waits for it): the expert's counted budgets take tens of ms
+a turn, so it bites only on an overloaded machine, and is logged when it does."""
+
 KEPT_BOTS = 512
 """Computer players each worker keeps between actions (the least recently used go)."""
 _kept: OrderedDict[tuple[str, int], Bot] = OrderedDict()
@@ -281,14 +286,14 @@ def bot_move(level: str, seed: int, view: View) -> Action:
     The worker keeps the player for its next action (its board and its turn plan: a
     strong turn is planned once, not at every placement). That is speed only: a
     decision depends on the view and the seed alone (see :mod:`mathable.ai.base`), so
-    another worker, or a restarted server, decides the same (unless the expert's time
-    budget cuts its simulations short, which a busier machine does sooner). A player in use is taken
-    out of the cache, so two threads never share one."""
+    another worker, or a restarted server, decides the same (unless the decision runs
+    past :data:`BOT_CAP_MS`, the safety cap, which is logged). A player in use is
+    taken out of the cache, so two threads never share one."""
     key = (level, seed)
     with _kept_lock:
         bot = _kept.pop(key, None)
     if bot is None:
-        bot = get_bot(level, seed)
+        bot = get_bot(with_cap(level, BOT_CAP_MS), seed)
     action = bot.act(view)
     with _kept_lock:
         _kept[key] = bot

@@ -85,8 +85,11 @@ async def summary(service: GameService, game_id: str) -> dict[str, Any]:
 
 def _accuracy(player: dict[str, Any]) -> Any:
     """A player's accuracy, or None for one who never moved (issue 32): with no turn, or
-    none where a point could be scored, the analysis says 100%, which judged nothing."""
-    if not player.get("turns") or not player.get("best_points"):
+    none judged (no chance of winning weighed, issue 35, and no point that could be
+    scored), the analysis says 100%, which judged nothing."""
+    if not player.get("turns"):
+        return None
+    if player.get("win_loss") is None and not player.get("best_points"):
         return None
     return player.get("accuracy")
 

@@ -515,6 +515,16 @@ class AnalysedTurnOut(Open):
     best_placements: list[BestPlacementOut] = Field(
         default_factory=list, description="the best turn's placements, to draw on the surface"
     )
+    equity_loss: float | None = Field(
+        None, description="the equity given away, in points (board games; issue 35)"
+    )
+    win_before: float | None = Field(
+        None, description="the mover's chance of winning with the best turn, in percent"
+    )
+    win_after: float | None = Field(
+        None, description="the mover's chance of winning after the turn played, in percent"
+    )
+    why: str | None = Field(None, description="why the best turn is better, or why it exchanged")
 
 
 class AnalysedPlayerOut(Open):
@@ -523,7 +533,11 @@ class AnalysedPlayerOut(Open):
 
 
 class AnalysisOut(Open):
-    """Per turn: what was played against the best available; per player: accuracy."""
+    """Per turn: what was played against the best available; per player: accuracy.
+    Version 3 (issue 35) judges board turns by equity and the chance of winning
+    (``ai.analysis``); a kept version-2 report has those fields null."""
+
+    version: int | None = Field(None, description="the report's version (3; 2 had none)")
 
     turns: list[AnalysedTurnOut]
     players: list[AnalysedPlayerOut]

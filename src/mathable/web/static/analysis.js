@@ -14,8 +14,8 @@ export async function analysis(id, token = null) {
     const data = await api(path(id, token));
     modal(h("div", { class: "modal-head" }, h("h3", { id: "modal-title" }, t("Analysis")), h("button", { id: "close", onclick: closeModal }, t("Close (Esc)"))),
       h("div", { class: "analysis", tabindex: "0", role: "region", "aria-label": t("the turns analysed") }, h("table", {}, h("tr", {}, headings(t("pts")).map(c => h("th", {}, c))),
-      data.turns.map(turn => h("tr", {}, [turn.turn, turn.player, shownAction(turn.played), shown(turn.points), shownAction(turn.best), shown(turn.best_points), turn.loss || ""].map(c => h("td", {}, c)))))),
-      h("p", {}, accuracy(data)));
+      data.turns.map(turn => h("tr", {}, [turn.turn, turn.player, shownAction(turn.played), shown(turn.points), shownAction(turn.best), shown(turn.best_points), turn.loss || "", chances(turn)].map(c => h("td", {}, c)))))),
+      h("p", {}, accuracy(data)), whyList(data));
   } catch (e) { say(e.message, true); }
 }
 
@@ -27,8 +27,22 @@ function amount(n, c) { return c.score_unit === "points" ? nt("{count} point", "
 // The analysis table's column headings ("#": the turn's number); `short` heads the
 // columns of what a turn scored ("pts").
 function headings(short) {
-  // TRANSLATORS: the analysis table's column headings (lower case, short)
-  return ["#", t("player"), t("played"), short, t("best"), short, t("loss")];
+  // TRANSLATORS: the analysis table's column headings (lower case, short); "win %" is
+  // the chance of winning before and after the turn
+  return ["#", t("player"), t("played"), short, t("best"), short, t("loss"), t("win %")];
+}
+
+// A turn's chance of winning before (with the best turn) and after the turn played,
+// "62→55" (empty in a report without chances: Quattro, or one kept from before them).
+function chances(turn) {
+  return turn.win_before === null || turn.win_before === undefined ? "" : Math.round(turn.win_before) + "→" + Math.round(turn.win_after);
+}
+
+// Why the better turns were better (and why a computer exchanged), a list under the table.
+function whyList(data) {
+  const said = data.turns.filter(turn => turn.why);
+  if (!said.length) return "";
+  return h("ul", { class: "analysis-why" }, said.map(turn => h("li", {}, t("turn {number}: {why}", { number: turn.turn, why: turn.why }))));
 }
 
 // Each player's accuracy: "Ann: accuracy 92%; Bob: accuracy 80%".
@@ -74,7 +88,7 @@ export async function analysisPanel(panel, id, token, hooks) {
     const row = h("tr", { "data-turn": turn.turn, class: turn.loss ? "lost" : "" },
       h("td", {}, h("button", { type: "button", class: "turn-button", "aria-label": t("turn {number}, {name}: show it with its best alternative, go to it", { number: turn.turn, name: turn.player }),
         onclick: async () => { await hooks.go(turn.step); hooks.preview(turn, board => markBest(board, turn.best_placements || [])); } }, turn.turn)),
-      [turn.player, shownAction(turn.played), shown(turn.points), shownAction(turn.best), shown(turn.best_points), turn.loss || ""].map(x => h("td", {}, x)));
+      [turn.player, shownAction(turn.played), shown(turn.points), shownAction(turn.best), shown(turn.best_points), turn.loss || "", chances(turn)].map(x => h("td", {}, x)));
     row.addEventListener("mouseenter", () => enter(turn, row));
     row.addEventListener("focusin", () => enter(turn, row));
     row.addEventListener("mouseleave", () => { if (!row.contains(document.activeElement)) leave(row); });
@@ -82,22 +96,24 @@ export async function analysisPanel(panel, id, token, hooks) {
     return row;
   });
   panel.replaceChildren(title,
-    lossGraph(data, c, seatOf),
+    h("div", { class: "graphs" }, lossGraph(data, c, seatOf), winGraph(data, seatOf)),
     h("p", { id: "accuracy" }, accuracy(data)),
+    whyList(data),
     h("p", { class: "hint-text" }, t("Hover or focus a turn: the board shows its position and the best turn, dotted.")),
     h("div", { class: "analysis analysis-rows", id: "analysis-rows", tabindex: "0", role: "region", "aria-label": t("the turns analysed") },
       // TRANSLATORS: {unit} is "points", or the pieces ("cards") a card game's analysis counts
-      h("table", {}, h("caption", { class: "sr-only" }, t("Each turn: what was played, the best turn available, and the {unit} lost", { unit })),
+      h("table", {}, h("caption", { class: "sr-only" }, t("Each turn: what was played, the best turn available, the {unit} lost, and the chance of winning before and after", { unit })),
         h("tr", {}, headings(short).map(x => h("th", { scope: "col" }, x))), rows)));
 }
 
 // A turn in words, for the text beside the board while it is shown.
 export function describeTurn(turn, c) {
   const words = { number: turn.turn, name: turn.player, played: shownAction(turn.played), points: shown(turn.points), best: shownAction(turn.best), best_points: shown(turn.best_points) };
-  return turn.loss
+  const why = turn.why ? " " + turn.why + "." : "";
+  return (turn.loss
     ? t("Turn {number}, {name}, before it was played. Played: {played} ({points}). Best, drawn dotted on the board: {best} ({best_points}), {loss} lost.",
       { ...words, loss: amount(turn.loss, c) })
-    : t("Turn {number}, {name}, before it was played. Played: {played} ({points}). Best, drawn dotted on the board: {best} ({best_points}): the turn played was as good.", words);
+    : t("Turn {number}, {name}, before it was played. Played: {played} ({points}). Best, drawn dotted on the board: {best} ({best_points}): the turn played was as good.", words)) + why;
 }
 
 // The best turn's placements drawn on the board: a dotted piece with its value on each
@@ -114,6 +130,42 @@ export function markBest(board, placements) {
     // TRANSLATORS: a board cell's name ("H8, empty"), then the values the best turn placed there
     el.setAttribute("aria-label", t("{name}, best alternative: {values}", { name: el.getAttribute("aria-label"), values: list.join(", ") }));
   });
+}
+
+// Each player's chance of winning after each of its turns, as a line per player (the
+// colours of the loss graph), drawn here with the same in words; nothing for a report
+// without chances (Quattro, or one kept from before them).
+const SEAT_COLOURS = ["#2f5fb3", "#c0392b", "#2e9d4f", "#a85400"];  // the graphs' seat colours (style.css)
+
+export function winGraph(data, seatOf) {
+  const turns = data.turns.filter(turn => turn.win_after !== null && turn.win_after !== undefined);
+  if (!turns.length) return "";
+  const W = 600, H = 150, L = 46, R = 8, T = 10, B = 24;
+  const first = turns[0].turn, last = turns[turns.length - 1].turn;
+  const x = n => L + (W - L - R) * (last === first ? 0.5 : (n - first) / (last - first));
+  const y = p => T + (H - T - B) * (1 - p / 100);
+  const lines = data.players.map(p => {
+    const mine = turns.filter(turn => turn.player === p.player);
+    return { player: p.player, seat: seatOf(p.player), mine };
+  }).filter(line => line.mine.length);
+  const words = lines.map(line => t("{name}: from {first}% to {last}% (most {most}%, least {least}%)", {
+    name: line.player, first: Math.round(line.mine[0].win_after), last: Math.round(line.mine[line.mine.length - 1].win_after),
+    most: Math.round(Math.max(...line.mine.map(turn => turn.win_after))), least: Math.round(Math.min(...line.mine.map(turn => turn.win_after))),
+  })).join("; ");
+  return h("figure", { id: "win-graph", class: "graph win-graph" },
+    svg("svg", { viewBox: "0 0 " + W + " " + H, role: "img", "aria-labelledby": "win-title win-desc" },
+      svg("title", { id: "win-title" }, t("Chance of winning after each turn")), svg("desc", { id: "win-desc" }, words),
+      svg("line", { class: "axis", x1: L, y1: y(0), x2: W - R, y2: y(0) }), svg("line", { class: "axis", x1: L, y1: T, x2: L, y2: y(0) }),
+      svg("line", { class: "axis half", x1: L, y1: y(50), x2: W - R, y2: y(50), "stroke-dasharray": "4 4" }),
+      [100, 50, 0].map(p => svg("text", { class: "tick", x: L - 4, y: y(p) + 4, "text-anchor": "end" }, p + "%")),
+      svg("text", { class: "tick", x: L, y: H - 6 }, t("turn {number}", { number: first })),
+      svg("text", { class: "tick", x: W - R, y: H - 6, "text-anchor": "end" }, t("turn {number}", { number: last })),
+      lines.map(line => svg("polyline", { class: "series s" + (line.seat % 4), fill: "none",
+        points: line.mine.map(turn => x(turn.turn).toFixed(1) + "," + y(turn.win_after).toFixed(1)).join(" ") })),
+      lines.map(line => line.mine.map(turn => svg("circle", { class: "dot", fill: SEAT_COLOURS[line.seat % 4], "data-turn": turn.turn, r: 3,
+        cx: x(turn.turn).toFixed(1), cy: y(turn.win_after).toFixed(1) })))),
+    // TRANSLATORS: {details} is each player's chance of winning, from the first turn to the last
+    h("figcaption", {}, t("Chance of winning after each turn, from a model of the margin and the tokens left. {details}.", { details: words })));
 }
 
 // The loss per turn as bars (one colour per player), drawn here, with the same in words.
