@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import Any, ClassVar
 
 from mathable.i18n import current as current_language
 
@@ -75,6 +75,13 @@ class View:
     left: tuple[str, ...]
     """Per seat, why it left the game (``resign``, ``flag``, ``claim``: local ruling L1),
     "" for a seat still in it."""
+
+    OWN_KEYS: ClassVar[frozenset[str]] = frozenset(
+        {"seat", "rack", "unseen", "playable", "available"}
+    )
+    """The keys of :meth:`to_dict` whose values depend on the seat (:meth:`own_dict`
+    makes them); every other key reads the same in every seat's view of one state, so a
+    server builds and encodes those once for all seats (issue 34, cheaper actions)."""
 
     @property
     def status(self) -> str:
@@ -152,6 +159,17 @@ class View:
         """JSON-ready data: the common fields and the game's own (``cell_name`` names
         cells where a game writes them)."""
         return self.common_dict()
+
+    def own_dict(self) -> dict[str, Any]:
+        """The :data:`OWN_KEYS` of :meth:`to_dict`, and only those, as it writes them: what
+        this seat's view has that another seat's view of the same state may not."""
+        return {
+            "seat": self.seat,
+            "rack": list(self.rack),
+            "unseen": {str(v): n for v, n in self.unseen.items()},
+            "playable": list(self.playable),
+            "available": list(self.available),
+        }
 
 
 def _summary_dict(s: TurnSummary) -> dict[str, Any]:

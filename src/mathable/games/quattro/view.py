@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from mathable.engine.actions import Cell
 from mathable.engine.protocol import View, Words
@@ -45,6 +45,9 @@ class PilesView(View):
     rounds: int
     turns: tuple[QuattroTurn, ...]
 
+    OWN_KEYS: ClassVar[frozenset[str]] = View.OWN_KEYS | {"status", "drawn"}
+    """The seat to move sees the card it drew, and a status line that speaks of it."""
+
     @property
     def tops(self) -> tuple[int, ...]:
         """The top cards of piles A, B, C, D."""
@@ -77,6 +80,10 @@ class PilesView(View):
     def target_note_texts(self) -> tuple[Words, ...]:
         """How many cards each pile holds (``12 cards``)."""
         return tuple(pieces_text("card", n) for n in self.pile_sizes)
+
+    def own_dict(self) -> dict[str, Any]:
+        """The seat's own keys, with its drawn card and its status line."""
+        return {**super().own_dict(), "status": self.status, "drawn": self.drawn}
 
     def to_dict(self, cell_name: Callable[[Cell], Any] | None = None) -> dict[str, Any]:
         """JSON-ready data (piles named A-D)."""

@@ -1,6 +1,9 @@
 """What each seat and watcher sees of a game (:class:`Views`): its view, built once per
 action, seat and language and shared by the sockets and the answers, with what the seat
-may do now (undo, resign, claim, the rematch).
+may do now (undo, resign, claim, the rematch). What every seat sees alike (the board, the
+turns, the scores, the clocks...) is built and JSON-encoded once per action and language
+for all of them, a spectator's view (issue 34); each seat's view is that and its own keys
+(its rack, what it may do), never another seat's.
 """
 
 from __future__ import annotations
@@ -13,7 +16,8 @@ from mathable.ai import level_name
 from mathable.engine.acting import ActionRefused
 from mathable.engine.actions import action_kind
 from mathable.engine.protocol import Game, View
-from mathable.web.infra.connections import Encoded, ViewMessage
+from mathable.online.clocks import Clocks
+from mathable.web.infra.connections import Encoded, SeatView, SharedView, ViewMessage
 from mathable.web.infra.errors import ServiceError
 from mathable.web.rounds.live import LiveGame, LiveGames
 from mathable.web.rounds.presence import Here
@@ -46,6 +50,13 @@ def shown_seed(seed: int | None) -> int | str | None:
 
 WRITTEN_OUT = frozenset({"place", "extra", "exchange"})
 """Action keywords that are not an action by themselves (they take cells or values)."""
+
+SEAT_KEYS = frozenset({"undo", "legal", "abort", "resign"})
+"""The keys a view adds that depend on the seat (what it may do now), beside its game's
+(:attr:`~mathable.engine.view.View.OWN_KEYS`)."""
+
+SHARED = -1
+"""The seat under which :attr:`~.live.LiveGame.views` keeps the state's shared view."""
 
 
 class Views(LiveGames):
@@ -108,43 +119,42 @@ class Views(LiveGames):
         the action and a new socket share it (and its text)."""
         lang = i18n.current() if lang is None else lang
         game = live.game
-        with i18n.language(lang):
-            seats = [
-                {
-                    "name": s["name"],
-                    "bot": s["bot"],
-                    "bot_name": level_name(s["bot"]) if s["bot"] else None,
-                    "claimed": bool(s["bot"] or s.get("token_hash")),
-                }
-                for s in live.seats
-            ]
         made = live.views.get((seat, lang))
         stored = live.seats  # replaced, never changed in place: a claim or a rematch
-        ticking = live.timing is not None and live.timing.control is not None and not live.over
         if (
             made is not None
-            and not ticking  # a running clock's view is of its instant
+            and not self._ticking(live)  # a running clock's view is of its instant
             and made[0] is game
             and made[1] == live.events
             and made[2] is stored
         ):
             return made[3]
         with i18n.language(lang):  # the texts of its view (status, notes) in its language
-            message = ViewMessage(self._build_view(live, seat, seats))
+            message = ViewMessage(self._build_view(live, seat, lang))
         if live.listeners:  # kept while watched (an idle game's memory stays small)
             live.views[(seat, lang)] = (game, live.events, stored, message)
         return message
 
-    def _build_view(self, live: LiveGame, seat: int | None, seats: list[dict[str, Any]]) -> Encoded:
+    @staticmethod
+    def _ticking(live: LiveGame) -> bool:
+        """Whether a clock runs: then a view is of its instant, not only of the state."""
+        return live.timing is not None and live.timing.control is not None and not live.over
+
+    def _build_view(self, live: LiveGame, seat: int | None, lang: str) -> SeatView:
+        """The seat's view: the state's shared view (made once for every seat) with the
+        seat's own keys (its rack, what it may do now) in place."""
+        shared = self._shared_view(live, lang)
         game = live.game
-        view = game.view(seat)
-        data = Encoded(view_data(game, view))
-        data["id"] = live.id
-        data["seq"] = live.events
-        data["undo"] = live.game.can_undo(seat, live.bots)
-        data["seats"] = seats
-        data["title"] = game.game_type.title
-        data["mode"] = live.mode
+        if seat is None:  # the shared view is the spectator's
+            own = {key: shared[key] for key in shared.own_keys if key not in SEAT_KEYS}
+            available: tuple[str, ...] = tuple(shared["available"])
+        else:
+            view = game.view(seat, explained=False)  # its summaries are the shared ones
+            own = view.own_dict()
+            available = view.available
+            ended = None if live.timing is None else live.timing.ending_text()
+            if ended is not None:  # the clock's ending (:meth:`_build_shared`), to each
+                own.update({key: str(ended) for key in ("end_reason", "status") if key in own})
         legal: list[str] = []
         if seat is not None and seat == game.to_move and not game.is_over:
             # exchanges are not listed (127 choices of 7 tokens): ``available`` says one
@@ -156,12 +166,60 @@ class Views(LiveGames):
                     if action_kind(a) != "exchange"
                 }
             )
-        for keyword in view.available:  # a word alone: challenge, accept, decline...
+        for keyword in available:  # a word alone: challenge, accept, decline...
             if keyword not in WRITTEN_OUT and keyword not in legal:
                 legal.append(keyword)
-        data["legal"] = legal
+        own["undo"] = game.can_undo(seat, live.bots)
+        own["legal"] = legal
+        own["abort"] = game.can_abort(seat)  # before each has moved (L1)
+        own["resign"] = self._may_resign(live, seat)  # only once each has moved (O4)
+        return shared.for_seat(own)
+
+    def _shared_view(self, live: LiveGame, lang: str) -> SharedView:
+        """The state's view as a spectator sees it, in ``lang`` (the current language),
+        made and encoded once per action (and, while a clock runs, per instant) for every
+        seat: kept with the seats' views (:attr:`~.live.LiveGame.views`) while watched."""
+        game, stored = live.game, live.seats
         timing = live.timing
         clocks = None if timing is None else timing.clocks(self.now())
+        made = live.views.get((SHARED, lang))
+        if (
+            made is not None
+            and made[0] is game
+            and made[1] == live.events
+            and made[2] is stored
+            and isinstance(made[3].view, SharedView)
+            and (
+                not self._ticking(live)
+                or made[3].view.made_at == (None if clocks is None else clocks.at)
+            )
+        ):
+            return made[3].view
+        shared = self._build_shared(live, clocks)
+        if live.listeners:
+            live.views[(SHARED, lang)] = (game, live.events, stored, ViewMessage(shared))
+        return shared
+
+    def _build_shared(self, live: LiveGame, clocks: Clocks | None) -> SharedView:
+        game = live.game
+        view = game.view(None)
+        data = view_data(game, view)
+        data["id"] = live.id
+        data["seq"] = live.events
+        data["undo"] = False  # each seat's own (:data:`SEAT_KEYS`)
+        data["seats"] = [
+            {
+                "name": s["name"],
+                "bot": s["bot"],
+                "bot_name": level_name(s["bot"]) if s["bot"] else None,
+                "claimed": bool(s["bot"] or s.get("token_hash")),
+            }
+            for s in live.seats
+        ]
+        data["title"] = game.game_type.title
+        data["mode"] = live.mode
+        data["legal"] = []
+        timing = live.timing
         control = None if timing is None else timing.control
         data["clock"] = None if control is None else control.to_json()
         data["clocks"] = None if clocks is None else list(clocks.left_ms)
@@ -176,8 +234,7 @@ class Views(LiveGames):
         data["claim_after"] = (  # claims once every seat has moved (O4)
             self.claim_after if self._claims(live) and game.started else None
         )
-        data["abort"] = game.can_abort(seat)  # before each has moved (L1)
-        data["resign"] = self._may_resign(live, seat)  # only once each has moved (O4)
+        data["abort"] = data["resign"] = False
         waiting = None if clocks is None or game.is_over else clocks.first_move
         data["first_move"] = (  # O4: the seat to make its first move, by when (ms since
             # the epoch; null: seats still empty) and how long that is from this view
@@ -199,4 +256,6 @@ class Views(LiveGames):
             rematch = self._rematch_of(live)
             if rematch is not None:
                 data["rematch"] = rematch  # the next game, open to watch like any
-        return data
+        shared = SharedView(data, type(view).OWN_KEYS | SEAT_KEYS)
+        shared.made_at = None if clocks is None else clocks.at
+        return shared
