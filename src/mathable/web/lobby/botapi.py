@@ -14,6 +14,9 @@ address.
 from __future__ import annotations
 
 import asyncio
+import os
+from collections import Counter
+from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, FastAPI, Path, Request
@@ -52,8 +55,40 @@ NDJSON = "application/x-ndjson"
 YOUR_TOKEN = lazy("your token")
 MAX_ACTION = 200
 """Characters of a move in a URL."""
+STREAMS_PER_ACCOUNT = int(os.environ.get("MATHABLE_BOT_STREAMS", "8"))
+"""Streams (events and games together) one account may hold open in a process at once:
+a bot needs one event stream and one per game it plays; a token is not a way to tie up
+the server (every input bounded)."""
 
 router = APIRouter(prefix="/api", tags=["bot API"], responses=REFUSALS)
+
+
+def _counted(request: Request, player: Player, lines: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+    """``lines`` counted among the account's open streams while they are read: 429 with
+    the reason once it holds :data:`STREAMS_PER_ACCOUNT` (checked before the stream
+    starts, so the refusal is an ordinary answer)."""
+    open_streams: Counter[str] = request.app.state.bot_streams
+    if open_streams[player.id] >= STREAMS_PER_ACCOUNT:
+        raise ServiceError(
+            429,
+            _(
+                "this account has {count} streams open: at most {most}",
+                count=open_streams[player.id],
+                most=STREAMS_PER_ACCOUNT,
+            ),
+        )
+    open_streams[player.id] += 1
+
+    async def counted() -> AsyncIterator[bytes]:
+        try:
+            async for each in lines:
+                yield each
+        finally:
+            open_streams[player.id] -= 1
+            if open_streams[player.id] <= 0:
+                del open_streams[player.id]
+
+    return counted()
 
 
 def get_challenges(request: Request) -> ChallengeStore:
@@ -137,7 +172,8 @@ async def stream_events(
     connecting: the challenges waiting and the games being played."""
     feed = EventFeed(challenges, player.id, accounts.among)
     poll = float(getattr(request.app.state, "bot_poll", 1.0))
-    return StreamingResponse(event_lines(feed, poll), media_type=NDJSON, headers=HEADERS)
+    lines = _counted(request, player, event_lines(feed, poll))
+    return StreamingResponse(lines, media_type=NDJSON, headers=HEADERS)
 
 
 # -- challenges --------------------------------------------------------------------------
@@ -280,13 +316,17 @@ async def _bot_seat(service: GameService, game_id: str, player: Player) -> Seate
     responses={200: {"content": {NDJSON: {}}, "description": "One JSON object a line"}},
 )
 async def stream_game(
-    game_id: Annotated[str, Path(max_length=64)], player: BotDep, service: ServiceDep
+    request: Request,
+    game_id: Annotated[str, Path(max_length=64)],
+    player: BotDep,
+    service: ServiceDep,
 ) -> StreamingResponse:
     """``{"type": "gameFull", "id", "view"}`` (the game socket's view of the seat: its
     rack only, the clocks, ``legal`` when to move) then ``{"type": "gameState", …}``
     after every change, until the game is over. While it is open the seat is present."""
     seated = await _bot_seat(service, game_id, player)
-    return StreamingResponse(game_lines(service, seated), media_type=NDJSON, headers=HEADERS)
+    lines = _counted(request, player, game_lines(service, seated))
+    return StreamingResponse(lines, media_type=NDJSON, headers=HEADERS)
 
 
 def _encoded(view: Any) -> Response:
@@ -336,4 +376,5 @@ def install(app: FastAPI, store: EventStore) -> None:
     (``app.state.challenges``) and the routes."""
     app.state.bot_accounts = BotAccounts(store, app.state.players)
     app.state.challenges = ChallengeStore(store)
+    app.state.bot_streams = Counter()  # open streams by account, in this process
     app.include_router(router)
