@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test  # type: ignore[import-untyped]
+from pettingzoo.test import api_test, seed_test
 
 from mathable.engine.actions import EndTurn, Place
 from mathable.games.registry import GAMES

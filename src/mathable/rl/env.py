@@ -16,8 +16,8 @@ from typing import Any, ClassVar, Literal
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
-from pettingzoo import AECEnv  # type: ignore[import-untyped]
-from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
 
 from mathable.engine.actions import Action
 from mathable.engine.protocol import Game, HouseRules
