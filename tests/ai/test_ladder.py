@@ -38,7 +38,7 @@ def test_a_spec_sets_a_levels_knobs_by_their_types() -> None:
 @pytest.mark.parametrize(
     ("spec", "says"),
     [
-        ("wizard", "unknown bot 'wizard' (known: gentle, greedy, strong, expert)"),
+        ("wizard", "unknown bot 'wizard' (known: gentle, greedy, strong, expert, master)"),
         ("strong:depth=3", "strong has no setting 'depth' (settings: nodes, leaves)"),
         ("expert:samples=many", "samples=many: expected int"),
         ("expert:searched_reply=maybe", "expected true or false"),
@@ -100,7 +100,12 @@ def test_the_ladder_refuses_a_seed_that_tuning_may_have_seen() -> None:
 def test_the_ladder_plays_each_level_against_the_next_and_writes_the_readme(
     tmp_path: Path,
 ) -> None:
-    assert matches() == [("gentle", "greedy"), ("greedy", "strong"), ("strong", "expert")]
+    assert matches() == [
+        ("gentle", "greedy"),
+        ("greedy", "strong"),
+        ("strong", "expert"),
+        ("expert", "master"),
+    ]
     rungs = play(["junior"], 2, REPORTING_SEEDS_FROM)
     assert [(r.weaker, r.stronger) for r in rungs] == matches()
     for rung in rungs:
@@ -114,7 +119,7 @@ def test_the_ladder_plays_each_level_against_the_next_and_writes_the_readme(
         ]
         assert rung.paired == paired_summary(games, [rung.stronger, rung.weaker])
     text = table(rungs, 2, REPORTING_SEEDS_FROM)
-    assert text.count("| junior |") == 3 and "--deals 2 --seed 1000000" in text
+    assert text.count("| junior |") == 4 and "--deals 2 --seed 1000000" in text
     readme = tmp_path / "README.md"
     readme.write_text(f"before\n{START}\nold table\n{END}\nafter\n", encoding="utf-8")
     rewrite(readme, text)

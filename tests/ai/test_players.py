@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import pytest
 from typer.testing import CliRunner
 
-from mathable.ai import BOTS, ExpertBot, get_bot
+from mathable.ai import BOTS, get_bot
 from mathable.ai.analysis import analyse_game, summarise
 from mathable.ai.arena import play_game, seating, tally, wilson
 from mathable.ai.search import best_turn
@@ -89,7 +89,7 @@ def board_points(
 @pytest.mark.parametrize("bot", sorted(BOTS))
 def test_every_bot_plays_legal_games_to_the_end(variant: str, bot: str) -> None:
     """Every action a bot chooses is accepted (apply raises otherwise), in every game."""
-    games = 1 if bot == "expert" else 2
+    games = 1 if bot in ("expert", "master") else 2
     for seed in range(games):
         result = play_game([bot, "greedy"], variant, seed)
         assert result.winners
@@ -114,7 +114,7 @@ def _pair_with_hidden_difference(seed: int) -> tuple[Game, Game]:
 
 @pytest.mark.parametrize("bot", sorted(BOTS))
 def test_a_bot_decides_from_the_view_alone(bot: str) -> None:
-    for seed in range(3 if bot != "expert" else 2):
+    for seed in range(3 if bot not in ("expert", "master") else 2):
         first, second = _pair_with_hidden_difference(seed)
         assert first.rack(1) != second.rack(1) and first.bag_order() != second.bag_order()
         assert first.view(0) == second.view(0)
@@ -125,7 +125,11 @@ def test_a_bot_decides_from_the_view_alone(bot: str) -> None:
 
 def _untimed(name: str, seed: int):  # type: ignore[no-untyped-def]
     """The bot, without a clock in its decision (not even the expert's safety cap)."""
-    return ExpertBot(seed, cap_ms=None) if name == "expert" else get_bot(name, seed)
+    return (
+        get_bot(f"{name}:cap_ms=none", seed)
+        if name in ("expert", "master")
+        else get_bot(name, seed)
+    )
 
 
 def test_strong_takes_the_extra_token_unless_it_spoils_the_bonus() -> None:

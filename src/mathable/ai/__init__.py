@@ -3,12 +3,12 @@
 The package by concern: ``families`` (which family a view belongs to, by its game's
 surface), ``search`` (the board's exact turn search), ``evaluation`` (leave value,
 expected reply, ranking of plans), ``simulation`` (the expert's continuations),
-``quattro`` (the card search), ``simple`` and ``strong`` (the rungs of the ladder),
+``quattro`` (the card search), ``simple``, ``strong`` and ``master`` (the rungs of the ladder),
 ``hints`` (one hint search per family), ``analysis`` (every game, after the fact) and
 ``arena`` (bots against bots). This module is the ladder.
 
 >>> list(BOTS)
-['gentle', 'greedy', 'strong', 'expert']
+['gentle', 'greedy', 'strong', 'expert', 'master']
 """
 
 from __future__ import annotations
@@ -21,11 +21,12 @@ from typing import Any
 from mathable.i18n import Text, lazy, lazy_context
 
 from .base import Bot, FamilyBot, board_from_view
+from .master import MasterBot
 from .simple import GentleBot, GreedyBot
 from .strong import ExpertBot, StrongBot
 
 BOT_CLASSES: dict[str, type[FamilyBot]] = {
-    kind.name: kind for kind in (GentleBot, GreedyBot, StrongBot, ExpertBot)
+    kind.name: kind for kind in (GentleBot, GreedyBot, StrongBot, ExpertBot, MasterBot)
 }
 """The ladder, weakest first, by name."""
 
@@ -41,11 +42,19 @@ DESCRIPTIONS: dict[str, Text] = {
         "rather not keep, in simulated continuations (Quackle's method): opponent racks "
         "and draws sampled from the tokens it has not seen, the "
         "opponent's reply and its own next turn played out, judged together with the "
-        "strong player's own estimate."
+        "strong player's own estimate. In Quattro and on Junior's numbered side it "
+        "plays as the strong player."
+    ),
+    "master": lazy(
+        "Plays as the expert, with a larger budget: more simulated continuations of more "
+        "candidate turns and exchanges, for correspondence games and analysis (its turns "
+        "take about a second). In Quattro and on Junior's numbered side it plays as "
+        "the strong player."
     ),
 }
 """What a player should expect of each level (the first sentence of its class's
-docstring), as lazy texts."""
+docstring, and the games where it is another level's very player: :func:`plays_as`), as
+lazy texts."""
 
 LEVEL_NAMES: dict[str, Text] = {
     # TRANSLATORS: a computer player's level, shown to players (the weakest)
@@ -54,8 +63,10 @@ LEVEL_NAMES: dict[str, Text] = {
     "greedy": lazy_context("computer level", "greedy"),
     # TRANSLATORS: a computer player's level
     "strong": lazy_context("computer level", "strong"),
-    # TRANSLATORS: a computer player's level (the strongest)
+    # TRANSLATORS: a computer player's level (the second strongest)
     "expert": lazy_context("computer level", "expert"),
+    # TRANSLATORS: a computer player's level (the strongest: slow, for correspondence games)
+    "master": lazy_context("computer level", "master"),
 }
 """Each level's name as players read it, by its keyword (``bot:greedy``, ``bot-strong``
 and records keep the keyword)."""
@@ -71,6 +82,31 @@ def level_name(level: str) -> str:
     """A computer level's name in the current language (the keyword for an unknown one)."""
     found = LEVEL_NAMES.get(level)
     return level if found is None else str(found)
+
+
+def plays_as(level: str, game: str) -> str:
+    """The weakest level that plays exactly as ``level`` in ``game``: ``level`` itself,
+    but in Quattro and on Junior's numbered side, where the expert and the master play
+    as the strong player (:meth:`~.strong.ExpertBot.plays_as`).
+
+    >>> plays_as("master", "classic"), plays_as("master", "quattro"), plays_as("greedy", "quattro")
+    ('master', 'strong', 'greedy')
+    """
+    kind = BOT_CLASSES[level]
+    return kind.plays_as(game) if issubclass(kind, ExpertBot) else level
+
+
+def same_player_note(level: str, game: str) -> str | None:
+    """What to say of ``level`` in ``game`` when it is another level's very player
+    (``"expert = strong in this game"``), else None."""
+    alike = plays_as(level, game)
+    return None if alike == level else f"{level} = {alike} in this game"
+
+
+SLOW_LEVELS = ("master",)
+"""Levels whose turns take about a second or more: for correspondence games and analysis.
+A server's live games should not offer them (their turns there would run into its
+safety cap, and a person would wait)."""
 
 
 def get_bot(spec: str, seed: int | None = None) -> Bot:
@@ -220,16 +256,20 @@ __all__ = [
     "BOTS",
     "DESCRIPTIONS",
     "LEVEL_NAMES",
+    "SLOW_LEVELS",
     "Bot",
     "ExpertBot",
     "FamilyBot",
     "GentleBot",
     "GreedyBot",
+    "MasterBot",
     "StrongBot",
     "board_from_view",
     "get_bot",
     "level_name",
     "parse_spec",
+    "plays_as",
+    "same_player_note",
     "seat_bots",
     "seat_levels",
     "with_cap",

@@ -19,7 +19,7 @@ from typing import Any
 
 from mathable.games.registry import GAMES
 
-from . import BOTS
+from . import BOTS, plays_as
 from .arena import REPORTING_SEEDS_FROM, GameResult, paired_jobs, paired_summary, run_one, tally
 
 START = "<!-- ladder:start -->"
@@ -41,9 +41,17 @@ class Rung:
     stronger: str
     paired: dict[str, Any]
     bots: list[dict[str, Any]]
+    same: bool = False
+    """The two levels are one player in this game (:func:`~mathable.ai.plays_as`): no
+    games were played, and the row says so rather than showing a 50.0% match."""
 
     def row(self) -> str:
         """The match as a line of the markdown table."""
+        if self.same:
+            alike = plays_as(self.stronger, self.game)
+            names = dict.fromkeys((self.stronger, self.weaker, alike))  # once each, in order
+            said = f"{' = '.join(names)} in this game: the same player"
+            return f"| {self.game} | {self.weaker} vs {self.stronger} | – | {said} | – | – | – |"
         p = self.paired
         stronger = next(b for b in self.bots if b["bot"] == self.stronger)
         weaker = next(b for b in self.bots if b["bot"] == self.weaker)
@@ -68,26 +76,44 @@ def check_seed(seed: int) -> None:
         )
 
 
+def same_player(game: str, weaker: str, stronger: str) -> bool:
+    """The two levels play exactly alike in ``game`` (the expert and the strong player in
+    Quattro, say): a match between them would only show 50.0%."""
+    return plays_as(weaker, game) == plays_as(stronger, game)
+
+
 def play(
     games: Sequence[str],
     deals: int,
     seed: int,
     jobs: int = 1,
     progress: Callable[[], None] | None = None,
+    only: Sequence[tuple[str, str]] | None = None,
 ) -> list[Rung]:
-    """Every match of the ladder in every game of ``games``: ``deals`` paired deals each
-    from ``seed`` (checked by :func:`check_seed`)."""
+    """Every match of the ladder (or those of ``only``) in every game of ``games``:
+    ``deals`` paired deals each from ``seed`` (checked by :func:`check_seed`); a match
+    between two levels that are one player in a game (:func:`same_player`) is not
+    played but said so."""
     check_seed(seed)
     unknown = [g for g in games if g not in GAMES]
     if unknown:
         raise ValueError(f"unknown game {unknown[0]!r} (known: {', '.join(GAMES)})")
-    plan = [(game, pair) for game in games for pair in matches()]
-    work = [job for game, pair in plan for job in paired_jobs(pair, game, deals, seed, False)]
+    chosen = matches() if only is None else list(only)
+    plan = [(game, pair) for game in games for pair in chosen]
+    played_plan = [(game, pair) for game, pair in plan if not same_player(game, *pair)]
+    work = [
+        job for game, pair in played_plan for job in paired_jobs(pair, game, deals, seed, False)
+    ]
     results = _run(work, jobs, progress)
     rungs = []
     per_match = 2 * deals
-    for index, (game, (weaker, stronger)) in enumerate(plan):
+    index = 0
+    for game, (weaker, stronger) in plan:
+        if same_player(game, weaker, stronger):
+            rungs.append(Rung(game, weaker, stronger, {}, [], same=True))
+            continue
         played = results[index * per_match : (index + 1) * per_match]
+        index += 1
         rungs.append(
             Rung(
                 game,

@@ -24,6 +24,7 @@ from mathable.engine.actions import Action, EndTurn, Exchange, Pass, Place
 from mathable.games.board.board import EMPTY, Board
 from mathable.games.board.variants import Variant, get_variant
 from mathable.games.board.view import BoardView
+from mathable.games.registry import game_type
 
 from .base import FamilyBot
 from .evaluation import (
@@ -326,6 +327,15 @@ class ExpertBot(PlanningBot):
         self.candidates = candidates
         self.blend = blend
         self.nodes = nodes
+
+    @classmethod
+    def plays_as(cls, game: str) -> str:
+        """The level this one plays exactly as in ``game``: the strong player in Quattro
+        (its chain search) and on Junior's numbered side (K2 chooses the turn, so there
+        is nothing to simulate), itself elsewhere."""
+        if game_type(game).surface != "board":
+            return cls.quattro_level
+        return cls.name if get_variant(game).partial_turns else StrongBot.name
 
     def choose(self, view: BoardView, variant: Variant, board: Board) -> TurnPlan | None:
         cap = Cap(None if self.cap_ms is None else time.perf_counter() + self.cap_ms / 1000)

@@ -13,7 +13,7 @@ import logging
 import secrets
 from typing import Any
 
-from mathable.ai import BOTS, bot_player_id, level_name, seat_levels
+from mathable.ai import BOTS, SLOW_LEVELS, bot_player_id, level_name, seat_levels
 from mathable.engine import records
 from mathable.engine.errors import MathableError
 from mathable.engine.protocol import GameType, HouseRules
@@ -76,10 +76,13 @@ class Creating(Moves):
 
     @staticmethod
     def bots() -> list[dict[str, str]]:
-        """The computer players, weakest first."""
+        """The computer players offered here, weakest first: not the slow levels (the
+        master: turns of about a second, for correspondence and analysis, which this
+        server's live games would cut at their safety cap: issue 35)."""
         return [
             {"name": n, "title": level_name(n), "description": str(d)}
             for n, (_bot, d) in BOTS.items()
+            if n not in SLOW_LEVELS
         ]
 
     # -- creating and loading -----------------------------------------------------------
@@ -241,7 +244,8 @@ class Creating(Moves):
             if computers:
                 self.bot_share.release(game_id)
             raise
-        live = self._live_from(StoredGame(game_id, created, stored_spec, seats, []))
+        bots = await asyncio.to_thread(self.bot_players_of, seats)  # issue 36's BOT badges
+        live = self._live_from(StoredGame(game_id, created, stored_spec, seats, []), bots)
         self._remember(live)
         self._wake_clock(live)
         await self._run_bots(live)
@@ -301,6 +305,10 @@ class Creating(Moves):
             if not self.store.update_seats(game_id, live.seats, after, bind):
                 self.reload(live)
                 raise ServiceError(409, _("this invitation was claimed at the same moment"))
+            if player is not None:  # a bot account's seat is marked BOT (issue 36)
+                live.bot_players = await asyncio.to_thread(
+                    self.bot_players_of, after, live.bot_players
+                )
             live.seats = after
             self._wake_clock(live)  # every seat taken: the first move's time counts (O4)
         await self._broadcast(live)  # views built outside the lock

@@ -1,0 +1,73 @@
+"""The master: the expert's search with a larger budget, for correspondence and analysis.
+
+As Macondo's longer simulations: more continuations (``samples``), a wider shortlist
+(``candidates``, from more turns whose threat is judged: ``threat_top``) and more
+exchanges simulated beside the placements. Every budget is a count, so the master
+decides from its seed and the view alone, as the expert does (issue 35); its wall-clock
+safety cap is wider, as its turns take longer (0.3-2 s: docs/computer-players.md).
+"""
+
+from __future__ import annotations
+
+from .simulation import ENDGAME_NODES
+from .strong import BUDGET_MS_IS_CAP, DEFAULT_NODES, ExpertBot
+
+MASTER_CAP_MS = 20_000
+"""The master's default wall-clock safety cap per decision: far above its budgets' time
+(its longest turns take ~2 s on a busy machine), so it bites only on one in trouble."""
+
+
+class MasterBot(ExpertBot):
+    """Plays as the expert, with a larger budget: more simulated continuations of more
+    candidate turns and exchanges, for correspondence games and analysis (its turns take
+    about a second)."""
+
+    name = "master"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        samples: int = 256,
+        budget_ms: int | None = BUDGET_MS_IS_CAP,
+        candidates: int = 12,
+        blend: float = 0.5,
+        nodes: int = DEFAULT_NODES,
+        searched_reply: bool = False,
+        searched_own: bool = False,
+        endgame_turns: int = 6,
+        leaves: str = "learned",
+        infer: bool = True,
+        race: bool = False,
+        threat_top: int = 60,
+        final_leave: bool = False,
+        plies: int = 2,
+        to_end: int = -1,
+        win_chance: bool = False,
+        exchanges: int = 4,
+        cap_ms: int | None = MASTER_CAP_MS,
+        endgame_nodes: int | None = ENDGAME_NODES,
+    ) -> None:
+        """The expert's settings (:class:`~.strong.ExpertBot`), with the master's
+        larger budgets as defaults (measured on tuning seeds: docs/computer-players.md)."""
+        super().__init__(
+            seed,
+            samples=samples,
+            budget_ms=budget_ms,
+            candidates=candidates,
+            blend=blend,
+            nodes=nodes,
+            searched_reply=searched_reply,
+            searched_own=searched_own,
+            endgame_turns=endgame_turns,
+            leaves=leaves,
+            infer=infer,
+            race=race,
+            threat_top=threat_top,
+            final_leave=final_leave,
+            plies=plies,
+            to_end=to_end,
+            win_chance=win_chance,
+            exchanges=exchanges,
+            cap_ms=cap_ms,
+            endgame_nodes=endgame_nodes,
+        )

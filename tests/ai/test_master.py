@@ -1,0 +1,156 @@
+"""The master level (issue 35): the expert's search with a larger counted budget, its
+settings, its decisions from the seed alone, its games in every game, and the ladder's
+rows where two levels are one player."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from mathable.ai import (
+    BOTS,
+    DESCRIPTIONS,
+    LEVEL_NAMES,
+    SLOW_LEVELS,
+    ExpertBot,
+    MasterBot,
+    get_bot,
+    parse_spec,
+    plays_as,
+    same_player_note,
+)
+from mathable.ai.arena import REPORTING_SEEDS_FROM, play_game
+from mathable.ai.ladder import Rung, matches, play, same_player, table
+from mathable.cli.app import app
+from mathable.games.registry import GAMES, new_game
+
+QUICK_MASTER = "master:samples=6,candidates=4,threat_top=10,exchanges=2,cap_ms=none"
+"""The master with a short budget for tests, and no clock in its decisions."""
+
+
+def test_the_master_comes_after_the_expert_with_larger_budgets() -> None:
+    assert list(BOTS)[-2:] == ["expert", "master"]
+    assert "master" in SLOW_LEVELS and str(LEVEL_NAMES["master"]) == "master"
+    master, expert = MasterBot(1), ExpertBot(1)
+    assert master.samples > expert.samples and master.candidates > expert.candidates
+    assert master.threat_top > expert.threat_top and master.exchanges > expert.exchanges
+    assert master.cap_ms is not None and expert.cap_ms is not None
+    assert master.cap_ms > expert.cap_ms  # a safety net for longer turns, never a budget
+    assert str(DESCRIPTIONS["master"]).startswith("Plays as the expert")
+
+
+def test_the_masters_settings_parse_as_the_experts() -> None:
+    level, settings = parse_spec(QUICK_MASTER)
+    assert level == "master" and settings == {
+        "samples": 6,
+        "candidates": 4,
+        "threat_top": 10,
+        "exchanges": 2,
+        "cap_ms": None,
+    }
+    bot = get_bot(QUICK_MASTER, 3)
+    assert isinstance(bot, MasterBot) and (bot.samples, bot.candidates, bot.cap_ms) == (6, 4, None)
+    with pytest.raises(ValueError, match="master has no setting 'depth'"):
+        get_bot("master:depth=3")
+
+
+def _midgame_view(seed: int):  # type: ignore[no-untyped-def]
+    """A classic position some turns in (quick players bring it there), its player's view."""
+    game = new_game("classic", ["a", "b"], seed=seed)
+    greedy = [get_bot("greedy", seed), get_bot("greedy", seed + 1)]
+    for _ in range(12):
+        game.apply(greedy[game.to_move].act(game.view(game.to_move)))
+    return game.view(game.to_move)
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_the_master_decides_from_its_seed_and_the_view_alone(seed: int) -> None:
+    """Two masters made apart, one after another, choose the same action from one view:
+    nothing but the seed and the view (no clock, no earlier decision) decides it."""
+    view = _midgame_view(seed)
+    first = get_bot(QUICK_MASTER, seed)
+    chosen = first.act(view)
+    again = get_bot(QUICK_MASTER, seed).act(view)
+    assert chosen == again
+    assert first.act(view) == chosen  # asked once more, the kept bot says the same
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_master_plays_legal_games_to_the_end_in_every_game(game: str) -> None:
+    """Every action the master chooses is accepted (apply raises otherwise)."""
+    result = play_game([QUICK_MASTER, "greedy"], game, 11)
+    assert result.winners and result.capped[QUICK_MASTER] == 0
+
+
+def test_the_expert_and_the_master_play_as_the_strong_player_where_nothing_is_simulated() -> None:
+    for game in ("classic", "junior"):
+        assert (plays_as("expert", game), plays_as("master", game)) == ("expert", "master")
+    for game in ("quattro", "junior-numbers"):
+        assert plays_as("expert", game) == plays_as("master", game) == "strong"
+        assert same_player_note("master", game) == "master = strong in this game"
+        assert same_player(game, "strong", "expert") and same_player(game, "expert", "master")
+    assert same_player_note("strong", "quattro") is None
+    assert not same_player("classic", "expert", "master")
+
+
+def test_a_match_of_one_player_is_not_played_and_its_row_says_so() -> None:
+    assert matches()[-1] == ("expert", "master")
+    rungs = play(["quattro"], 1, REPORTING_SEEDS_FROM, only=[("strong", "expert")])
+    assert [(r.game, r.weaker, r.stronger, r.same) for r in rungs] == [
+        ("quattro", "strong", "expert", True)
+    ]
+    assert rungs[0].bots == [] and rungs[0].paired == {}
+    row = rungs[0].row()
+    assert row.startswith("| quattro | strong vs expert |")
+    assert "expert = strong in this game: the same player" in row and "50.0%" not in row
+    assert table(rungs, 1, REPORTING_SEEDS_FROM).count("| quattro |") == 1
+    top = Rung("junior-numbers", "expert", "master", {}, [], same=True).row()
+    assert "| expert vs master | – | master = expert = strong in this game" in top
+
+
+def test_the_ladder_plays_the_masters_rung_where_it_differs() -> None:
+    """One paired Junior deal of expert against a quick master: a played row."""
+    played = Rung(
+        "junior",
+        "expert",
+        QUICK_MASTER,
+        {
+            "deals": 1,
+            "games": 2,
+            "win_rate": 0.5,
+            "win_rate_ci95": [0.5, 0.5],
+            "margin": 3.0,
+            "margin_ci95": [3.0, 3.0],
+        },
+        [
+            {"bot": "expert", "mean_score": 300.0},
+            {
+                "bot": QUICK_MASTER,
+                "mean_score": 303.0,
+                "mean_ms_per_turn": 1.0,
+                "p95_ms_per_turn": 2.0,
+                "max_ms_per_turn": 3.0,
+            },
+        ],
+    )
+    assert played.row().startswith(f"| junior | expert vs {QUICK_MASTER} | 1 (2) | 50.0%")
+
+
+def test_bots_lists_the_master_and_says_where_levels_are_one_player() -> None:
+    out = CliRunner().invoke(app, ["bots"])
+    assert out.exit_code == 0, out.output
+    text = " ".join(out.output.split())
+    assert "master: Plays as the expert" in text
+    assert text.count("In Quattro and on Junior's numbered side it plays as the strong") == 2
+
+
+@pytest.mark.parametrize("game", ["junior-numbers", "quattro"])
+def test_where_the_ladder_says_one_player_the_games_are_the_same(game: str) -> None:
+    """The master (full budget) and the strong player, each against greedy from the same
+    deals, play the very same games where :func:`plays_as` says they are one player."""
+    for seed in range(3):
+        master = play_game(["master:cap_ms=none", "greedy"], game, seed, keep_record=True)
+        strong = play_game(["strong", "greedy"], game, seed, keep_record=True)
+        assert master.record is not None and strong.record is not None
+        assert master.scores == strong.scores
+        assert master.record["actions"] == strong.record["actions"]
