@@ -17,12 +17,13 @@ import typer
 from mathable import i18n
 from mathable.i18n import _
 
-from . import bots, explain, learn, play, positions, practice, puzzles, serve, sheets
+from . import bots, explain, keep, learn, play, positions, practice, puzzles, serve, sheets
 from .group import Command, new_app
 from .shell import err
 
 COMMANDS: tuple[tuple[str, Callable[..., None], str], ...] = (
     ("score", sheets.score, sheets.SCORE_HELP),
+    ("keep", keep.keep, keep.KEEP_HELP),
     ("replay", sheets.replay, sheets.REPLAY_HELP),
     ("show", positions.show, positions.SHOW_HELP),
     ("moves", positions.moves, positions.MOVES_HELP),

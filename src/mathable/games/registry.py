@@ -19,6 +19,7 @@ from mathable.engine.records import replay_record
 from mathable.i18n import lazy
 
 from .board.game import game_type_of
+from .board.keeper import KeptGame, KeptTurn, drawn_first
 from .board.placements import explain_in_position
 from .board.variants import CLASSIC, JUNIOR, JUNIOR_NUMBERS, Variant
 from .quattro.game import QUATTRO
@@ -127,6 +128,50 @@ def score_sheet(name: str, text: str) -> dict[str, Any]:
     return kind.sheets.score(text)
 
 
+def kept_games() -> list[str]:
+    """The games the score keeper keeps (issue 37): those played on a board, whose turns
+    a sheet writes. Quattro's piles have no sheet notation yet."""
+    return list(_BOARD_VARIANTS)
+
+
+def kept_game(name: str, players: Sequence[str], first: int = 0, referee: bool = False) -> KeptGame:
+    """A game of ``name`` on a real table, kept turn by turn (the score keeper, R1: the
+    racks unknown); ``first`` the seat that starts, ``referee`` the table-referee house
+    rule (C12). Raises UnknownGame for a game the keeper does not keep (saying why for
+    Quattro), or an IllegalMove for a table the game cannot seat."""
+    variant = _BOARD_VARIANTS.get(name) if isinstance(name, str) else None
+    if variant is None:
+        known = ", ".join(kept_games())
+        if name in GAMES:
+            raise UnknownGame(
+                lazy(
+                    "the score keeper keeps board games ({known}): Mathable Quattro, a card "
+                    "game, is not kept yet",
+                    known=known,
+                )
+            )
+        raise UnknownGame(
+            lazy("unknown game {name} (known: {known})", name=validation.shown(name), known=known)
+        )
+    return KeptGame(variant, players, first=first, referee=referee)
+
+
+def first_seat(name: str, players: Sequence[str], first: str | None) -> int:
+    """The seat that starts a kept game: ``first`` a player's name, ``"draw"`` for the
+    rulebook's draw (C10, made here), None the first listed. Raises UnknownGame or a
+    MathableError naming the player not found."""
+    kept_game(name, players)  # the game and its table checked first
+    if first is None:
+        return 0
+    if first == "draw":
+        return drawn_first(_BOARD_VARIANTS[name], players)
+    wanted = " ".join(first.split())
+    names = [" ".join(p.split()) for p in players]
+    if wanted not in names:
+        raise MathableError(lazy("first: {name} is not one of the players", name=repr(first)))
+    return names.index(wanted)
+
+
 def explain_placement(position: str, placement: str) -> Explanation:
     """Explain ``placement`` (``I8=12``) in a one-line ``position`` of a game with a board:
     the equations that make it legal and its points, or why it is refused and by which
@@ -148,10 +193,15 @@ def catalog() -> list[dict[str, Any]]:
 
 __all__ = [
     "GAMES",
+    "KeptGame",
+    "KeptTurn",
     "UnknownGame",
     "catalog",
+    "first_seat",
     "from_record",
     "game_type",
+    "kept_game",
+    "kept_games",
     "new_game",
     "parse_position",
     "position_grids",

@@ -42,6 +42,7 @@ from mathable.web.infra.limits import Limits
 from mathable.web.infra.limits import install as install_limits
 from mathable.web.infra.store import EventStore, secret_key
 from mathable.web.infra.workers import Workers, default_size
+from mathable.web.keeper import routes as keeper
 from mathable.web.learning import (
     classes,  # issue 18: the class view for teachers
     learning,  # issue 18: GET /api/explain
@@ -317,6 +318,7 @@ def create_app(database_url: str | None = None) -> FastAPI:
     app.add_middleware(origin.OriginCheck, domain=settings.domain, cookie=accounts.COOKIE)
     lobby.install(app, store)  # the lobby's seeks, page and routes (issue 15)
     botapi.install(app, store)  # bot accounts, challenges, streams (issue 36)
+    keeper.install(app, store)  # the score keeper of games on a real board (issue 37)
     app.include_router(printing.router)  # issue 18: before /api/puzzles/{id} catches print
     puzzles.install(app)  # the puzzles' page and API (issue 18)
     standings.install(app, service.standings)  # leaderboard, histories (issue 15)

@@ -4,7 +4,9 @@ A transcript has one line per turn: ``NAME: I8=12 H6=8 J8=16+``, ``NAME: pass``,
 ``NAME: exchange N`` or, after the last turn, ``NAME: left 3 5`` for the tokens left on
 a rack (deducted, ruling C11). ``#`` starts a comment; blank lines are ignored.
 
-Racks are unknown, so every turn is taken to start with a full rack: the bonus (C9)
+A placement marked ``!`` (``I8=5!``) is a mistake that stood unchallenged under the table
+referee (C12): it scores as the game scores a mistake. Racks are unknown, so every turn
+is taken to start with a full rack: the bonus (C9)
 applies when a turn places the rack size plus one token per extra token taken (``+``).
 Everything else is checked against the board as it stands: the cell, the equation and
 the square's operation (C3-C5), and the token supply (C2).
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,7 +30,7 @@ from mathable.engine.protocol import Game, Words
 from mathable.engine.tokens import pieces_text
 from mathable.i18n import lazy, lazy_plural
 
-from .variants import CLASSIC, Variant
+from .variants import CLASSIC, Variant, already_holds
 
 _DIGITS = re.compile(r"\d{1,3}", re.ASCII)
 _COMMENT = re.compile(r"(?:^|\s)#")
@@ -47,6 +50,8 @@ class ScoredPlacement:
     value: int
     points: int
     extra: bool = False
+    mistake: bool = False
+    """A mistake accepted under the table referee (C12), scored as one (``I8=5!``)."""
 
 
 @dataclass(frozen=True)
@@ -86,7 +91,13 @@ class Scoresheet:
                     "total": t.total,
                     "exchanged": t.exchanged,
                     "placements": [
-                        {"cell": p.cell, "value": p.value, "points": p.points, "extra": p.extra}
+                        {
+                            "cell": p.cell,
+                            "value": p.value,
+                            "points": p.points,
+                            "extra": p.extra,
+                            **({"mistake": True} if p.mistake else {}),
+                        }
                         for p in t.placements
                     ],
                 }
@@ -98,9 +109,7 @@ class Scoresheet:
 
 def score_transcript(text: str, variant: Variant = CLASSIC) -> Scoresheet:
     """Score every line of ``text``; raises TranscriptError at the first bad line."""
-    board = variant.new_board()
-    grid = board.grid
-    used: Counter[int] = Counter()
+    table = TableBoard(variant)
     sheet = Scoresheet()
     finished: set[str] = set()
     for number, raw in enumerate(text.splitlines(), start=1):
@@ -156,13 +165,15 @@ def score_transcript(text: str, variant: Variant = CLASSIC) -> Scoresheet:
             if not all(_DIGITS.fullmatch(v) for v in values):
                 raise fail(lazy("write 'left' then the values left on the rack, like 'left 3 5'"))
             left = [int(v) for v in values]
-            _check_supply(used, Counter(left), variant, fail)
-            used.update(left)
+            try:
+                table.count_left(left)
+            except IllegalMove as exc:
+                raise fail(exc.text) from None
             deduction = sum(left) if variant.deduct_rack_at_end else 0
             finished.add(player)
             turn = ScoredTurn(number, player, "left", (), -deduction, 0, total - deduction)
         else:
-            turn = _score_placements(number, player, words, board, grid, used, variant, fail, total)
+            turn = _score_placements(number, player, words, table, fail, total)
         sheet.turns.append(turn)
         sheet.totals[player] = turn.total
     return sheet
@@ -172,82 +183,167 @@ def _score_placements(
     number: int,
     player: str,
     words: list[str],
-    board: Any,
-    grid: Any,
-    used: Counter[int],
-    variant: Variant,
+    table: TableBoard,
     fail: Any,
     total: int,
 ) -> ScoredTurn:
-    placed: list[ScoredPlacement] = []
-    for word in words:
+    try:
+        placed, bonus = table.score_turn(words)
+    except (IllegalMove, NotationError) as exc:
+        raise fail(exc.text) from None
+    points = sum(p.points for p in placed) + bonus
+    return ScoredTurn(number, player, "place", placed, points, bonus, total + points)
+
+
+MISTAKE_MARK = "!"
+"""After a placement on a sheet (``I8=5!``): a mistake accepted under the table referee
+that stood unchallenged (C12); it scores as the game scores a mistake, unchecked."""
+
+
+def sheet_placement(placement: ScoredPlacement) -> str:
+    """A scored placement in the sheet's notation: ``J8=16+``, ``I8=5!`` (a mistake)."""
+    extra = "+" if placement.extra else ""
+    mistake = MISTAKE_MARK if placement.mistake else ""
+    return f"{placement.cell}={placement.value}{extra}{mistake}"
+
+
+class TableBoard:
+    """The board of a game on a real table and the tokens seen so far, scored one turn
+    at a time: the one scorer of paper score sheets (:func:`score_transcript`) and of the
+    live score keeper (:mod:`.keeper`), so both score alike.
+
+    Racks are unknown (ruling R1): any value still unseen may be placed, and the token
+    supply is enforced per value (C2). A refused turn raises IllegalMove (the rule, the
+    cell) or NotationError and leaves the board and the counts as they were."""
+
+    def __init__(self, variant: Variant = CLASSIC) -> None:
+        self.variant = variant
+        self.board = variant.new_board()
+        self.used: Counter[int] = Counter()
+        """Per value, the tokens placed or counted left on a rack."""
+
+    def unseen(self) -> dict[int, int]:
+        """Per value, how many tokens are not yet on the board nor counted left (the
+        player card, C13, as the whole table sees it)."""
+        tokens = self.variant.tokens
+        return {v: tokens[v] - self.used[v] for v in sorted(tokens)}
+
+    def score_turn(
+        self,
+        words: Sequence[str],
+        *,
+        rack: int | None = None,
+        bag: int | None = None,
+        referee: bool = False,
+    ) -> tuple[tuple[ScoredPlacement, ...], int]:
+        """Place one turn's placements (``I8=12``, ``J8=16+``; ``I8=5!`` a mistake that
+        stood, C12) in order, each checked on the board as it stands (C3-C5) and against
+        the supply (C2); returns them scored and the turn's bonus (C9).
+
+        ``rack``: the tokens the player held at the turn's start (None: a full rack, the
+        sheet's assumption); ``bag``: the tokens in the bag (None: unknown, extra tokens
+        always possible); ``referee``: an illegal placement is accepted as a mistake
+        (C12, the table referee) instead of refused."""
+        variant, board = self.variant, self.board
+        placed: list[ScoredPlacement] = []
         try:
-            place = parse_placement(word, grid)
-        except NotationError as exc:
-            raise fail(exc.text) from None
+            for word in words:
+                placed.append(self._place(word, bag, referee))
+                if placed[-1].extra and bag is not None:
+                    bag -= 1
+            extras = sum(p.extra for p in placed)
+            held = variant.rack_size if rack is None else rack
+            most = held + extras
+            if len(placed) > most:
+                raise IllegalMove(
+                    lazy(
+                        "{tokens} in one turn: the rack held {most}, plus one per extra token "
+                        "taken ({extras})",
+                        tokens=pieces_text(variant.piece, len(placed)),
+                        most=held,
+                        extras=extras,
+                    ),
+                    rule="C8",
+                )
+            if rack is not None and not variant.partial_turns and len(placed) < most:
+                raise IllegalMove(
+                    lazy(
+                        "{tokens} in this turn: every one of the {most} must be placed",
+                        tokens=pieces_text(variant.piece, len(placed)),
+                        most=most,
+                    ),
+                    rule="K2",
+                )
+        except (IllegalMove, NotationError):
+            for scored in reversed(placed):
+                board.unplace()
+                self.used[scored.value] -= 1
+            raise
+        bonus = variant.turn_bonus(held, most - len(placed))
+        return tuple(placed), bonus
+
+    def _place(self, word: str, bag: int | None, referee: bool) -> ScoredPlacement:
+        """One placement checked, placed and scored (see :meth:`score_turn`)."""
+        variant, board = self.variant, self.board
+        grid = board.grid
+        marked = word.endswith(MISTAKE_MARK)
+        place = parse_placement(word[: -len(MISTAKE_MARK)] if marked else word, grid)
         name = grid.name(place.cell)
         if not board.is_empty(place.cell):
-            raise fail(
-                lazy(
-                    "{cell} already holds a {value} (rule C3)",
-                    cell=name,
-                    value=board.values[place.cell],
+            raise IllegalMove(already_holds(name, board.values[place.cell]), rule="C3", where=name)
+        self.check_supply(Counter([place.value]), where=name)
+        mistake = marked
+        if not marked:
+            try:
+                variant.check_placement(board, place.cell, place.value)
+            except IllegalMove:
+                if not referee:
+                    raise
+                mistake = True
+        if place.extra:
+            if place.cell not in variant.restriction_cells:
+                raise IllegalMove(
+                    lazy(
+                        "{cell} is not a restriction square, so no extra token ('+')",
+                        cell=name,
+                    ),
+                    rule="C7",
+                    where=name,
                 )
-            )
-        _check_supply(used, Counter([place.value]), variant, fail, where=name)
-        try:
-            variant.check_placement(board, place.cell, place.value)
-        except IllegalMove as exc:
-            raise fail(exc.text) from None
-        square = board.rules.layout.squares[place.cell]
-        if place.extra and square.restriction is None:
-            raise fail(
-                lazy(
-                    "{cell} is not a restriction square, so no extra token ('+') (rule C7)",
-                    cell=name,
-                )
-            )
-        points = variant.placement_points(board, place.cell, place.value)
+            refusal = variant.extra_token_refusal(place.cell, 1 if bag is None else bag)
+            if refusal is not None:
+                raise IllegalMove(refusal[0], rule=refusal[1], where=name)
+        if mistake:
+            points = variant.mistake_points(board, place.cell, place.value)
+        else:
+            points = variant.placement_points(board, place.cell, place.value)
         board.place(place.cell, place.value)
-        used[place.value] += 1
-        placed.append(ScoredPlacement(name, place.value, points, place.extra))
-    extras = sum(p.extra for p in placed)
-    most = variant.rack_size + extras
-    if len(placed) > most:
-        raise fail(
-            lazy(
-                "{tokens} in one turn: a rack holds {most}, plus one per extra token taken "
-                "({extras}) (rule C8)",
-                tokens=pieces_text("token", len(placed)),
-                most=variant.rack_size,
-                extras=extras,
-            )
-        )
-    # No racks are known: the turn is taken to start full (C9, score-sheet assumption).
-    bonus = variant.turn_bonus(variant.rack_size, most - len(placed))
-    points = sum(p.points for p in placed) + bonus
-    return ScoredTurn(number, player, "place", tuple(placed), points, bonus, total + points)
+        self.used[place.value] += 1
+        return ScoredPlacement(name, place.value, points, place.extra, mistake)
 
+    def count_left(self, values: Sequence[int]) -> None:
+        """Count the tokens left on a rack at the end (C11) against the supply (C2)."""
+        self.check_supply(Counter(values))
+        self.used.update(values)
 
-def _check_supply(
-    used: Counter[int], more: Counter[int], variant: Variant, fail: Any, where: str = ""
-) -> None:
-    for value, n in more.items():
-        have = variant.tokens.get(value, 0)
-        if used[value] + n > have:
+    def check_supply(self, more: Counter[int], where: str = "") -> None:
+        """Raise IllegalMove (C2) unless the set still has ``more`` tokens unseen."""
+        for value, n in more.items():
+            have = self.variant.tokens.get(value, 0)
+            if self.used[value] + n <= have:
+                continue
             problem: Words
             if have == 0:
-                problem = lazy("there is no {value} token in the game (rule C2)", value=value)
+                problem = lazy("there is no {value} token in the game", value=value)
             else:
                 problem = lazy_plural(
-                    "the game has only {count} token of {value} and all are already counted "
-                    "(rule C2)",
-                    "the game has only {count} tokens of {value} and all are already counted "
-                    "(rule C2)",
+                    "the game has only {count} token of {value} and all are already counted",
+                    "the game has only {count} tokens of {value} and all are already counted",
                     have,
                     value=value,
                 )
-            raise fail(lazy("{cell}: {reason}", cell=where, reason=problem) if where else problem)
+            reason = lazy("{cell}: {reason}", cell=where, reason=problem) if where else problem
+            raise IllegalMove(reason, rule="C2", where=where)
 
 
 def format_transcript(game: Game) -> str:

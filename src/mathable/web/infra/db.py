@@ -43,7 +43,7 @@ from sqlalchemy.pool import ConnectionPoolEntry, StaticPool
 from mathable.engine.errors import MathableError
 
 MIGRATIONS = Path(__file__).with_name("migrations")
-HEAD = "0013"
+HEAD = "0014"
 """The newest migration: a database at this revision needs no Alembic run."""
 
 EXAMPLES = "sqlite:///mathable.db or postgresql://user:password@host:5432/database"
@@ -379,6 +379,35 @@ puzzle_attempts = Table(
 )
 """An account's first, rated attempt of a puzzle: one per player and puzzle (the key),
 so two processes checking the same first attempt at once rate it once."""
+
+
+kept_games = Table(
+    "kept_games",
+    metadata,
+    Column("id", Text, primary_key=True),
+    Column("created", Float, nullable=False),
+    Column("spec", Text, nullable=False),
+    Column("token_hash", Text, nullable=False),
+)
+"""A game on a real board kept by the score keeper (issue 37, :mod:`mathable.web.keeper`):
+its setup (``spec``: variant, players, who starts, house rules; JSON) and the SHA-256 of
+the token that enters its turns. Apart from ``games``: it has no seed, seats or clock,
+and nothing that lists, rates or resumes games should ever meet it."""
+
+kept_entries = Table(
+    "kept_entries",
+    metadata,
+    Column("game_id", Text, ForeignKey("kept_games.id"), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("entry", Text, nullable=False),
+    Column("turn_id", Text),
+    Column("created", Float, nullable=False),
+    Index("ux_kept_entries_turn", "game_id", "turn_id", unique=True),
+)
+"""A kept game's event log: one entry per line entered (``I8=12 J8=16+``, ``pass``,
+``undo``…), the primary key (game, seq) letting one writer only take a number, and the
+client's ``turn_id`` unique per game, so a turn sent twice (a queue replayed after a lost
+connection) is stored once."""
 
 
 class DatabaseError(MathableError):

@@ -1,0 +1,125 @@
+"""``mathable keep``: the score keeper in the terminal (issue 37), a game on a real board
+kept one line per turn, with the same checks and answers as ``/api/keeper``."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from rich.text import Text
+
+from mathable.i18n import _, lazy
+
+from ._later import later
+from .shell import BoardVariantOpt, console, err, fail, helps
+
+if TYPE_CHECKING:
+    from mathable.engine import errors
+    from mathable.games import registry
+else:
+    errors = later("mathable.engine.errors")
+    registry = later("mathable.games.registry")
+
+KEEP_HELP = helps(
+    lazy("Keep the score of a game played on a real board, one turn per line."),
+    # TRANSLATORS: the notation between quotes is typed as it is, in every language
+    lazy(
+        "Type the turn of the player to move: 'I8=12 J8=16+' ('+': an extra token taken), "
+        "'pass', 'exchange 3', 'challenge' (the last turn), 'undo', and at the end "
+        "'end 5,7 / -' (each player's tokens left, in seat order). An empty line or "
+        "'quit' stops."
+    ),
+)
+"""The help of ``keep``."""
+
+
+def keep(
+    players: Annotated[
+        str,
+        typer.Option(
+            "--players", help=helps(lazy("The players in seat order, separated by commas."))
+        ),
+    ],
+    variant: BoardVariantOpt = "classic",
+    first: Annotated[
+        str | None,
+        typer.Option(
+            "--first", help=helps(lazy("Who starts (default: the first listed); 'draw': draw."))
+        ),
+    ] = None,
+    referee: Annotated[
+        bool,
+        typer.Option(
+            "--referee", help=helps(lazy("Table referee: mistakes stand until challenged (C12)."))
+        ),
+    ] = False,
+    save: Annotated[
+        Path | None,
+        typer.Option("--save", help=helps(lazy("Write the score sheet to this file."))),
+    ] = None,
+) -> None:
+    names = [" ".join(p.split()) for p in players.split(",")]
+    try:
+        seat = registry.first_seat(variant, names, first)
+        game = registry.kept_game(variant, names, first=seat, referee=referee)
+    except errors.MathableError as exc:
+        raise fail(str(exc)) from None
+    console.print(Text(_("{name} starts.", name=names[seat])))
+    for raw in sys.stdin:
+        line = raw.strip()
+        if not line or line.lower() in ("quit", "q"):
+            break
+        try:
+            turn = game.play(line)
+        except errors.MathableError as exc:
+            # TRANSLATORS: an entry the score keeper refuses; nothing is recorded
+            err.print(Text(_("refused: {reason}", reason=str(exc))))
+            continue
+        show(game, turn, line)
+        if save is not None:
+            save.write_text(game.sheet(), encoding="utf-8")
+    if save is not None:
+        save.write_text(game.sheet(), encoding="utf-8")
+        console.print(Text(_("Score sheet written to {file}", file=str(save))))
+
+
+def show(game: registry.KeptGame, turn: registry.KeptTurn, line: str) -> None:
+    """What an entry did: the turn's points explained, the scores, who is to move, the
+    player card."""
+    keyword = line.split()[0].lower()
+    if keyword not in ("undo", "end") and game.turns:
+        for explained, placed in zip(turn.explanations, turn.placements, strict=False):
+            if placed.mistake:
+                # TRANSLATORS: a placement accepted as a mistake (C12), then why
+                console.print(
+                    Text(f"  {placed.cell}={placed.value}: " + _("mistake") + f" ({placed.points})")
+                )
+            else:
+                console.print(Text(f"  {explained.text()}"))
+        if turn.bonus:
+            console.print(Text("  " + _("+{bonus} bonus", bonus=turn.bonus)))
+        # TRANSLATORS: a kept turn: who played it, what, and its points
+        console.print(
+            Text(
+                _(
+                    "{name}: {turn}: {points} points",
+                    name=game.players[turn.seat],
+                    turn=turn.notation,
+                    points=turn.points,
+                )
+            )
+        )
+    scores = ", ".join(f"{n} {s}" for n, s in zip(game.players, game.scores, strict=True))
+    console.print(Text(_("Totals: {scores}", scores=scores)))
+    if game.is_over:
+        # TRANSLATORS: the kept game has ended (C11)
+        console.print(Text(_("The game is over.")))
+        return
+    if game.ending:
+        console.print(Text(_("The bag is empty and a rack too: type 'end' and the tokens left.")))
+    card = " ".join(f"{v}×{n}" for v, n in game.unseen().items() if n)
+    # TRANSLATORS: the player card (C13): the values not yet seen, then how many
+    console.print(Text(_("Unseen: {card}", card=card)))
+    console.print(Text(_("{name} to move.", name=game.players[game.to_move])))

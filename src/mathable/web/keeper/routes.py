@@ -1,0 +1,188 @@
+"""The score keeper's API (issue 37): ``/api/keeper``, a game on a real board kept turn
+by turn (:mod:`.service`; the rules in :mod:`mathable.games.board.keeper`).
+
+Every body is bounded (pydantic models with maximum lengths and ranges); writes are
+rate-limited per address as a game's actions are (``MATHABLE_RATE_ACTION``), new kept
+games as new games (``MATHABLE_RATE_CREATE``). Reads need no token: the id is
+unguessable, and a second phone at the table reads the game by its link.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, FastAPI, Path, Request
+from fastapi.responses import PlainTextResponse
+from pydantic import BaseModel, Field
+
+from mathable.i18n import _
+from mathable.web.infra.errors import REFUSALS, ServiceError
+from mathable.web.infra.limits import rate_limited
+from mathable.web.infra.store import EventStore
+
+from .service import KeeperService, state_data, turn_answer
+
+MAX_PLACEMENTS = 40
+"""Placements in one turn at most (a rack of 7 and its extra tokens is far fewer)."""
+
+GameId = Annotated[str, Path(max_length=40, pattern=r"^[A-Za-z0-9_-]+$")]
+TurnId = Field(
+    None,
+    max_length=64,
+    pattern=r"^[A-Za-z0-9_.:-]+$",
+    description="A client-made id of this entry: sent again, it is stored once.",
+)
+Seq = Field(
+    None,
+    ge=0,
+    le=100_000,
+    description="The entries the client has seen: another count is refused (409).",
+)
+Token = Field(max_length=100, description="The kept game's token (its link's secret).")
+
+router = APIRouter(prefix="/api/keeper", tags=["score keeper"], responses=REFUSALS)
+
+
+class KeptIn(BaseModel):
+    """A new kept game: which game, the players in seat order, who starts."""
+
+    variant: str = Field("classic", max_length=30)
+    players: list[Annotated[str, Field(max_length=40)]] = Field(min_length=2, max_length=4)
+    first: str | None = Field(
+        None,
+        max_length=40,
+        description="Who starts (a player's name), 'draw' (the keeper draws, C10), or "
+        "none: the first listed.",
+    )
+    referee: bool = Field(
+        False,
+        description="The table referee (C12): illegal placements stand until challenged.",
+    )
+
+
+class KeptMade(BaseModel):
+    """A kept game made: its id and the token that enters its turns."""
+
+    id: str
+    token: str
+    first: int
+
+
+class TurnIn(BaseModel):
+    """One turn: placements (the sheet's notation), a pass, an exchange or a challenge
+    of the last turn (C12). Exactly one of them."""
+
+    token: str = Token
+    placements: list[Annotated[str, Field(max_length=20)]] | None = Field(
+        None, max_length=MAX_PLACEMENTS, description='In order: ["I8=12", "J8=16+"].'
+    )
+    pass_: bool = Field(False, alias="pass")
+    exchange: int | None = Field(None, ge=1, le=20)
+    challenge: bool = False
+    id: str | None = TurnId
+    seq: int | None = Seq
+
+
+class EndIn(BaseModel):
+    """The end (C11): each player's tokens left, in seat order."""
+
+    token: str = Token
+    left: list[list[Annotated[int, Field(ge=0, le=999)]]] = Field(
+        max_length=4, description="[[5, 7], []]: per player, the values left."
+    )
+    id: str | None = TurnId
+    seq: int | None = Seq
+
+
+class UndoIn(BaseModel):
+    """Take back the last entry, while nobody has entered another."""
+
+    token: str = Token
+    id: str | None = TurnId
+    seq: int | None = Seq
+
+
+def service(request: Request) -> KeeperService:
+    keeper: KeeperService = request.app.state.keeper
+    return keeper
+
+
+Keeper = Annotated[KeeperService, Depends(service)]
+writes = [Depends(rate_limited("action"))]
+
+
+@router.post(
+    "",
+    status_code=201,
+    summary="Keep a new game played on a real board",
+    response_model=KeptMade,
+    dependencies=[Depends(rate_limited("create"))],
+)
+def create(body: KeptIn, keeper: Keeper) -> dict[str, Any]:
+    game_id, token, game = keeper.create(body.variant, body.players, body.first, body.referee)
+    return {"id": game_id, "token": token, "first": game.first}
+
+
+def _entry(body: TurnIn) -> str:
+    """The turn in the sheet's notation, from exactly one of its fields."""
+    given = [
+        body.placements is not None,
+        body.pass_,
+        body.exchange is not None,
+        body.challenge,
+    ]
+    if sum(given) != 1:
+        raise ServiceError(422, _("send exactly one of placements, pass, exchange or challenge"))
+    if body.placements is not None:
+        if not body.placements:
+            raise ServiceError(422, _("placements: at least one, like I8=12"))
+        if any(not p.strip() or " " in p.strip() for p in body.placements):
+            raise ServiceError(422, _("placements: one placement each, like I8=12 or J8=16+"))
+        return " ".join(p.strip() for p in body.placements)
+    if body.pass_:
+        return "pass"
+    if body.exchange is not None:
+        return f"exchange {body.exchange}"
+    return "challenge"
+
+
+@router.post("/{game_id}/turns", summary="Enter a turn", dependencies=writes)
+def turn(game_id: GameId, body: TurnIn, keeper: Keeper) -> dict[str, Any]:
+    loaded, made, repeat = keeper.enter(game_id, body.token, _entry(body), body.id, body.seq)
+    return turn_answer(loaded, made, repeat)
+
+
+@router.post("/{game_id}/end", summary="End the game: the tokens left", dependencies=writes)
+def end(game_id: GameId, body: EndIn, keeper: Keeper) -> dict[str, Any]:
+    groups = " / ".join(",".join(map(str, values)) or "-" for values in body.left)
+    loaded, _made, repeat = keeper.enter(game_id, body.token, f"end {groups}", body.id, body.seq)
+    return {**state_data(loaded), "repeat": repeat}
+
+
+@router.post("/{game_id}/undo", summary="Take back the last entry", dependencies=writes)
+def undo(game_id: GameId, body: UndoIn, keeper: Keeper) -> dict[str, Any]:
+    loaded, _made, repeat = keeper.enter(game_id, body.token, "undo", body.id, body.seq)
+    return {**state_data(loaded), "repeat": repeat}
+
+
+@router.get("/{game_id}", summary="The kept game: turns, scores, the player card")
+def read(game_id: GameId, keeper: Keeper) -> dict[str, Any]:
+    return state_data(keeper.load(game_id))
+
+
+@router.get(
+    "/{game_id}/sheet",
+    summary="The score sheet (mathable score reads it)",
+    response_class=PlainTextResponse,
+)
+def sheet(game_id: GameId, keeper: Keeper) -> PlainTextResponse:
+    text = keeper.load(game_id).game.sheet()
+    return PlainTextResponse(
+        text, headers={"Content-Disposition": f'attachment; filename="kept-{game_id}.txt"'}
+    )
+
+
+def install(app: FastAPI, store: EventStore) -> None:
+    """The keeper's service (``app.state.keeper``) and its routes."""
+    app.state.keeper = KeeperService(store)
+    app.include_router(router)

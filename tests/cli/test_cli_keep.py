@@ -1,0 +1,36 @@
+"""``mathable keep`` (issue 37): the worked example kept in the terminal, a refusal that
+records nothing, and the sheet it saves, which ``mathable score`` totals identically."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from mathable.cli.app import app
+
+TURNS = "I8=12 H6=8 G9=2 F7=1 J8=16+\nA1=5\nF8=7 F9=6 H9=8 G6=4 E9=3 E8=21 E10=7\n"
+
+
+def test_keep_the_worked_example_and_save_its_sheet(tmp_path: Path) -> None:
+    sheet = tmp_path / "kept.txt"
+    runner = CliRunner()
+    kept = runner.invoke(
+        app, ["keep", "--players", "Ann,Bob", "--save", str(sheet)], input=TURNS + "quit\n"
+    )
+    assert kept.exit_code == 0, kept.output
+    assert "Totals: Ann 39, Bob 121" in kept.output
+    assert "+50 bonus" in kept.output and "7 = 21 ÷ 3 (E8, E9)" in kept.output
+    assert "refused: 5 on A1" in kept.output and "rule C3" in kept.output
+    scored = runner.invoke(app, ["score", str(sheet), "--json"])
+    assert json.loads(scored.output)["totals"] == {"Ann": 39, "Bob": 121}
+
+
+def test_keep_starts_with_the_player_named_first() -> None:
+    kept = CliRunner().invoke(
+        app, ["keep", "--players", "Ann,Bob", "--first", "Bob"], input="pass\n"
+    )
+    assert "Bob starts." in kept.output and "Ann to move." in kept.output
+    wrong = CliRunner().invoke(app, ["keep", "--players", "Ann,Bob", "--first", "Cid"])
+    assert wrong.exit_code == 1
