@@ -54,7 +54,9 @@ def test_a_seek_is_listed_joined_and_started_with_each_seat_bound_to_its_player(
 ) -> None:
     ann, bob, cid, eve = (person(main, n) for n in ("Ann", "Bob", "Cid", "Eve"))
     made = seek(ann, variant="classic", seats=4, computers=["gentle"])  # clocks: two players
-    assert made["players"] == [{"id": ok(ann.get("/api/me"))["id"], "name": "Ann"}]
+    assert made["players"] == [
+        {"id": ok(ann.get("/api/me"))["id"], "name": "Ann", "bot_account": False}
+    ]
     assert (made["open_seats"], made["seat"], made["token"]) == (2, 0, None)
     assert made["clock"] is None
     timed = seek(bob, variant="classic", seats=2, clock={"minutes": 10})

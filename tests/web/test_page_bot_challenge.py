@@ -1,7 +1,8 @@
 """The issue's "Done when" (issue 36): ``examples/bot.py`` runs against a real
 ``mathable serve``, a person signs up in chromium, challenges the bot from its profile
 page, the bot accepts, and both play a game of Junior to its end: the person by clicks
-on the rack and the board, the bot with the package's greedy level."""
+on the rack and the board, the bot with the package's greedy level. The game page marks
+the bot account's name BOT, and only its (issue 36: a follow-up)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import cast
 
 import httpx
 from playwright.sync_api import Browser, Page, expect
@@ -58,6 +60,16 @@ def test_a_person_challenges_the_bot_and_they_play_to_the_end(
         game_id = page.url.rpartition("/g/")[2].split("?")[0]
         deadline = time.monotonic() + 240  # a bound, not a speed test
         view = seat_view(page, game_id)
+        seats = cast(list[dict[str, object]], view["seats"])
+        mine = cast(int, view["seat"])
+        assert [seat["bot_account"] for seat in seats] == [i != mine for i in range(len(seats))]
+        badge = page.locator("#scores .bot-badge")  # beside the bot account's name
+        expect(badge).to_have_count(1)
+        expect(badge).to_have_text("BOT")
+        expect(badge).to_be_visible()
+        row = page.locator("#scores tr").nth(1 - mine)  # issue 36: the bot's name only
+        expect(row.locator(".bot-badge")).to_have_count(1)
+        assert serious(page) == []  # axe-core: the badge is read as its word
         while not view["over"] and time.monotonic() < deadline:
             if view["to_move"] == view["seat"] and page.locator("#end, #pass").count():
                 play_one_turn(page)
@@ -66,6 +78,7 @@ def test_a_person_challenges_the_bot_and_they_play_to_the_end(
             view = seat_view(page, game_id)
         assert view["over"], "the game did not end"
         expect(page.locator("#winner")).to_be_visible(timeout=15_000)
+        expect(page.locator("#scores .bot-badge")).to_have_text("BOT")
         shot(page, "bot-challenge-over")
         assert program.wait(60) == 0
     finally:

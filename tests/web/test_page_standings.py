@@ -15,6 +15,7 @@ import httpx
 from playwright.sync_api import Browser, expect
 from sqlalchemy import delete, insert
 
+from mathable.ai import BOTS
 from mathable.web.infra.db import game_players, players
 from mathable.web.infra.store import EventStore
 from support.browser import DESKTOP, PHONE, create, first_moves, serious, shot
@@ -85,15 +86,15 @@ def test_leaderboard_profile_and_rating_change(server: Server, browser: Browser)
     assert names.index("Ann") < names.index("Bob")  # the winner above, by rating
     expect(rows.filter(has_text="Ann")).to_contain_text("?")  # provisional
     computers = page.locator("#ranked tbody tr", has_text="Computer (")  # said once (issue 32)
-    expect(computers).to_have_count(4)  # every level, rated from the start
+    expect(computers).to_have_count(len(BOTS))  # every level, rated from the start
     assert serious(page) == []
     shot(page, "leaderboard")
     page.select_option("#board-pace", "correspondence")
     expect(page.locator("#provisional")).to_have_count(0)  # nobody new plays by post
-    expect(page.locator("#ranked tbody tr")).to_have_count(4)
+    expect(page.locator("#ranked tbody tr")).to_have_count(len(BOTS))
     expect(page).to_have_url(re.compile(r"pace=correspondence"))
     page.select_option("#board-pace", "live")
-    expect(computers).to_have_count(4)
+    expect(computers).to_have_count(len(BOTS))
 
     page.click("#provisional a:text('Ann')")
     expect(page).to_have_url(re.compile(r"/players/ann-id$"))
@@ -123,6 +124,6 @@ def test_leaderboard_profile_and_rating_change(server: Server, browser: Browser)
     assert serious(phone) == []
     phone.goto(f"{server.url}/leaderboard")
     expect(phone.locator("#provisional tbody tr")).to_have_count(2)
-    expect(phone.locator("#ranked tbody tr")).to_have_count(4)
+    expect(phone.locator("#ranked tbody tr")).to_have_count(len(BOTS))
     assert serious(phone) == []
     phone.context.close()

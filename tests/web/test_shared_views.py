@@ -15,6 +15,7 @@ import pytest
 
 from mathable import i18n, new_game
 from mathable.ai import level_name
+from mathable.ai.reasons import computer_turn_notes
 from mathable.engine.actions import Action, action_kind
 from mathable.engine.errors import MathableError
 from mathable.engine.protocol import Game
@@ -43,6 +44,11 @@ def alone(service: GameService, live: LiveGame, seat: int | None) -> Encoded:
     game = live.game
     view = game.view(seat)
     data = Encoded(view_data(game, view))
+    notes = computer_turn_notes(game, set(live.bots))  # issue 35: from the whole log
+    data["summaries"] = [
+        turn if note is None else {**turn, "reason": str(note)}
+        for turn, note in zip(data["summaries"], notes, strict=True)
+    ]
     data["id"] = live.id
     data["seq"] = live.events
     data["undo"] = game.can_undo(seat, live.bots)
@@ -52,6 +58,7 @@ def alone(service: GameService, live: LiveGame, seat: int | None) -> Encoded:
             "bot": s["bot"],
             "bot_name": level_name(s["bot"]) if s["bot"] else None,
             "claimed": bool(s["bot"] or s.get("token_hash")),
+            "bot_account": s.get("player") in live.bot_players,  # issue 36
         }
         for s in live.seats
     ]
@@ -175,6 +182,34 @@ def test_every_seat_sees_what_its_own_view_showed(service: GameService, name: st
             live.events += 1
             steps += 1
         assert steps > 20
+
+
+def test_computers_reasons_and_bot_accounts_are_in_every_view(service: GameService) -> None:
+    """A computer's seat (its exchanges and passes say why: issue 35) and a bot account's
+    (marked: issue 36) in every seat's view as the oracle makes it from the whole log."""
+    game = new_game("classic", players=["Ann", "Robo", "Cal"], seed=5)
+    live = watched(game, "screen")
+    live.seats[1].update({"bot": "greedy", "player": "bot:greedy"})
+    live.seats[2]["player"] = "acct-bot"
+    live.bots = {1: "greedy"}
+    live.bot_players = frozenset({"acct-bot"})
+    rng = random.Random(5)
+    reasons = 0
+    while not game.is_over:
+        check_state(service, live, ("en", "fr") if live.events % 9 == 0 else ("en",))
+        seats = service.view_message(live, None, "en").view["seats"]
+        assert [s["bot_account"] for s in seats] == [False, False, True]
+        seat = game.to_move
+        choices = game.legal_actions()
+        exchanges = [a for a in choices if action_kind(a) in ("exchange", "pass")]
+        action = rng.choice(exchanges) if exchanges and rng.random() < 0.2 else played(game, rng)
+        game.apply(action)
+        live.events += 1
+        reasons += seat == 1 and action_kind(action) in ("exchange", "pass")
+    check_state(service, live, ("en",))
+    shown = [t for t in service.view_message(live, 0, "en").view["summaries"] if "reason" in t]
+    assert reasons and len(shown) == reasons  # the computer's, each with its reason
+    assert all(t["seat"] == 1 for t in shown)
 
 
 def test_a_seat_view_changed_after_it_was_made_encodes_what_it_holds() -> None:

@@ -7,7 +7,9 @@ from rich.cells import cell_len
 from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
+from mathable.ai.turnreasons import turn_reasons
 from mathable.engine.protocol import View
+from mathable.i18n import Text as LazyText
 from mathable.i18n import _, pgettext
 from mathable.render import panels
 
@@ -250,6 +252,7 @@ class DrawingApp(SeatsApp):
         # TRANSLATORS: the heading of the list of turns played
         out = Text(pgettext("panel", "moves"), style="bold")
         turns = list(enumerate(view.summaries, start=1))
+        reasons = self._computer_reasons()
         for number, turn in reversed(turns) if newest_first else turns:
             line = Text(f"{number:>3}. ")
             line.append(shown(view.players[turn.seat]))
@@ -258,6 +261,21 @@ class DrawingApp(SeatsApp):
                 line.append(f" ({turn.points})")
             if turn.note:
                 line.append(f", {shown(turn.note)}", style="italic")
+            reason = reasons.get(number - 1)
+            if reason is not None:  # issue 35: why a computer exchanged or passed
+                line.append(f" — {shown(str(reason))}", style="italic")
             out.append("\n")
             out.append_text(line)
         return out
+
+    def _computer_reasons(self) -> dict[int, LazyText]:
+        """Why each computer's exchange or pass was no placement (issue 35), by finished
+        turn: worked out once per turn and kept with the game
+        (:mod:`mathable.ai.turnreasons`; about 0.1 ms a turn, a tenth of a second at most
+        where placements were open), never again on a redraw."""
+        assert self.game is not None
+        found = turn_reasons(self.game, self.bots)
+        if found is None:
+            return {}
+        found.explain_waiting()
+        return found.reasons

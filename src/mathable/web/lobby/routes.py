@@ -4,6 +4,7 @@ the push socket and the player's games (:mod:`.seeks`, :mod:`.push`)."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Collection
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, FastAPI, Query, Request, WebSocket
@@ -28,6 +29,7 @@ from mathable.web.lobby.seeks import (
     start_game,
 )
 from mathable.web.players.accounts import MeDep
+from mathable.web.players.botaccounts import bot_players_among
 from mathable.web.players.players import Player
 from mathable.web.players.seating import cookie_player
 from mathable.web.rounds.deps import ServiceDep
@@ -166,14 +168,16 @@ async def lobby_socket(websocket: WebSocket) -> None:
         await connection.close()
 
 
-def game_entry(game: dict[str, Any]) -> dict[str, Any]:
+def game_entry(game: dict[str, Any], bots: Collection[str] = ()) -> dict[str, Any]:
     """One of my games being played (:meth:`GameService.player_games`), shaped as a seek
-    (``kind`` game) so that the list keeps one shape."""
+    (``kind`` game) so that the list keeps one shape; ``bots``: the bot accounts among its
+    players (marked ``bot_account``, issue 36)."""
     spec, seats = game["spec"], game["seats"]
     shown = [
         {
             "id": str(s.get("player") or (bot_player_id(s["bot"]) if s.get("bot") else "")),
             "name": s["name"],
+            "bot_account": bool(s.get("player")) and s.get("player") in bots,
         }
         for s in seats
     ]
@@ -204,7 +208,9 @@ async def my_games(player: MeDep, seeks_: SeeksDep, service: ServiceDep) -> list
     opened by my session cookie at ``/g/{game_id}``), then the seeks I offered or joined,
     open or started, newest first."""
     games = await service.player_games(player.id)
-    return [game_entry(g) for g in games] + await asyncio.to_thread(seeks_.mine, player.id)
+    bound = [s.get("player") for g in games for s in g["seats"]]
+    bots = await asyncio.to_thread(bot_players_among, service.store, bound)
+    return [game_entry(g, bots) for g in games] + await asyncio.to_thread(seeks_.mine, player.id)
 
 
 def install(app: FastAPI, store: EventStore) -> None:

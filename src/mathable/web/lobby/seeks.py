@@ -50,6 +50,7 @@ from mathable.online.fairplay import rated_refusal
 from mathable.web.infra.db import seeks
 from mathable.web.infra.errors import ServiceError, at_field
 from mathable.web.infra.store import EventStore
+from mathable.web.players.botaccounts import bot_players_among
 from mathable.web.players.players import Player
 from mathable.web.ratings.standings import shown_name
 from mathable.web.rounds.schemas import NewGame, Seat
@@ -105,6 +106,7 @@ class QuickIn(BaseModel):
 class SeekPlayer(BaseModel):
     id: str
     name: str
+    bot_account: bool = Field(False, description="A bot account: a program plays for it.")
 
 
 class SeekOut(BaseModel):
@@ -228,12 +230,21 @@ class SeekStore:
         spec = json.loads(row.spec)
         joined = json.loads(row.joined)
         people = spec["seats"] - len(spec["computers"])
+        players = [
+            {"id": p["id"], "name": p["name"], "bot_account": bool(p.get("bot_account"))}
+            for p in joined
+        ]
+        owner = {
+            "id": row.owner,
+            "name": row.owner_name,
+            "bot_account": any(p["bot_account"] for p in players if p["id"] == row.owner),
+        }
         answer = {
             "id": row.id,
-            "owner": {"id": row.owner, "name": row.owner_name},
+            "owner": owner,
             **spec,
             "rated": bool(row.rated),
-            "players": [{"id": p["id"], "name": p["name"]} for p in joined],
+            "players": players,
             "open_seats": people - len(joined),
             "status": row.status,
             "game_id": row.game_id,
@@ -248,6 +259,15 @@ class SeekStore:
                 answer["seat"] = seat
                 answer["token"] = entry.get("token")
         return answer
+
+    def _seated(self, player: Player) -> dict[str, Any]:
+        """``player`` as a seek's ``joined`` keeps them: id and name, and ``bot_account``
+        for a bot account's (issue 36: its name is marked BOT wherever the seek is shown,
+        the lobby's socket too), looked up once as they take the seat."""
+        entry: dict[str, Any] = {"id": player.id, "name": player.name}
+        if player.account and bot_players_among(self.store, [player.id]):
+            entry["bot_account"] = True
+        return entry
 
     def _current(self, seek_id: str) -> Any:
         """The seek's row as a join reads it, before its conditional update."""
@@ -327,6 +347,7 @@ class SeekStore:
             )
         self.expire()
         seek_id = secrets.token_urlsafe(8)
+        seated = self._seated(player)
         with self.store.writing() as connection:
             held = connection.execute(
                 select(seeks.c.id).where(seeks.c.owner == player.id, seeks.c.status == OPEN)
@@ -348,7 +369,7 @@ class SeekStore:
                     owner_name=player.name,
                     spec=json.dumps(spec),
                     rated=rated,
-                    joined=json.dumps([{"id": player.id, "name": player.name}]),
+                    joined=json.dumps([seated]),
                     status=OPEN,
                     created=self.now(),
                 )
@@ -362,6 +383,7 @@ class SeekStore:
         the caller starts its game, :meth:`started`). Refusals: 404, 403 (a rated seek
         and a guest), 409 (in it already, full, started, cancelled)."""
         self.expire()
+        seated = self._seated(player)
         for _attempt in range(RETRIES):
             row = self._current(seek_id)
             if row is None:
@@ -379,7 +401,7 @@ class SeekStore:
                 raise ServiceError(
                     403, _("this seek is rated: rated games are for players with an account")
                 )
-            after = [*joined, {"id": player.id, "name": player.name}]
+            after = [*joined, seated]
             with self.store.writing() as connection:
                 changed = connection.execute(
                     update(seeks)

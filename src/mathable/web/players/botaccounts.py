@@ -42,6 +42,26 @@ def token_digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+def bot_players_among(store: EventStore, player_ids: Collection[str | None]) -> set[str]:
+    """Which of these players (None: a seat bound to nobody) are bot accounts, in one
+    indexed read per 500: blocking, so run in a thread or while loading (the live games'
+    BOT badges, the lobby's and the leaderboard's rows)."""
+    wanted = sorted({p for p in player_ids if p})
+    found: set[str] = set()
+    if not wanted:
+        return found
+    with store.reading() as connection:
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start : start + 500]
+            found.update(
+                str(p)
+                for p in connection.execute(
+                    select(bot_accounts.c.player_id).where(bot_accounts.c.player_id.in_(chunk))
+                ).scalars()
+            )
+    return found
+
+
 class BotAccounts:
     """The bot accounts of the database of ``store``; each method one blocking transaction
     (the routes run them in a thread)."""
@@ -112,20 +132,9 @@ class BotAccounts:
             ).first()
         return None if row is None else self.players.get(str(row.player_id))
 
-    def among(self, player_ids: Collection[str]) -> set[str]:
+    def among(self, player_ids: Collection[str | None]) -> set[str]:
         """Which of these players are bot accounts."""
-        wanted = sorted({p for p in player_ids if p})
-        found: set[str] = set()
-        with self.store.reading() as connection:
-            for start in range(0, len(wanted), 500):
-                chunk = wanted[start : start + 500]
-                found.update(
-                    str(p)
-                    for p in connection.execute(
-                        select(bot_accounts.c.player_id).where(bot_accounts.c.player_id.in_(chunk))
-                    ).scalars()
-                )
-        return found
+        return bot_players_among(self.store, player_ids)
 
     def is_bot(self, player_id: str) -> bool:
         return bool(self.among([player_id]))

@@ -58,6 +58,7 @@ from mathable.online.ratings import (
     shown,
 )
 from mathable.web.infra.db import (
+    bot_accounts,
     game_players,
     games,
     is_unique_violation,
@@ -365,9 +366,13 @@ class Standings:
 
     def leaderboard(self, game: str, pace: str, limit: int) -> dict[str, Any]:
         """The players of a pool by rating, best first: established ones ranked, the
-        provisional ones (:func:`~mathable.online.ratings.provisional`) listed apart."""
+        provisional ones (:func:`~mathable.online.ratings.provisional`) listed apart.
+        A bot account's row says so (``bot_account``, issue 36: its name is marked BOT)."""
+        bot_account = (
+            exists().where(bot_accounts.c.player_id == ratings.c.player_id).label("bot_account")
+        )
         query = (
-            select(ratings, players.c.name, players.c.kind)
+            select(ratings, players.c.name, players.c.kind, bot_account)
             .join(players, players.c.id == ratings.c.player_id)
             .where(
                 ratings.c.game == game,
@@ -386,6 +391,7 @@ class Standings:
                 "id": row.player_id,
                 "name": shown_name(row.player_id, row.name, row.kind),
                 "bot": row.kind == BOT,
+                "bot_account": bool(row.bot_account),
                 **_rating_json(row),
             }
 
@@ -536,6 +542,7 @@ class BoardEntryOut(RatingOut):
     id: str
     name: str
     bot: bool = Field(description="a computer player")
+    bot_account: bool = Field(False, description="a bot account: a program plays for it")
     rank: int | None = None
 
 

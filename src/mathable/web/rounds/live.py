@@ -34,6 +34,7 @@ from mathable.web.infra.workers import (
     summary_data,
 )
 from mathable.web.infra.workers import replay as replay_game
+from mathable.web.players.botaccounts import bot_players_among
 from mathable.web.ratings.standings import Standings, ending_of
 from mathable.web.rounds.gameclock import Timing, ready_of, replay_timed
 from mathable.web.rounds.presence import CLAIM_AFTER, Presence
@@ -84,6 +85,12 @@ class LiveGame:
     from (the game, its number of actions, the seats): built and encoded once per action
     and language, however many sockets and answers it goes to
     (:meth:`GameService.view_message`); kept while the game has listeners."""
+    bot_players: frozenset[str] = frozenset()
+    """The seats' players that are bot accounts (issue 36: their names are marked BOT),
+    looked up when the game is loaded and whenever :attr:`seats` is replaced (a claim, a
+    seat claimed elsewhere), in a thread, never per view (:meth:`LiveGames.bot_players_of`).
+    It only grows: an account never stops being a bot account, so it holds for the seats
+    before a change as for those after it."""
 
     @property
     def over(self) -> bool:
@@ -175,7 +182,20 @@ class LiveGames:
         """The game's rematch, once a player asked for it (noted on its seats)."""
         return next((s["rematch"] for s in live.seats if s.get("rematch")), None)
 
-    def _live_from(self, stored: StoredGame) -> LiveGame:
+    def bot_players_of(
+        self, seats: list[StoredSeat], known: frozenset[str] = frozenset()
+    ) -> frozenset[str]:
+        """The players bound to ``seats`` that are bot accounts, ``known`` ones kept (an
+        account never stops being one): :attr:`LiveGame.bot_players`. Blocking (one
+        indexed read, none when no new player sits): called while loading or in a thread."""
+        wanted = {p for s in seats if (p := s.get("player")) and p not in known}
+        if not wanted:
+            return known
+        return known | bot_players_among(self.store, wanted)
+
+    def _live_from(self, stored: StoredGame, bot_players: frozenset[str] | None = None) -> LiveGame:
+        """The game of ``stored`` in memory, replayed; its seats' bot accounts looked up
+        here (blocking, as the load) unless given (``bot_players``, read in a thread)."""
         spec = stored.spec
         game = replay_game(spec, [s["name"] for s in stored.seats], [])
         bots = {seat: str(info["bot"]) for seat, info in enumerate(stored.seats) if info.get("bot")}
@@ -201,6 +221,7 @@ class LiveGames:
             events=len(stored.actions),
             timing=timing,
             rated=bool(spec.get("rated", False)),
+            bot_players=(self.bot_players_of(stored.seats) if bot_players is None else bot_players),
         )
 
     def get(self, game_id: str) -> LiveGame:
@@ -257,6 +278,7 @@ class LiveGames:
         if stored is None:
             raise ServiceError(404, no_game(game_id))
         if stored != live.seats:  # (unless the change feed has just brought it)
+            live.bot_players = self.bot_players_of(stored, live.bot_players)
             live.seats = stored
         return Seated(live, live.seat_of(token, player))
 
@@ -409,7 +431,8 @@ class LiveGames:
         Returns the game (replayed afresh if those actions would not apply) and whether
         it changed. Called under the game's lock; the database is read in a thread, so
         the event loop never waits on it."""
-        later, stored = await asyncio.to_thread(self._stored_after, live, seats)
+        later, stored, bots = await asyncio.to_thread(self._stored_after, live, seats)
+        live.bot_players = bots  # only grows: right for the seats held and the stored
         return self._apply_stored(live, later, stored)
 
     async def level(self, live: LiveGame) -> LiveGame:
@@ -432,9 +455,13 @@ class LiveGames:
 
     def _stored_after(
         self, live: LiveGame, seats: bool
-    ) -> tuple[list[str], list[StoredSeat] | None]:
+    ) -> tuple[list[str], list[StoredSeat] | None, frozenset[str]]:
+        """The events stored after the game's, the seats as stored (with ``seats``) and
+        the bot accounts among their players (looked up here, in the thread)."""
         later = self.store.events_after(live.id, live.events)
-        return later, self.store.seats(live.id) if seats else None
+        stored = self.store.seats(live.id) if seats else None
+        known = live.bot_players
+        return later, stored, known if stored is None else self.bot_players_of(stored, known)
 
     def _apply_stored(
         self, live: LiveGame, later: list[str], stored: list[StoredSeat] | None

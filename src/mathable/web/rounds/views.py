@@ -3,18 +3,24 @@ action, seat and language and shared by the sockets and the answers, with what t
 may do now (undo, resign, claim, the rematch). What every seat sees alike (the board, the
 turns, the scores, the clocks...) is built and JSON-encoded once per action and language
 for all of them, a spectator's view (issue 34); each seat's view is that and its own keys
-(its rack, what it may do), never another seat's.
+(its rack, what it may do), never another seat's. A seat owned by a bot account says so
+(``bot_account``, issue 36), and a computer's exchange or pass says why in the move list
+(its turn's ``reason``, issue 35: :mod:`mathable.ai.turnreasons`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from functools import partial
 from typing import Any
 
 from mathable import i18n
 from mathable.ai import level_name
+from mathable.ai.turnreasons import TurnReasons, turn_reasons
 from mathable.engine.acting import ActionRefused
 from mathable.engine.actions import action_kind
+from mathable.engine.kept import kept
 from mathable.engine.protocol import Game, View
 from mathable.online.clocks import Clocks
 from mathable.web.infra.connections import Encoded, SeatView, SharedView, ViewMessage
@@ -59,9 +65,97 @@ SHARED = -1
 """The seat under which :attr:`~.live.LiveGame.views` keeps the state's shared view."""
 
 
+def seats_data(live: LiveGame) -> list[dict[str, Any]]:
+    """Who sits at each seat, as every view shows it: the name, the computer's level and
+    its name (``bot``: the package's computers), whether the seat is taken, and whether a
+    bot account plays it (``bot_account``, issue 36: a program of its owner's, named BOT)."""
+    return [
+        {
+            "name": s["name"],
+            "bot": s["bot"],
+            "bot_name": level_name(s["bot"]) if s["bot"] else None,
+            "claimed": bool(s["bot"] or s.get("token_hash")),
+            "bot_account": s.get("player") in live.bot_players,
+        }
+        for s in live.seats
+    ]
+
+
+def with_reasons(data: dict[str, Any], view: View, reasons: dict[int, i18n.Text]) -> None:
+    """Give the view data's finished turns their computer's ``reason`` (issue 35), in the
+    current language: each such turn's data made once per language and shared by every
+    later view (:mod:`~mathable.engine.kept`), like the turns themselves."""
+    if not reasons:
+        return
+    summaries: list[Any] = data["summaries"]
+    lang = i18n.current()
+    for index, reason in reasons.items():
+        if index < len(summaries) and index < len(view.summaries):
+            summaries[index] = kept(
+                view.summaries[index],
+                ("reason", lang),
+                partial(_with_reason, summaries[index], reason),
+            )
+
+
+def _with_reason(turn: dict[str, Any], reason: i18n.Text) -> dict[str, Any]:
+    """A finished turn's data and its computer's reason, in the current language."""
+    return {**turn, "reason": str(reason)}
+
+
 class Views(LiveGames):
     """What each seat and watcher sees of a game: its view, built once per action and seat,
     with what the seat may do now (undo, resign, claim, the rematch)."""
+
+    # -- the computers' reasons (issue 35, :mod:`mathable.ai.turnreasons`) ---------------
+
+    def _reasons(self, live: LiveGame) -> TurnReasons | None:
+        """The game's computers' reasons as far as known; those still to work out are
+        worked out at once off the event loop (a sync dependency's thread, a test), else
+        in a thread, after which the watchers get views with them."""
+        found = turn_reasons(live.game, live.bots)
+        if found is None or not found.waiting:
+            return found
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            if found.explain_waiting():
+                live.views.clear()  # made without it
+            return found
+        if not found.explaining:
+            found.explaining = True
+            found.task = loop.create_task(self._explain(live, found))  # held till done
+        return found
+
+    async def _explain(self, live: LiveGame, reasons: TurnReasons) -> None:
+        """Work out the waiting reasons in a thread; if any is new, the game's kept views
+        go (they were made without it) and its watchers get new ones."""
+        try:
+            found = await asyncio.to_thread(reasons.explain_waiting)
+        except Exception:  # a reason is a courtesy: never a game's failure
+            log.exception("explaining a computer's turn in game %s", live.id)
+            return
+        finally:
+            reasons.explaining = False
+            reasons.task = None  # the game's, not held past its work
+        if found:
+            live.views.clear()
+            await self._broadcast(live)
+
+    async def _broadcast(self, live: LiveGame) -> None:
+        """The reasons of the computers' turns just finished are worked out (in a thread)
+        before the views go out, so that they show at once (:meth:`_reasons`)."""
+        reasons = turn_reasons(live.game, live.bots)
+        if reasons is not None and reasons.waiting and not reasons.explaining:
+            reasons.explaining = True
+            try:
+                if await asyncio.to_thread(reasons.explain_waiting):
+                    live.views.clear()  # views made meanwhile (an answer) had none
+            except Exception:
+                log.exception("explaining a computer's turn in game %s", live.id)
+            finally:
+                reasons.explaining = False
+        await super()._broadcast(live)
 
     @staticmethod
     def undo_steps(live: LiveGame, seat: int | None) -> int:
@@ -207,15 +301,10 @@ class Views(LiveGames):
         data["id"] = live.id
         data["seq"] = live.events
         data["undo"] = False  # each seat's own (:data:`SEAT_KEYS`)
-        data["seats"] = [
-            {
-                "name": s["name"],
-                "bot": s["bot"],
-                "bot_name": level_name(s["bot"]) if s["bot"] else None,
-                "claimed": bool(s["bot"] or s.get("token_hash")),
-            }
-            for s in live.seats
-        ]
+        reasons = self._reasons(live)
+        if reasons is not None:
+            with_reasons(data, view, reasons.reasons)
+        data["seats"] = seats_data(live)
         data["title"] = game.game_type.title
         data["mode"] = live.mode
         data["legal"] = []

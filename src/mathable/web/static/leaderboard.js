@@ -1,7 +1,7 @@
 // The leaderboard (issue 15, "Ratings"): a pool's players by rating, for the game and
 // pace chosen (GET /api/leaderboard). Established ratings are ranked; provisional ones
-// (too few games, shown with "?") are listed apart; computer players are marked. The
-// games come from /api/variants: the page never names one.
+// (too few games, shown with "?") are listed apart; computer players and bot accounts
+// are marked. The games come from /api/variants: the page never names one.
 
 import { announce, api, app, h, setWhere, state } from "./core.js";
 import { nt, pt, t } from "./i18n.js";
@@ -37,6 +37,7 @@ function table(id, caption, rows, ranked) {
     h("tbody", {}, rows.map(p => h("tr", { "data-player": p.id },
       ...(ranked ? [h("td", {}, String(p.rank))] : []),
       h("th", { scope: "row" }, h("a", { href: "/players/" + encodeURIComponent(p.id) }, p.name),
+        p.bot_account ? [" ", h("span", { class: "bot-badge" }, t("BOT"))] : "",  // issue 36
         p.bot && !p.name.toLowerCase().includes(t("(computer)").replace(/[()]/g, "").trim().toLowerCase()) ? h("span", { class: "bot-mark" }, " " + t("(computer)")) : ""),  // not said twice (issue 32)
       h("td", {}, p.shown), h("td", {}, String(p.games))))));
 }

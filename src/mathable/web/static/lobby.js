@@ -259,6 +259,26 @@ async function refresh() {
   draw(seekList = await api("/api/seeks"));
 }
 
+// A player's name, marked BOT where a bot account plays for it (issue 36).
+function named(p) {
+  return p.bot_account ? [p.name, " ", h("span", { class: "bot-badge" }, t("BOT"))] : [p.name];
+}
+
+function namesOf(players) {
+  return players.flatMap((p, i) => (i ? [", ", ...named(p)] : named(p)));
+}
+
+// A row's cell given its text or nodes, changed only where they differ (rows are kept, so
+// a focused control in them survives a refresh).
+function fill(cell, content) {
+  const parts = Array.isArray(content) ? content : [content];
+  const key = parts.map(part => (typeof part === "string" ? part : "\u0001" + part.textContent)).join("");
+  if (cell.dataset.shown !== key) {
+    cell.replaceChildren(...parts);
+    cell.dataset.shown = key;
+  }
+}
+
 // The games I sit at (GET /api/me/games, kind game), those where it is my turn first;
 // each opens at /g/{id}, where my session cookie holds my seat.
 function myGames(listed) {
@@ -267,11 +287,11 @@ function myGames(listed) {
   const games = listed.filter(g => g.kind === "game");
   const kept = new Map([...body.children].map(row => [row.dataset.game, row]));
   const rows = games.map(g => {
-    const cells = [title(g.variant), g.players.map(p => p.name).join(", "), g.your_turn ? t("Your turn") : pt("not my turn", "waiting")];
+    const cells = [title(g.variant), namesOf(g.players), g.your_turn ? t("Your turn") : pt("not my turn", "waiting")];
     const row = kept.get(g.game_id) || h("tr", { "data-game": g.game_id }, cells.map(() => h("td")),
       h("td", {}, h("a", { href: "/g/" + encodeURIComponent(g.game_id), class: "my-game", "aria-label": t("Play {game} with {players}", { game: title(g.variant), players: g.players.map(p => p.name).join(", ") }) },
         pt("open a game to play", "Play"))));
-    cells.forEach((text, i) => { if (row.children[i].textContent !== text) row.children[i].textContent = text; });
+    cells.forEach((content, i) => fill(row.children[i], content));
     row.classList.toggle("your-turn", Boolean(g.your_turn));
     return row;
   });
@@ -308,7 +328,7 @@ function draw(seeks) {
   const kept = new Map([...body.children].map(row => [row.dataset.seek, row]));
   const rows = seeks.map(s => {
     const people = s.players.length + s.open_seats;
-    const cells = [title(s.variant), s.owner.name, s.players.map(p => p.name).join(", ") + " (" + s.players.length + "/" + people + ")",
+    const cells = [title(s.variant), named(s.owner), [...namesOf(s.players), " (" + s.players.length + "/" + people + ")"],
       s.computers.length ? s.computers.join(", ") : pt("no computers", "none"), clockText(s.clock),
       [s.rated ? t("rated") : t("casual"), ...Object.keys(s.house_rules).filter(r => s.house_rules[r]).map(houseRuleName)].join(", ")];
     const action = mine.has(s.id)
@@ -316,7 +336,7 @@ function draw(seeks) {
         : h("span", { class: "about" }, pt("for the seek to start", "waiting")))
       : h("button", { type: "button", class: "join-seek", onclick: () => join(s.id), "aria-label": t("Join {name}'s {game} seek", { name: s.owner.name, game: title(s.variant) }) }, t("Join"));
     const row = kept.get(s.id) || h("tr", { "data-seek": s.id }, cells.map(() => h("td")), h("td", { class: "seek-action" }));
-    cells.forEach((text, i) => { if (row.children[i].textContent !== text) row.children[i].textContent = text; });
+    cells.forEach((content, i) => fill(row.children[i], content));
     const slot = row.children[cells.length];
     const kind = action.tagName + action.className;
     if (slot.dataset.kind !== kind) { slot.replaceChildren(action); slot.dataset.kind = kind; }

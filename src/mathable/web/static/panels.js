@@ -8,7 +8,7 @@ export function scores(v) {
   const c = capsOf(v.variant);
   const open = v.open_racks || [];
   return h("table", { id: "scores" }, v.players.map((p, i) => h("tr", {},
-    h("td", {}, !v.over && v.to_move === i ? "▶" : ""), h("td", {}, v.seats[i].bot ? botLabel(p, v.seats[i].bot_name || v.seats[i].bot) : p,
+    h("td", {}, !v.over && v.to_move === i ? "▶" : ""), h("td", {}, v.seats[i].bot ? botLabel(p, v.seats[i].bot_name || v.seats[i].bot) : p, botBadge(v, i),
       gone(v, i) ? [" ", h("span", { class: "gone", "data-seat": i }, "(" + gone(v, i) + ")")]
         : away(v, i) ? [" ", h("span", { class: "away", "data-seat": i }, t("(disconnected)"))] : ""),
     h("td", { class: "score", title: unitName(c) }, v.scores[i]),
@@ -21,6 +21,11 @@ export function scores(v) {
 // "gentle" and "Computer (gentle)" as they are (issue 32: no "gentle (gentle)").
 export function botLabel(name, level) {
   return !level || name === level || name.includes("(" + level + ")") ? name : t("{name} ({level})", { name, level });
+}
+
+// A bot account's seat (issue 36): its name marked BOT, read out as the word it shows.
+export function botBadge(v, i) {
+  return v.seats[i] && v.seats[i].bot_account ? [" ", h("span", { class: "bot-badge", "data-seat": i, title: t("A program plays for this account.") }, t("BOT"))] : "";
 }
 
 // A seat that has left the game (the view's "left", local ruling L1), in words; "" for a
@@ -174,6 +179,8 @@ export function moves(v) {
     const said = inWords(v, s);
     return h("li", { title: (s.explanations || []).join("\n") || null }, h("span", { class: "move" }, t("{name}: {turn}", { name: v.players[s.seat], turn: shownAction(s.notation) + (s.note ? " (" + s.note + ")" : "") })),
       said ? [" ", h("span", { class: "said" + (s.no_fit ? " no-fit" : "") }, said)] : "",
+      // issue 35: why a computer exchanged or passed
+      s.reason ? [" ", h("span", { class: "reason" }, s.reason)] : "",
       points ? [" ", h("span", { class: "pts" }, "+" + s.points), " ", h("span", { class: "totals" }, "→ " + v.players.map((p, i) => p + " " + totals[i]).join(" · "))] : "");
   })));
 }
@@ -190,7 +197,7 @@ export function describe(s, c, v) {
   if (c.score_unit === "points" && s.points) extras.push(s.points);
   if (s.note) extras.push(s.note);
   const said = v ? inWords(v, s) : "";
-  return shownAction(s.notation) + (extras.length ? " (" + extras.join(", ") + ")" : "") + (said ? ": " + said : "");
+  return shownAction(s.notation) + (extras.length ? " (" + extras.join(", ") + ")" : "") + (said ? ": " + said : "") + (s.reason ? " — " + s.reason : "");
 }
 
 // A turn said in words beside its notation where the notation alone says little

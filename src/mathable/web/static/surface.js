@@ -133,7 +133,8 @@ export function lastTurnsLegend(v) {
   return h("p", { class: "last-legend", id: "last-legend" }, t("Last turns:"), " ",
     v.players.map((p, i) => h("span", { class: "legend-item", "data-seat": i },
       // TRANSLATORS: a player whose last turn placed nothing
-      h("span", { class: "swatch by-s" + (i % 4), "aria-hidden": "true" }), v.last_turns[i] && v.last_turns[i].length ? p : t("{name} (none)", { name: p }))));
+      h("span", { class: "swatch by-s" + (i % 4), "aria-hidden": "true" }), v.last_turns[i] && v.last_turns[i].length ? p : t("{name} (none)", { name: p }),
+      v.seats && v.seats[i] && v.seats[i].bot_account ? [" ", h("span", { class: "bot-badge" }, t("BOT"))] : "")));
 }
 
 // Column letters and row numbers, read off the targets' own names (letters then digits);

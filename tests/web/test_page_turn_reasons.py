@@ -1,0 +1,36 @@
+"""The page's move list says why a computer exchanged or passed (issue 35): the turn's
+``reason`` from the view beside its notation, read by screen readers like the rest."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+from playwright.sync_api import Browser, expect
+
+from support.browser import DESKTOP, create, serious, shot
+from support.waiting import eventually
+from webserver import Server
+
+
+def test_the_move_list_shows_a_computers_reason(server: Server, browser: Browser) -> None:
+    computers = [{"name": "C1", "bot": "greedy"}, {"name": "C2", "bot": "greedy"}]
+    game_id = create(server, computers, seed=6)["id"]
+
+    def seen() -> dict[str, Any]:
+        found: dict[str, Any] = httpx.get(f"{server.url}/api/games/{game_id}").json()
+        return found
+
+    assert eventually(lambda: bool(seen()["over"]), seconds=180)  # a bound, not a speed test
+    reasons = [t["reason"] for t in seen()["summaries"] if "reason" in t]
+    assert reasons  # this deal has the computers' exchanges
+    page = browser.new_context(viewport=DESKTOP).new_page()
+    page.goto(f"{server.url}/g/{game_id}")
+    shown = page.locator("#moves .reason")
+    expect(shown).to_have_count(len(reasons))
+    expect(shown.first).to_have_text(reasons[0])
+    turn = page.locator("#moves li").filter(has=page.locator(".reason")).first
+    expect(turn).to_contain_text("exchange")
+    turn.scroll_into_view_if_needed()
+    shot(page, "computer-reasons")
+    assert serious(page) == []
