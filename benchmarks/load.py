@@ -29,7 +29,13 @@ clients reconnect and play on; the check then reports ``{"acknowledged", "lost",
 ``--person`` (issue 30) times one person's games against the greedy computer over HTTP,
 alone and beside ``--beside N`` loops of games between computers, in ``--pairs``
 interleaved runs on fresh servers: the person's p50/p95 of each, their medians and the
-ratio of the p95s (beside over quiet).
+ratio of the p95s (beside over quiet). It also reports the person's opponent's thinking
+per computer turn as the server measured it (issue 35; ``opponent_turn_ms``): the
+server's DEBUG lines of ``mathable.web.rounds.computers.times``, turned on in the
+benchmark's servers alone, one a decision (queue wait, worker's thinking, the round trip
+the server awaited), summed per turn of the person's games, with how often the safety
+cap bit. ``--person-bot expert --beside 30 --beside-bot expert`` is the busy server of
+issue 35 (the goal: the expert's p95 <= 300 ms and max <= 1 s there).
 """
 
 from __future__ import annotations
@@ -81,6 +87,18 @@ address, so the per-address limits are lifted, and a scripted player answers eac
 once, faster than any person, so the frame rate is too (names from
 ``mathable.web.api.Settings``; a name an older server does not read is harmless).
 ``--env`` overrides them."""
+
+TIMES_CODE = (
+    "import logging, sys; "
+    "handler = logging.StreamHandler(sys.stderr); "
+    "handler.setFormatter(logging.Formatter('%(created).3f %(message)s')); "
+    "times = logging.getLogger('mathable.web.rounds.computers.times'); "
+    "times.setLevel(logging.DEBUG); times.addHandler(handler); times.propagate = False; "
+)
+"""Run before the server's main: its computers' decision times (DEBUG lines of
+``mathable.web.rounds.computers.times``) go to its log, time-stamped (``time.time()``)."""
+
+TIME_LINE = re.compile(r"^(\d+\.\d+) bot-time (.*)$")
 
 PLACEMENT = re.compile(r"^([A-Za-z]+\d+)=(\d+)")
 CONNECTION_ERRORS = (OSError, WebSocketException, httpx.TransportError, TimeoutError)
@@ -145,8 +163,12 @@ def cpu_seconds(pid: int) -> float:
 class ServerProcess:
     """One ``mathable serve`` process on its own port; killed and restarted on that port."""
 
-    def __init__(self, index: int, env: dict[str, str], folder: Path) -> None:
+    def __init__(
+        self, index: int, env: dict[str, str], folder: Path, log_times: bool = False
+    ) -> None:
         self.index = index
+        self.log_times = log_times
+        """Whether the server logs each computer decision's cost (:data:`TIMES_CODE`)."""
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = env
@@ -156,6 +178,8 @@ class ServerProcess:
 
     def start(self, timeout: float = 60) -> ServerProcess:
         code = "from mathable.cli.app import main; main()"
+        if self.log_times:
+            code = TIMES_CODE + code
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
                 [sys.executable, "-c", code, "serve", "--port", str(self.port)],
@@ -585,6 +609,43 @@ async def beside(run: Run, index: int) -> None:
 # -- a person against the computer, beside games between computers (``--person``) ---------
 
 
+async def analyser(run: Run, index: int) -> None:
+    """Another person at work beside (``--analysers``): a game against the greedy computer
+    with the house rule hints, played to ``ANALYSED_TURNS`` turns, then its analysis asked
+    over and over (each one computed afresh in the workers: a game under way is not
+    kept), until the window closes."""
+    client = run.http[0]
+    rng = random.Random(20_000 + index)
+    body = {
+        "variant": "classic",
+        "players": [{"name": "A"}, {"name": "C", "bot": "greedy"}],
+        "mode": "screen",
+        "seed": rng.randrange(2**31),
+        "house_rules": {"hints": True},
+    }
+    try:
+        made = (await client.post("/api/games", json=body)).raise_for_status().json()
+        token = made["seats"][0]["token"]
+        view = (await client.get(f"/api/games/{made['id']}", params={"token": token})).json()
+        while my_turn(view) and len(view["summaries"]) < ANALYSED_TURNS:
+            action = {"token": token, "action": choose(view, rng), "seq": view["seq"]}
+            answer = await client.post(f"/api/games/{made['id']}/actions", json=action)
+            view = answer.raise_for_status().json()
+        await run.go.wait()
+        while not run.stopping:
+            answer = await client.get(
+                f"/api/games/{made['id']}/analysis", params={"token": token}, timeout=120
+            )
+            answer.raise_for_status()
+            run.analyses.append(0.0)
+    except (httpx.HTTPError, *CONNECTION_ERRORS) as exc:
+        run.error(f"analyser {type(exc).__name__}", exc)
+
+
+ANALYSED_TURNS = 24
+"""The turns of an ``--analysers`` game before its analyses are asked."""
+
+
 async def watched_to_the_end(run: Run, base: str, game_id: str) -> bool:
     """Listen to a game on a spectator's socket until it ends (True) or the run stops."""
     async with connect(ws_url(base, game_id, None), max_size=None, ping_interval=None) as ws:
@@ -641,11 +702,14 @@ async def person_window(
     run = Run(args, [server.url], http)
     latencies: list[float] = []
     tasks = [asyncio.create_task(beside(run, i)) for i in range(beside_games)]
+    if beside_games:
+        tasks += [asyncio.create_task(analyser(run, i)) for i in range(args.analysers)]
     run.go.set()
     await asyncio.sleep(args.warmup if beside_games else 0)
     cpu_before = server.cpu_s()
     run.started = time.monotonic()
     run.deadline = run.started + args.duration
+    window = (time.time(), time.time() + args.duration)
     tasks.append(asyncio.create_task(person(run, latencies)))
     await asyncio.sleep(args.duration)
     run.stopping = True
@@ -658,9 +722,58 @@ async def person_window(
     return {
         "beside": beside_games,
         "latency_ms": quantiles(latencies),
+        **opponent_times(server.log, window, args.person_bot),
         "computer_games_finished": run.beside_games,
+        "analyses": len(run.analyses),
         "server_cpu_s": round(cpu, 2),
         "errors": dict(run.errors),
+    }
+
+
+def decision_lines(log: Path) -> Iterator[tuple[float, dict[str, str]]]:
+    """The server's decision lines (:data:`TIMES_CODE`): when, and their ``key=value``s."""
+    for line in log.read_text(errors="replace").splitlines():
+        found = TIME_LINE.match(line)
+        if found:
+            fields = dict(part.split("=", 1) for part in found.group(2).split() if "=" in part)
+            yield float(found.group(1)), fields
+
+
+def opponent_times(
+    log: Path, window: tuple[float, float], level: str | None = None
+) -> dict[str, Any]:
+    """The person's opponent's thinking as the server measured it, from its log: per
+    computer turn of the person's games (the ``person`` lane, at ``level`` when given:
+    the ``--analysers``' opponents are greedy) logged inside ``window`` (wall-clock
+    seconds), the sum of its decisions' round trips (``opponent_turn_ms``: queue wait and
+    thinking, what the person waits for before the placements come) and of the worker's
+    thinking alone (``opponent_think_ms``); the decisions the safety cap cut short; and
+    the turns of the games between computers (``beside_turn_ms``, ``beside_capped``)."""
+    turns: dict[tuple[str, str, str], list[float]] = {}
+    thinking: dict[tuple[str, str, str], float] = {}
+    beside: dict[tuple[str, str, str], float] = {}
+    capped = decisions = beside_capped = 0
+    for at, fields in decision_lines(log):
+        if not window[0] <= at <= window[1] + 5:  # a turn begun inside may end after
+            continue
+        key = (fields["seed"], fields["seat"], fields["turn"])
+        total = float(fields["total_ms"]) / 1000
+        if fields["lane"] == "person" and level in (None, fields["level"]):
+            decisions += 1
+            capped += int(fields["capped"])
+            turns.setdefault(key, []).append(total)
+            thinking[key] = thinking.get(key, 0.0) + float(fields["think_ms"]) / 1000
+        elif fields["lane"] == "computers":
+            beside[key] = beside.get(key, 0.0) + total
+            beside_capped += int(fields["capped"])
+    return {
+        "opponent_turn_ms": quantiles([sum(each) for each in turns.values()]),
+        "opponent_think_ms": quantiles(list(thinking.values())),
+        "opponent_first_decision_ms": quantiles([each[0] for each in turns.values()]),
+        "opponent_decisions": decisions,
+        "opponent_capped": capped,
+        "beside_turn_ms": quantiles(list(beside.values())),
+        "beside_capped": beside_capped,
     }
 
 
@@ -670,11 +783,13 @@ def person_runs(args: argparse.Namespace, env: dict[str, str], folder: Path) -> 
     the p95 medians (beside over quiet)."""
     runs: dict[str, list[dict[str, Any]]] = {"quiet": [], "beside": []}
     for pair in range(args.pairs):
-        for kind, games in (("quiet", 0), ("beside", args.beside)):
+        kinds = (("quiet", 0), ("beside", args.beside))
+        for kind, games in kinds[1:] if args.beside_only else kinds:
             place = folder / f"{kind}-{pair}"
             place.mkdir()
             with database(args.database, place) as (url, _pid):
-                server = ServerProcess(0, {**env, "DATABASE_URL": url}, place).start()
+                settings = {**env, "DATABASE_URL": url}
+                server = ServerProcess(0, settings, place, log_times=True).start()
                 try:
                     runs[kind].append(asyncio.run(person_window(args, server, games)))
                 finally:
@@ -691,7 +806,26 @@ def person_runs(args: argparse.Namespace, env: dict[str, str], folder: Path) -> 
     }
     quiet, beside_p95 = medians["p95_quiet_ms"], medians["p95_beside_ms"]
     ratio = round(beside_p95 / quiet, 2) if quiet and beside_p95 is not None else None
-    return {"person": {**medians, "p95_ratio": ratio, "runs": runs}}
+    opponent: dict[str, Any] = {}
+    for kind in ("quiet", "beside"):
+        for figure in ("p50", "p95", "max"):
+            values = [
+                r["opponent_turn_ms"][figure] for r in runs[kind] if figure in r["opponent_turn_ms"]
+            ]
+            opponent[f"{figure}_{kind}_ms"] = statistics.median(values) if values else None
+        opponent[f"max_{kind}_ms_all_runs"] = max(
+            (r["opponent_turn_ms"].get("max", 0) for r in runs[kind]), default=None
+        )
+        opponent[f"capped_{kind}"] = sum(r["opponent_capped"] for r in runs[kind])
+        opponent[f"turns_{kind}"] = sum(r["opponent_turn_ms"]["count"] for r in runs[kind])
+    return {
+        "person": {
+            **medians,
+            "p95_ratio": ratio,
+            "opponent": {"bot": args.person_bot, **opponent},
+            "runs": runs,
+        }
+    }
 
 
 def probe(urls: list[str], stop: Any, results: Any, running: Any) -> None:
@@ -995,6 +1129,17 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--person-bot", default="greedy", help="the person's opponent")
     parser.add_argument("--pairs", type=int, default=3, help="--person: quiet/beside pairs")
+    parser.add_argument(
+        "--analysers",
+        type=int,
+        default=0,
+        help="--person: people asking their game's analysis over and over, beside",
+    )
+    parser.add_argument(
+        "--beside-only",
+        action="store_true",
+        help="--person: only the runs beside the computer games (no quiet ones)",
+    )
     parser.add_argument("--warmup", type=float, default=3, help="--person: seconds before")
     parser.add_argument("--fault", action="store_true", help="SIGKILL process 0 halfway")
     parser.add_argument("--fault-at", type=float, default=5, help="with --actions: seconds in")
@@ -1044,6 +1189,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 "person",
                 "person_bot",
                 "pairs",
+                "analysers",
             )
         },
     }

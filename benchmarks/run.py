@@ -222,23 +222,79 @@ def bench_turns(args: argparse.Namespace) -> dict[str, object]:
     return out
 
 
+CALIBRATION_STEPS = 200_000
+"""The size of one calibration unit (:func:`calibration_loop`): ~25-50 ms on our machines."""
+
+CALIBRATION_SLICE = 10_000
+"""The calibration steps run after each self-play game (a twentieth of a unit), so that
+the yardstick is timed under the same load as the games, spread over the same seconds."""
+
+
+def calibration_loop(steps: int = CALIBRATION_STEPS) -> int:
+    """Calibration work: a fixed amount of plain Python (dict, list and int operations, no
+    project code, nothing compiled of ours), ``steps`` of them (one unit:
+    :data:`CALIBRATION_STEPS`), so that the games a second measured beside it can be
+    divided by how fast this machine runs Python right now. The shared machines' speed
+    varies ~3x from day to day; the ratio varies far less."""
+    table: dict[int, int] = {}
+    kept: list[int] = []
+    total = 0
+    for step in range(steps):
+        key = (step * 7919) % 1009
+        table[key] = table.get(key, 0) + step
+        kept.append(step ^ key)
+        if len(kept) == 64:
+            total += sum(kept) + len(table)
+            kept.clear()
+    return total
+
+
+def calibration_per_s(loops: int = 3) -> float:
+    """Calibration units a second, the fastest of ``loops`` whole units."""
+    best = float("inf")
+    for _ in range(loops):
+        start = time.perf_counter()
+        calibration_loop()
+        best = min(best, time.perf_counter() - start)
+    return 1 / best
+
+
 def bench_selfplay(args: argparse.Namespace) -> dict[str, object]:
     """Whole classic games per second on one core through the public ``Game`` API, each
     level against itself (issue 16's targets: strong >= 30, greedy >= 300), median of
-    ``--repeats`` runs; ``compiled`` names the modules running compiled."""
+    ``--repeats`` runs; ``compiled`` names the modules running compiled.
+
+    After each game a slice of calibration work runs (:data:`CALIBRATION_SLICE`), timed
+    apart, so games and yardstick share the run's load; ``{level}_games_per_unit_median``
+    is the median of the runs' games a second divided by their calibration units a
+    second (the games played in the time of one unit), which compares across days and
+    machines where games a second alone does not (issue 35)."""
     from mathable.ai.arena import play_game
 
     sizes = {"greedy": 10 if args.quick else 200, "strong": 2 if args.quick else 40}
     out: dict[str, object] = {"compiled": compiled_modules()}
+    calibrations: list[float] = []
     for level, games in sizes.items():
-        rates = []
+        rates, per_unit = [], []
         for run in range(args.repeats):
-            start = time.perf_counter()
+            playing = calibrating = 0.0
             for number in range(games):
+                start = time.perf_counter()
                 play_game([level, level], "classic", 30_000 + run * 1000 + number)
-            rates.append(games / (time.perf_counter() - start))
+                middle = time.perf_counter()
+                calibration_loop(CALIBRATION_SLICE)
+                playing += middle - start
+                calibrating += time.perf_counter() - middle
+            rate = games / playing
+            units = games * CALIBRATION_SLICE / CALIBRATION_STEPS / calibrating
+            calibrations.append(units)
+            rates.append(rate)
+            per_unit.append(rate / units)
         out[f"{level}_games_per_s_median"] = round(statistics.median(rates), 1)
         out[f"{level}_games_per_s_min"] = round(min(rates), 1)
+        out[f"{level}_games_per_unit_median"] = round(statistics.median(per_unit), 3)
+    out["calibration_per_s_median"] = round(statistics.median(calibrations), 2)
+    out["calibration_steps"] = CALIBRATION_STEPS
     return out
 
 

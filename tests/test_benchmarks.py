@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -27,6 +28,9 @@ def test_quick_benchmarks_print_json_figures(capsys: pytest.CaptureFixture[str])
             assert figures["turns"] > 0 and figures["max_ms"] >= figures["p95_ms"] > 0
     assert report["selfplay"]["strong_games_per_s_median"] > 0
     assert report["selfplay"]["greedy_games_per_s_median"] > 0
+    for level in ("greedy", "strong"):  # per calibration unit too (issue 35)
+        assert report["selfplay"][f"{level}_games_per_unit_median"] > 0
+    assert report["selfplay"]["calibration_per_s_median"] > 0
     assert report["load"]["actions"] > 0 and report["load"]["latency_ms_p95"] > 0
     assert report["search"]["best_turn_ms_median"] > 0
     assert report["legal"]["positions"] == 50
@@ -87,3 +91,56 @@ def test_quick_person_beside_computer_games_reports_both_runs() -> None:
         assert person[f"p95_{kind}_ms"] == run["latency_ms"]["p95"]
     assert person["runs"]["beside"][0]["beside"] == 2
     assert person["p95_ratio"] > 0
+    for kind in ("quiet", "beside"):  # the opponent's turns as the server timed them
+        (run,) = person["runs"][kind]
+        assert run["opponent_turn_ms"]["count"] > 0
+        assert run["opponent_turn_ms"]["max"] >= run["opponent_turn_ms"]["p50"] > 0
+        assert person["opponent"][f"turns_{kind}"] == run["opponent_turn_ms"]["count"]
+
+
+def load_module(path: Path, name: str) -> Any:
+    """A benchmark script imported as a module (its functions, not its main)."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_opponent_turns_summed_from_the_server_log(tmp_path: Path) -> None:
+    """``load.py --person`` reads the server's decision lines: a turn's decisions summed,
+    the person's lane apart from the computers', lines outside the window left out, and
+    the decisions the cap cut short counted."""
+    load = load_module(LOAD, "bench_load")
+    line = (
+        "{at} bot-time seed={seed} seat=1 turn={turn} level=expert lane={lane} "
+        "wait_ms=1.0 think_ms={think} total_ms={total} capped={capped}"
+    )
+    lines = [
+        line.format(at=100.5, seed=9, turn=0, lane="person", think=90, total=100, capped=0),
+        line.format(at=100.6, seed=9, turn=0, lane="person", think=5, total=10, capped=1),
+        line.format(at=101.0, seed=9, turn=2, lane="person", think=300, total=400, capped=0),
+        line.format(at=101.0, seed=3, turn=2, lane="computers", think=700, total=900, capped=1),
+        line.format(at=50.0, seed=9, turn=4, lane="person", think=900, total=999, capped=1),
+        "INFO: something else the server said",
+    ]
+    log = tmp_path / "server.log"
+    log.write_text("\n".join(lines) + "\n")
+    times = load.opponent_times(log, (100.0, 110.0))
+    assert times["opponent_turn_ms"]["count"] == 2
+    assert times["opponent_turn_ms"]["max"] == 400.0
+    lanes = [fields["lane"] for _, fields in load.decision_lines(log)]
+    assert lanes == ["person", "person", "person", "computers", "person"]
+    assert times["opponent_think_ms"]["max"] == 300.0
+    assert times["opponent_first_decision_ms"]["max"] == 400.0
+    assert times["opponent_decisions"] == 3 and times["opponent_capped"] == 1
+    assert times["beside_turn_ms"] == load.quantiles([0.9]) and times["beside_capped"] == 1
+
+
+def test_the_calibration_loop_is_fixed_work() -> None:
+    """The self-play figures' yardstick does the same work every time (its result is a
+    fixed number) and is timed as loops a second."""
+    run = load_module(SCRIPT, "bench_run_calibration")
+    assert run.calibration_loop() == run.calibration_loop() == 20_003_164_382
+    assert run.calibration_per_s(loops=1) > 0

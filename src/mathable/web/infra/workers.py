@@ -29,6 +29,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 from multiprocessing.context import BaseContext
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -111,6 +112,18 @@ def start_worker(server: int) -> None:
     """A worker's start (the pool's initializer): a lower priority than the server's,
     and an end with the server's (:func:`watch_server`)."""
     yield_to_the_server()
+    watch_server(server)
+
+
+LONG_NICENESS = 15
+"""The CPU priority of the workers of the long jobs (:data:`LONG_JOBS`): below those that
+answer a person at once (:data:`WORKER_NICENESS`), above the games between computers."""
+
+
+def start_long_worker(server: int) -> None:
+    """A long jobs' worker's start: :func:`start_worker` at :data:`LONG_NICENESS`."""
+    with contextlib.suppress(OSError):
+        os.nice(LONG_NICENESS)
     watch_server(server)
 
 
@@ -272,7 +285,17 @@ def summarise(
 BOT_CAP_MS = 1_000
 """The wall-clock safety cap of a computer player's decision on the server, lower than
 the levels' own (a person waits for it): the expert's counted budgets take tens of ms
-a turn, so it bites only on an overloaded machine, and is logged when it does."""
+a turn, so it bites only on an overloaded machine, and is logged when it does. It counts
+from when the decision was queued (:func:`bot_decision`), so the wait for a free worker
+is inside it, not on top of it."""
+
+CAP_FLOOR_MS = 100
+"""The least cap a decision is given however long it waited in the queue: enough for the
+expert's shortlist, so a late decision is a shallower one, never a blind one."""
+
+wall_clock: Callable[[], float] = time.time
+"""The clock a decision's queue wait is read on (``time.time``: the same in every process
+of the machine; a test puts a fixed one here)."""
 
 KEPT_BOTS = 512
 """Computer players each worker keeps between actions (the least recently used go)."""
@@ -280,26 +303,57 @@ _kept: OrderedDict[tuple[str, int], Bot] = OrderedDict()
 _kept_lock = threading.Lock()
 
 
-def bot_move(level: str, seed: int, view: View) -> Action:
-    """The action a computer player of ``level`` picks from its seat's view.
+@dataclass(frozen=True)
+class Decision:
+    """A computer player's action and what it cost: ``wait_ms`` queued before a worker
+    took it, ``think_ms`` in the worker, ``capped`` whether the safety cap cut it short
+    (the server logs them: :mod:`mathable.web.rounds.computers`)."""
+
+    action: Action
+    think_ms: float
+    wait_ms: float
+    capped: bool
+
+
+def bot_decision(
+    level: str, seed: int, view: View, queued_at: float | None = None, wait_counts: bool = True
+) -> Decision:
+    """The action a computer player of ``level`` picks from its seat's view, timed.
 
     The worker keeps the player for its next action (its board and its turn plan: a
     strong turn is planned once, not at every placement). That is speed only: a
     decision depends on the view and the seed alone (see :mod:`mathable.ai.base`), so
     another worker, or a restarted server, decides the same (unless the decision runs
-    past :data:`BOT_CAP_MS`, the safety cap, which is logged). A player in use is
-    taken out of the cache, so two threads never share one."""
+    past its safety cap, which is logged). The cap is :data:`BOT_CAP_MS` counted from
+    ``queued_at`` (``time.time()`` when the job was queued), at least
+    :data:`CAP_FLOOR_MS`, unless ``level`` sets its own or the wait does not count
+    (``wait_counts`` False: nobody waits for it, the cap runs from the start). A player
+    in use is taken out of the cache, so two threads never share one."""
+    started = wall_clock()
+    wait_ms = 0.0 if queued_at is None else max(0.0, 1000 * (started - queued_at))
     key = (level, seed)
     with _kept_lock:
         bot = _kept.pop(key, None)
+    capped_spec = with_cap(level, BOT_CAP_MS)
     if bot is None:
-        bot = get_bot(with_cap(level, BOT_CAP_MS), seed)
+        bot = get_bot(capped_spec, seed)
+    if capped_spec != level and hasattr(bot, "cap_ms"):  # the server's cap, not the spec's
+        left = BOT_CAP_MS - wait_ms if wait_counts else BOT_CAP_MS
+        setattr(bot, "cap_ms", max(CAP_FLOOR_MS, round(left)))  # noqa: B010
+    capped_before = getattr(bot, "capped", 0)
     action = bot.act(view)
+    think_ms = 1000 * (wall_clock() - started)
+    capped = getattr(bot, "capped", 0) != capped_before
     with _kept_lock:
         _kept[key] = bot
         while len(_kept) > KEPT_BOTS:
             _kept.popitem(last=False)
-    return action
+    return Decision(action, round(think_ms, 2), round(wait_ms, 2), capped)
+
+
+def bot_move(level: str, seed: int, view: View) -> Action:
+    """The action of :func:`bot_decision`, untimed (nothing queued before it)."""
+    return bot_decision(level, seed, view).action
 
 
 def hint_turns(view: View) -> list[Hint]:
@@ -342,6 +396,12 @@ def placements_of(game: Game, turn: str) -> list[dict[str, Any]]:
     return out
 
 
+LONG_JOBS: tuple[Callable[..., Any], ...] = (analyse_record,)
+"""The jobs that take seconds (a whole game's analysis): they run in a pool of their own
+(:class:`Workers`), so a person's computer opponent or hint never queues behind one
+(issue 35: with one worker, a turn waited for a whole analysis)."""
+
+
 def worker_pid() -> int:
     """The id of the process a job runs in (which process did the work)."""
     return os.getpid()
@@ -361,11 +421,15 @@ def _context() -> BaseContext:
 
 
 class Workers:
-    """A process pool of ``size`` workers (0: a thread of this process, see above)."""
+    """A process pool of ``size`` workers (0: a thread of this process, see above), and
+    beside it, started with the first such job, a pool of as many for the long jobs
+    (:data:`LONG_JOBS`) at a lower CPU priority, so that a long job never delays a short
+    one: the short ones never queue behind it, and take the CPU from it."""
 
     def __init__(self, size: int | None = None) -> None:
         self.size = default_size() if size is None else max(0, size)
         self._pool: ProcessPoolExecutor | None = None
+        self._long: ProcessPoolExecutor | None = None
         self._breaks = 0
 
     @property
@@ -373,15 +437,24 @@ class Workers:
         """Whether jobs go to worker processes."""
         return self._pool is not None
 
-    def _new_pool(self) -> ProcessPoolExecutor:
+    def _new_pool(self, initializer: Callable[[int], None] = start_worker) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(
-            self.size, mp_context=_context(), initializer=start_worker, initargs=(os.getpid(),)
+            self.size, mp_context=_context(), initializer=initializer, initargs=(os.getpid(),)
         )
 
     def start(self) -> None:
         """Open the pool (its processes start with the first job)."""
         if self._pool is None and self.size > 0:
             self._pool = self._new_pool()
+
+    def _pool_for(self, job: Callable[..., Any]) -> ProcessPoolExecutor | None:
+        """The pool ``job`` runs in: the long jobs' own (opened now if need be), or the
+        pool (None: no processes, jobs run on threads)."""
+        if self._pool is None or job not in LONG_JOBS:
+            return self._pool
+        if self._long is None:
+            self._long = self._new_pool(start_long_worker)
+        return self._long
 
     async def run(self, job: Callable[..., T], *args: Any) -> T:
         """``job(*args)`` in a worker, awaited without blocking the event loop. A pool
@@ -390,7 +463,7 @@ class Workers:
         on threads from then on, so the server still answers."""
         loop = asyncio.get_running_loop()
         for _ in range(2):
-            pool = self._pool
+            pool = self._pool_for(job)
             if pool is None:
                 break
             try:
@@ -403,24 +476,31 @@ class Workers:
         return await asyncio.to_thread(job, *args)
 
     def _replace(self, broken: ProcessPoolExecutor) -> None:
-        """A new pool for a broken one (once per break), or none after two breaks in a
-        row."""
-        if self._pool is not broken:
+        """A new pool for a broken one (once per break; the long jobs' own is opened
+        again by its next job), or none after two breaks in a row."""
+        long = broken is self._long
+        if not long and self._pool is not broken:
             return  # replaced already by another job that saw it break
         broken.shutdown(wait=False, cancel_futures=True)
+        if long:
+            self._long = None
         self._breaks += 1
         if self._breaks >= 2:
             log.warning("the worker processes keep failing: jobs run on threads instead")
-            self._pool = None
-        else:
+            for pool in (self._pool, self._long):
+                if pool is not None:
+                    pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = self._long = None
+        elif not long:
             log.warning("a worker process died: the pool is restarted")
             self._pool = self._new_pool()
 
     def shutdown(self) -> None:
-        """Stop the pool: queued jobs are cancelled, running ones finish."""
-        pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
+        """Stop the pools: queued jobs are cancelled, running ones finish."""
+        for pool in (self._pool, self._long):
+            if pool is not None:
+                pool.shutdown(wait=True, cancel_futures=True)
+        self._pool = self._long = None
 
 
 # -- the computers' own lane (issue 30, finding 5) -------------------------------------
@@ -432,14 +512,23 @@ below the workers that answer people (:data:`WORKER_NICENESS`)."""
 _lowered = False
 
 
-def computers_move(level: str, seed: int, view: View) -> Action:
-    """:func:`bot_move` for a game between computers only, in a worker of the computers'
-    own pool (:attr:`~.service.GameService.computer_workers`) at the lowest CPU priority:
-    their turns never queue before a person's computer opponent, and yield the CPU to
-    it. Never lowers the server's own priority (a pool of size 0 runs jobs on threads)."""
+def computers_decision(
+    level: str, seed: int, view: View, queued_at: float | None = None
+) -> Decision:
+    """:func:`bot_decision` for a game between computers only, in a worker of the
+    computers' own pool (:attr:`~.service.GameService.computer_workers`) at the lowest
+    CPU priority: their turns never queue before a person's computer opponent, and yield
+    the CPU to it; their cap runs from the decision's start (their queue is long, and
+    nobody waits: a cap counted from the queue would cut most of their decisions short).
+    Never lowers the server's own priority (a pool of size 0 runs jobs on threads)."""
     global _lowered
     if not _lowered and multiprocessing.parent_process() is not None:
         with contextlib.suppress(OSError):
             os.nice(max(0, COMPUTERS_NICENESS - os.nice(0)))
         _lowered = True
-    return bot_move(level, seed, view)
+    return bot_decision(level, seed, view, queued_at, wait_counts=False)
+
+
+def computers_move(level: str, seed: int, view: View) -> Action:
+    """The action of :func:`computers_decision`, untimed."""
+    return computers_decision(level, seed, view).action

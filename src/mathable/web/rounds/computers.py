@@ -1,6 +1,11 @@
 """The computer players' turns (:class:`Computers`), thought in the worker pools off the
 event loop (one task per game; games between computers in a lane of their own), and the
 hints.
+
+Each decision's cost is logged at DEBUG on :data:`TIMES` (off unless a deployment or a
+benchmark turns that logger on: ``benchmarks/load.py --person`` does), one line a
+decision in :data:`TIME_LINE`'s form. A computer's placements are shown one at a time,
+``MATHABLE_BOT_PACE_MS`` apart (:func:`bot_pace_ms`).
 """
 
 from __future__ import annotations
@@ -8,24 +13,61 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import time
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from mathable.ai import in_time
-from mathable.engine.actions import Action
+from mathable.engine.actions import Action, Place
 from mathable.engine.errors import IllegalMove
 from mathable.engine.protocol import Game
 from mathable.i18n import _, lazy
 from mathable.web.infra.errors import ServiceError
 from mathable.web.infra.store import ConflictError
 from mathable.web.infra.workers import (
-    bot_move,
-    computers_move,
+    Decision,
+    bot_decision,
+    computers_decision,
     hint_turns,
 )
 from mathable.web.rounds.finisher import Finisher
 from mathable.web.rounds.live import LiveGame, Seated
 
 log = logging.getLogger(__name__)
+
+TIMES = logging.getLogger(__name__ + ".times")
+"""Where each computer decision's cost is logged, at DEBUG (:data:`TIME_LINE`)."""
+
+TIME_LINE = (
+    "bot-time seed=%d seat=%d turn=%d level=%s lane=%s wait_ms=%.1f think_ms=%.1f "
+    "total_ms=%.1f capped=%d"
+)
+"""One decision: its player's seed (from its game's and its seat: ``_bot_seed``), seat,
+turn (the finished turns before it), level, lane (``person``: a person's opponent;
+``computers``: a game between computers only), the worker's queue wait and thinking, the
+whole round trip as the server awaited it, and whether the safety cap bit (1)."""
+
+PACE_SETTING = "MATHABLE_BOT_PACE_MS"
+DEFAULT_PACE_MS = 0
+"""The pause between two placements of one computer turn as they are shown (none by
+default: a turn's placements reach the page as fast as they are decided, and the page
+marks the latest ones)."""
+MAX_PACE_MS = 5_000
+
+
+def bot_pace_ms(environ: Mapping[str, str] = os.environ) -> int:
+    """The milliseconds between two shown placements of one computer turn, from
+    ``MATHABLE_BOT_PACE_MS`` (0: all at once; :data:`DEFAULT_PACE_MS` unset); a value
+    that is not a whole number from 0 to :data:`MAX_PACE_MS` is refused."""
+    text = environ.get(PACE_SETTING, "").strip()
+    if not text:
+        return DEFAULT_PACE_MS
+    if not text.isdigit() or int(text) > MAX_PACE_MS:
+        raise ValueError(
+            f"{PACE_SETTING}={text!r}: expected a whole number of ms, 0 to {MAX_PACE_MS}"
+        )
+    return int(text)
 
 
 HINTS_OFF = lazy(
@@ -38,6 +80,23 @@ HINTS_OFF = lazy(
 class Computers(Finisher):
     """The computer players' turns, thought in the worker pools off the event loop (one task
     per game), and the hints."""
+
+    pause: Callable[[float], Awaitable[None]] = staticmethod(asyncio.sleep)
+    """How the pace between shown placements is waited (a test puts a recorder here)."""
+
+    _pace_ms: int | None = None
+
+    @property
+    def pace_ms(self) -> int:
+        """:func:`bot_pace_ms`, read from the environment at its first use (a bad value
+        is logged as an error and the default used: a typo never stops the computers)."""
+        if self._pace_ms is None:
+            try:
+                self._pace_ms = bot_pace_ms()
+            except ValueError as exc:
+                log.error("%s: %s ms are used", exc, DEFAULT_PACE_MS)
+                self._pace_ms = DEFAULT_PACE_MS
+        return self._pace_ms
 
     async def _run_bots(self, live: LiveGame) -> None:
         """Let computer players move until a person is to move (or the game ends), on
@@ -115,6 +174,8 @@ class Computers(Finisher):
                         self.reload(live)
                         continue
                 await self._broadcast(live)
+                if self.pace_ms and self._turn_goes_on(live, seat, action):
+                    await self.pause(self.pace_ms / 1000)
             except asyncio.CancelledError:
                 raise
             except ServiceError:  # the game is not in the store
@@ -136,18 +197,27 @@ class Computers(Finisher):
         left = None if clocks is None else clocks.left_ms[seat]
         return in_time(live.bots[seat], left)
 
+    @staticmethod
+    def _turn_goes_on(live: LiveGame, seat: int, action: Action) -> bool:
+        """Whether computer ``seat`` just placed a token and its turn goes on (the pace is
+        kept after such a placement, not after a turn's end)."""
+        return isinstance(action, Place) and not live.over and live.game.to_move == seat
+
     async def _decide(
         self, level: str, seed: int, game: Game, seat: int, alone: bool = False
     ) -> Action:
         """A computer player's action from its seat's view, in the worker pool; in a game
         between computers only (``alone``), in the computers' own pool, so that a person's
         opponent never waits behind them (issue 30); if the pool cannot answer, the
-        engine's first legal action."""
+        engine's first legal action. Its cost is logged on :data:`TIMES`."""
         try:
+            view = game.view(seat)
+            queued = time.time()
             if alone:
-                view = game.view(seat)
-                return await self.computer_workers.run(computers_move, level, seed, view)
-            return await self.workers.run(bot_move, level, seed, game.view(seat))
+                job = computers_decision
+                decision = await self.computer_workers.run(job, level, seed, view, queued)
+            else:
+                decision = await self.workers.run(bot_decision, level, seed, view, queued)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -156,6 +226,33 @@ class Computers(Finisher):
             if not choices:
                 raise
             return choices[0]
+        if TIMES.isEnabledFor(logging.DEBUG):
+            self._log_time(seed, game, seat, level, alone, decision, queued)
+        return decision.action
+
+    @staticmethod
+    def _log_time(
+        seed: int,
+        game: Game,
+        seat: int,
+        level: str,
+        alone: bool,
+        decision: Decision,
+        queued: float,
+    ) -> None:
+        """One :data:`TIME_LINE` on :data:`TIMES`."""
+        TIMES.debug(
+            TIME_LINE,
+            seed,
+            seat,
+            len(game.summaries()),
+            level,
+            "computers" if alone else "person",
+            decision.wait_ms,
+            decision.think_ms,
+            1000 * (time.time() - queued),
+            int(decision.capped),
+        )
 
     async def hint(self, seated: Seated) -> dict[str, Any]:
         """The best turns for the seat to move, searched from that seat's view only."""
