@@ -158,9 +158,11 @@ def test_the_header_leads_everywhere(
     else:
         expect(button).to_be_hidden()
     links = page.locator("header nav.site a")
-    expect(links).to_have_text(["Play", "Lobby", "Learn", "Puzzles", "Practice", "Leaderboard"])
+    expect(links).to_have_text(
+        ["Play", "Lobby", "Learn", "Puzzles", "Practice", "Leaderboard", "Keep score"]
+    )
     hrefs = [links.nth(i).get_attribute("href") for i in range(links.count())]
-    assert hrefs == ["/", "/lobby", "/learn", "/puzzles", "/practice", "/leaderboard"]
+    assert hrefs == ["/", "/lobby", "/learn", "/puzzles", "/practice", "/leaderboard", "/keep"]
     page.click("#puzzles-nav")
     expect(page).to_have_url(re.compile(r"/puzzles$"))
     expect(page.locator("#puzzles-nav")).to_have_attribute("aria-current", "page")

@@ -12,11 +12,12 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, FastAPI, Path, Request
-from fastapi.responses import PlainTextResponse
+from fastapi.responses import HTMLResponse, PlainTextResponse
 from pydantic import BaseModel, Field
 
 from mathable.i18n import _
 from mathable.web.infra.errors import REFUSALS, ServiceError
+from mathable.web.infra.language import html_page
 from mathable.web.infra.limits import rate_limited
 from mathable.web.infra.store import EventStore
 
@@ -41,6 +42,7 @@ Seq = Field(
 Token = Field(max_length=100, description="The kept game's token (its link's secret).")
 
 router = APIRouter(prefix="/api/keeper", tags=["score keeper"], responses=REFUSALS)
+pages = APIRouter(include_in_schema=False)
 
 
 class KeptIn(BaseModel):
@@ -182,7 +184,20 @@ def sheet(game_id: GameId, keeper: Keeper) -> PlainTextResponse:
     )
 
 
+@pages.get("/keep")
+async def keeper_page() -> HTMLResponse:
+    """The keeper's page: a new kept game set up (keeper.js draws it)."""
+    return html_page()
+
+
+@pages.get("/keep/{game_id}")
+async def kept_page(game_id: GameId) -> HTMLResponse:
+    """A kept game's page (its token in the link's fragment, which no server sees)."""
+    return html_page()
+
+
 def install(app: FastAPI, store: EventStore) -> None:
-    """The keeper's service (``app.state.keeper``) and its routes."""
+    """The keeper's service (``app.state.keeper``), its routes and its page."""
     app.state.keeper = KeeperService(store)
     app.include_router(router)
+    app.include_router(pages)

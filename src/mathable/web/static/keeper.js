@@ -1,0 +1,427 @@
+// The score keeper (/keep, issue 37): a game played on a real board, kept from a phone.
+// The page judges nothing itself: each turn is sent in the sheet's notation (I8=12,
+// J8=16+) to /api/keeper, whose rules check, score and explain it; a refusal is shown as
+// the server words it and nothing is recorded. The racks are unknown (ruling R1): the
+// keypad offers every value still unseen. Nothing is lost: the game lives on the server
+// (a reload carries on from GET /api/keeper/{id}); its token is kept in this browser
+// (localStorage) and in the link's fragment (#token, never sent to a server's log), which
+// a second phone at the table opens; a turn entered without a connection is queued here
+// and sent in order when it returns, each with its own id, so it is stored once.
+
+import { SYMBOLS, announce, api, app, h, setWhere } from "./core.js";
+import { nt, pt, t } from "./i18n.js";
+import { coordinates, targetName } from "./surface.js";
+
+const at = { id: null, token: null, game: null, caps: null, variants: [], pending: [], cell: null, cursor: null,
+  result: null, error: null, where: null, exchange: 1, ending: false, flushing: null };
+
+// ---------------------------------------------------------------- storage
+
+const tokenKey = id => "keeper-token-" + id;
+const queueKey = id => "keeper-queue-" + id;
+function stored(key, fallback) {
+  try { const text = localStorage.getItem(key); return text ? JSON.parse(text) : fallback; } catch { return fallback; }
+}
+function store(key, value) {
+  try { if (value === null) localStorage.removeItem(key); else localStorage.setItem(key, JSON.stringify(value)); } catch { /* private mode: kept in memory only */ }
+}
+export function queued() { return at.id ? stored(queueKey(at.id), []) : []; }
+function setQueue(items) { store(queueKey(at.id), items.length ? items : null); }
+// A client id of one entry: sent again after a lost answer, the server stores it once.
+function entryId() {
+  const random = crypto.getRandomValues(new Uint32Array(2));
+  return "k" + Date.now().toString(36) + "-" + random[0].toString(36) + random[1].toString(36);
+}
+
+// ---------------------------------------------------------------- the page
+
+export async function keeperPage(id) {
+  setWhere(t("Keep score"), true);
+  at.variants = (await api("/api/variants")).filter(v => v.capabilities.score_sheets && v.capabilities.surface === "board");
+  if (!id) { setup(); return; }
+  at.id = id;
+  const fragment = decodeURIComponent(location.hash.slice(1));
+  if (fragment) store(tokenKey(id), fragment);
+  at.token = fragment || stored(tokenKey(id), null);
+  if (at.token && !fragment) history.replaceState(null, "", location.pathname + "#" + encodeURIComponent(at.token));
+  window.addEventListener("online", () => flush());
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) refresh(); });
+  await refresh();
+}
+
+// The game as the server has it, then the queue sent (what was entered offline).
+async function refresh() {
+  try {
+    at.game = await api("/api/keeper/" + encodeURIComponent(at.id));
+  } catch (e) {
+    if (!e.status && at.game) { draw(); return; }  // offline: the game as last seen
+    if (!e.status) { app.replaceChildren(h("p", { class: "error", role: "alert" }, t("No connection: the kept game will show when it returns."))); setTimeout(refresh, 5000); return; }
+    app.replaceChildren(h("p", { class: "error", role: "alert" }, e.message));
+    return;
+  }
+  const found = at.variants.find(v => v.name === at.game.variant);
+  at.caps = found ? found.capabilities : null;
+  document.title = t("{title} — {brand}", { title: t("Keep score"), brand: document.querySelector("header .brand").textContent });
+  draw();
+  if (queued().length) flush();
+}
+
+// ---------------------------------------------------------------- setup
+
+function setup() {
+  const names = [0, 1, 2, 3].map(i => h("input", { type: "text", id: "keep-name-" + i, maxlength: "40", autocomplete: "off",
+    required: i < 2, oninput: () => starters() }));
+  const first = h("select", { id: "keep-first" });
+  // Who starts: one of the names typed, or the rulebook's draw (the keeper draws, C10).
+  function starters() {
+    const kept = first.value;
+    const typed = names.map(n => n.value.trim()).filter(Boolean);
+    first.replaceChildren(...typed.map(name => h("option", { value: name }, name)),
+      // TRANSLATORS: an option of who starts a kept game: the rulebook's draw (C10)
+      h("option", { value: "draw" }, t("Draw (the rulebook's draw)")));
+    if ([...first.options].some(o => o.value === kept)) first.value = kept;
+  }
+  starters();
+  const variant = h("select", { id: "keep-variant" }, at.variants.map(v => h("option", { value: v.name }, v.title)));
+  const referee = h("input", { type: "checkbox", id: "keep-referee" });
+  const form = h("form", { id: "keep-setup", class: "keep-setup", onsubmit: async e => {
+    e.preventDefault();
+    const players = names.map(n => n.value.trim()).filter(Boolean);
+    try {
+      const made = await api("/api/keeper", { method: "POST", body: JSON.stringify({ variant: variant.value, players, first: first.value, referee: referee.checked }) });
+      store(tokenKey(made.id), made.token);
+      location.assign("/keep/" + encodeURIComponent(made.id) + "#" + encodeURIComponent(made.token));
+    } catch (err) { shout(err.message); }
+  } },
+    h("label", { for: "keep-variant" }, t("Game")), variant,
+    h("fieldset", {}, h("legend", {}, t("Players, in seat order (2 to 4)")),
+      names.flatMap((input, i) => [h("label", { for: input.id }, t("Player {number}", { number: i + 1 })), input])),
+    h("label", { for: "keep-first" }, t("Who starts")), first,
+    h("label", { class: "check", for: "keep-referee" }, referee, " ", t("Table referee: illegal placements stand until challenged (C12)")),
+    h("button", { type: "submit", class: "primary", id: "keep-start" }, t("Start keeping")));
+  app.replaceChildren(h("article", { class: "keeper", id: "keeper" },
+    h("h2", {}, t("Keep score")),
+    h("p", { class: "about" }, t("A game on a real board: enter each turn here, the keeper checks it by the rules, scores it and keeps the score sheet.")),
+    h("p", { id: "message", class: "error", role: "alert" }),
+    form));
+}
+
+// ---------------------------------------------------------------- drawing
+
+// The values the keypad offers: unseen, less those queued and pending here.
+function available() {
+  const left = { ...at.game.unseen };
+  const spend = value => { left[value] = (left[value] || 0) - 1; };
+  for (const item of queued()) for (const p of item.body.placements || []) spend(String(parseInt(p.split("=")[1], 10)));
+  for (const p of at.pending) spend(String(p.value));
+  return left;
+}
+
+// The board as the table sees it: placed, queued (not yet checked) and pending tokens.
+function shownBoard() {
+  const shown = {}, state = {};
+  for (const [cell, value] of Object.entries(at.game.board)) { shown[cell] = value; state[cell] = "placed"; }
+  for (const item of queued()) for (const p of item.body.placements || []) {
+    const [cell, value] = p.replace("+", "").split("=");
+    shown[cell] = value; state[cell] = "queued";
+  }
+  for (const p of at.pending) { shown[p.cell] = p.value; state[p.cell] = "pending"; }
+  return { shown, state };
+}
+
+function draw() {
+  const g = at.game;
+  const mine = !!at.token;
+  const parts = [
+    h("h2", {}, t("Keep score")),
+    scores(g),
+    h("p", { id: "message", class: at.error ? "error" : "", role: at.error ? "alert" : "status" }, at.error || ""),
+    queueNote(),
+    result(),
+    board(),
+    g.over ? finalNote(g) : mine ? turnControls(g) : h("p", {}, t("This link shows the game: the link with its token enters turns.")),
+    unseenCard(g),
+    turnList(g),
+    h("p", { class: "row" },
+      h("a", { href: "/api/keeper/" + encodeURIComponent(at.id) + "/sheet", download: "kept-" + at.id + ".txt", id: "keep-sheet", class: "button-link" }, t("Download the score sheet")),
+      h("button", { type: "button", id: "keep-refresh", onclick: () => refresh() }, t("Refresh"))),
+    mine ? share() : "",
+  ];
+  app.replaceChildren(h("article", { class: "keeper", id: "keeper" }, parts));
+}
+
+function scores(g) {
+  return h("ol", { class: "keep-scores", id: "keep-scores", "aria-label": t("Scores") }, g.players.map((name, seat) => {
+    const moving = !g.over && seat === g.to_move;
+    return h("li", { class: moving ? "to-move" : "", "aria-current": moving ? "true" : null, "data-seat": seat },
+      h("span", { class: "name" }, moving ? t("{name} to move", { name }) : name), " ", h("strong", { class: "score" }, g.scores[seat]));
+  }));
+}
+
+function queueNote() {
+  const items = queued();
+  if (!items.length) return "";
+  return h("p", { class: "keep-queue", id: "keep-queue", role: "status" },
+    // TRANSLATORS: turns entered without a connection, waiting to be checked and stored
+    nt("{count} entry waiting for the connection: it will be sent and checked when it returns.",
+      "{count} entries waiting for the connection: they will be sent and checked when it returns.", items.length));
+}
+
+// The last turn's points and why: each placement's explanation, then the bonus.
+function result() {
+  const r = at.result;
+  if (!r) return "";
+  return h("section", { class: "keep-result", id: "keep-result", "aria-live": "polite" },
+    h("p", {}, h("strong", {}, t("{name}: {points} points", { name: r.player, points: r.points }))),
+    r.explanations.length ? h("ul", {}, r.explanations.map(e => h("li", { class: e.mistake ? "error" : "" }, e.text))) : "");
+}
+
+function board() {
+  const c = at.caps;
+  const { shown, state } = shownBoard();
+  const coords = coordinates(c);
+  const grid = h("div", { class: "board keep-board", id: "board", role: "group", "aria-label": t("board"),
+    style: "--cols: " + c.columns + "; grid-template-columns: " + (coords ? "var(--coord) " : "") + "repeat(" + c.columns + ", var(--cell))" });
+  if (coords) grid.append(h("span", { class: "coord", "aria-hidden": "true" }), ...coords.columns.map(l => h("span", { class: "coord", "aria-hidden": "true" }, l)));
+  const focusAt = at.cursor !== null ? at.cursor : Math.floor(c.targets.length / 2 - c.columns / 2);
+  c.targets.forEach((target, i) => {
+    if (coords && i % c.columns === 0) grid.append(h("span", { class: "coord", "aria-hidden": "true" }, coords.rows[i / c.columns]));
+    const value = shown[target.name];
+    const has = value !== undefined;
+    const classes = ["cell", target.kind];
+    if (state[target.name] === "pending") classes.push("current");
+    if (state[target.name] === "queued") classes.push("tentative");
+    if (at.cell === target.name) classes.push("cursor", "picked");
+    if (at.where === target.name) classes.push("hinted");
+    const extra = state[target.name] === "pending" ? [t("entered this turn")] : state[target.name] === "queued" ? [t("waiting to be sent")] : [];
+    grid.append(h("button", { type: "button", class: classes.join(" "), "data-cell": target.name, "data-index": i, title: target.name,
+      "aria-label": [targetName(target, has ? Number(value) : -1, "", false, false, ""), ...extra].join(", "),
+      "aria-pressed": at.cell === target.name ? "true" : "false", tabindex: i === focusAt ? "0" : "-1",
+      onclick: () => tapCell(target, i, state[target.name]), onkeydown: e => moveCursor(e, i) },
+    has ? h("span", { class: "tok" }, value) : SYMBOLS[target.label] || target.label));
+  });
+  return h("div", { class: "keep-board-wrap" }, grid);
+}
+
+// Arrow keys move along the board (one cell in the tab order: roving focus).
+function moveCursor(e, i) {
+  const c = at.caps;
+  const step = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -c.columns, ArrowDown: c.columns }[e.key];
+  if (step === undefined) return;
+  e.preventDefault();
+  const next = i + step;
+  if (next < 0 || next >= c.targets.length) return;
+  at.cursor = next;
+  for (const cell of document.querySelectorAll("#board .cell")) cell.tabIndex = Number(cell.dataset.index) === next ? 0 : -1;
+  document.querySelector('#board .cell[data-index="' + next + '"]').focus();
+}
+
+// A tap on an empty cell picks it for the keypad; on a pending token, takes it back.
+function tapCell(target, i, state) {
+  if (at.game.over || !at.token) return;
+  at.cursor = i;
+  if (state === "pending") {
+    at.pending = at.pending.filter(p => p.cell !== target.name);
+    at.cell = null;
+    announce(t("{cell} cleared", { cell: target.name }));
+  } else if (state) {
+    return;
+  } else {
+    at.cell = at.cell === target.name ? null : target.name;
+    if (at.cell) {
+      announce(t("{cell} chosen: now its value on the keypad", { cell: target.name }));
+      draw();
+      const key = document.querySelector("#keypad .key");  // the keyboard goes on to the values
+      if (key) { key.focus(); return; }
+    }
+  }
+  drawKeeping(target.name);
+}
+
+// On the keypad, typed digits go to the value they spell (1, then 2: 12).
+let typed = "";
+function typeValue(e) {
+  if (!/^[0-9]$/.test(e.key)) { typed = ""; return; }
+  const keys = [...document.querySelectorAll("#keypad .key")];
+  const starts = text => keys.find(k => k.dataset.value.startsWith(text));
+  typed = starts(typed + e.key) ? typed + e.key : starts(e.key) ? e.key : "";
+  const exact = keys.find(k => k.dataset.value === typed) || starts(typed);
+  if (exact) { e.preventDefault(); exact.focus(); }
+}
+
+// Draw again and give the focus back where it was (the board's cell, a key).
+function drawKeeping(cell) {
+  draw();
+  const back = cell ? document.querySelector('#board .cell[data-cell="' + cell + '"]') : null;
+  if (back) back.focus();
+}
+
+function place(value) {
+  const target = at.caps.targets.find(x => x.name === at.cell);
+  at.pending.push({ cell: at.cell, value, extra: false, restriction: target.kind === "restriction" });
+  const cell = at.cell;
+  at.cell = null;
+  at.error = null;
+  announce(t("{value} on {cell}", { value, cell }));
+  drawKeeping(cell);
+}
+
+function turnControls(g) {
+  const left = available();
+  const values = Object.keys(g.unseen).map(Number).sort((a, b) => a - b);
+  const keypad = h("div", { class: "keypad", id: "keypad", role: "group", onkeydown: typeValue,
+    "aria-label": at.cell ? t("Value for {cell}", { cell: at.cell }) : t("Values still unseen: choose a cell first") },
+  values.filter(v => left[v] > 0).map(v => h("button", { type: "button", class: "key", "data-value": v, disabled: !at.cell,
+    "aria-label": nt("{value}: {count} unseen", "{value}: {count} unseen", left[v], { value: v }), onclick: () => place(v) }, v)));
+  const pending = at.pending.length ? h("ul", { class: "keep-pending", id: "keep-pending", "aria-label": t("This turn") }, at.pending.map(p =>
+    h("li", {}, h("span", {}, p.cell + "=" + p.value),
+      p.restriction ? h("button", { type: "button", class: "switch", "aria-pressed": String(p.extra), "data-extra": p.cell,
+        onclick: () => { p.extra = !p.extra; draw(); } }, t("Extra token taken")) : "",
+      h("button", { type: "button", "data-remove": p.cell, "aria-label": t("Take back {placement}", { placement: p.cell + "=" + p.value }),
+        onclick: () => { at.pending = at.pending.filter(q => q !== p); draw(); } }, "✕")))) : "";
+  const moving = g.players[g.to_move];
+  const exchange = h("input", { type: "number", id: "keep-exchange-count", min: "1", max: "20", value: String(at.exchange), inputmode: "numeric",
+    oninput: e => { at.exchange = Number(e.target.value) || 1; } });
+  return h("section", { class: "keep-turn", id: "keep-turn", "aria-label": t("{name}'s turn", { name: moving }) },
+    h("p", { id: "keep-prompt" }, at.cell ? t("{cell}: tap its value.", { cell: at.cell }) : t("{name}: tap a cell, then its value.", { name: moving })),
+    keypad, pending,
+    h("div", { class: "row keep-actions" },
+      h("button", { type: "button", class: "primary", id: "keep-end-turn", disabled: !at.pending.length, onclick: () => endTurn() }, t("End turn")),
+      h("button", { type: "button", id: "keep-pass", onclick: () => send("turns", { pass: true }, "pass") }, pt("action", "Pass")),
+      g.referee && g.turns.length ? h("button", { type: "button", id: "keep-challenge", onclick: () => send("turns", { challenge: true }, "challenge") }, t("Challenge the last turn")) : "",
+      h("button", { type: "button", id: "keep-undo", disabled: !g.turns.length && !g.seq, onclick: () => send("undo", {}, "undo") }, t("Undo the last entry"))),
+    h("div", { class: "row keep-exchange" },
+      h("label", { for: "keep-exchange-count" }, t("Tokens exchanged")), exchange,
+      h("button", { type: "button", id: "keep-exchange", onclick: () => send("turns", { exchange: at.exchange }, "exchange " + at.exchange) }, pt("action", "Exchange"))),
+    ending(g));
+}
+
+// The end (C11): each player's tokens left, deducted.
+function ending(g) {
+  const toggle = h("button", { type: "button", id: "keep-ending", "aria-expanded": String(at.ending), "aria-controls": "keep-end-form",
+    onclick: () => { at.ending = !at.ending; draw(); } }, t("End of the game…"));
+  if (!at.ending) return h("div", { class: "row" }, g.ending ? h("strong", {}, t("The bag is empty and a rack was emptied: enter the end.")) : "", toggle);
+  const inputs = g.players.map((name, seat) => h("input", { type: "text", id: "keep-left-" + seat, inputmode: "numeric", autocomplete: "off", placeholder: "5, 7" }));
+  const form = h("form", { id: "keep-end-form", class: "keep-end", onsubmit: e => {
+    e.preventDefault();
+    const left = inputs.map(input => input.value.split(/[^0-9]+/).filter(Boolean).map(Number));
+    send("end", { left }, "end");
+  } },
+  h("p", {}, t("Each player's tokens left, by value (they are deducted):")),
+  g.players.flatMap((name, seat) => [h("label", { for: inputs[seat].id }, name), inputs[seat]]),
+  h("button", { type: "submit", class: "primary", id: "keep-end-game" }, t("End the game")));
+  return h("div", {}, h("div", { class: "row" }, toggle), form);
+}
+
+function finalNote(g) {
+  const best = Math.max(...g.scores);
+  const winners = g.players.filter((_, seat) => g.scores[seat] === best);
+  return h("section", { id: "keep-over", class: "keep-over" },
+    h("p", {}, h("strong", {}, t("Game over: {names} won with {points} points.", { names: winners.join(", "), points: best }))),
+    g.deductions && g.deductions.some(Boolean) ? h("p", {}, t("Deducted: {list}", { list: g.players.map((p, s) => p + " −" + g.deductions[s]).join(", ") })) : "",
+    h("button", { type: "button", id: "keep-undo", onclick: () => send("undo", {}, "undo") }, t("Undo the last entry")));
+}
+
+// The player card (C13): per value, how many tokens are still out.
+function unseenCard(g) {
+  const left = available();
+  const values = Object.keys(g.unseen).map(Number).sort((a, b) => a - b);
+  return h("details", { class: "keep-card", id: "keep-card" }, h("summary", {}, t("Player card: the tokens still unseen")),
+    h("ul", {}, values.map(v => h("li", { class: left[v] > 0 ? "" : "gone" }, h("span", { class: "v" }, v), " ", h("span", { class: "n" }, "×" + Math.max(0, left[v]))))));
+}
+
+function turnList(g) {
+  if (!g.turns.length) return "";
+  return h("details", { class: "keep-history", id: "keep-history" }, h("summary", {}, t("Turns")),
+    h("ol", {}, g.turns.map(turn => h("li", {}, t("{name}: {turn} ({points})", { name: turn.player, turn: turn.notation, points: turn.points })))));
+}
+
+function share() {
+  const link = location.origin + "/keep/" + encodeURIComponent(at.id) + "#" + encodeURIComponent(at.token);
+  const copy = async () => {
+    try {
+      if (navigator.share) await navigator.share({ title: t("Keep score"), url: link });
+      else { await navigator.clipboard.writeText(link); announce(t("Link copied")); }
+    } catch { /* cancelled: the link stays on the page to copy by hand */ }
+  };
+  return h("details", { class: "keep-share", id: "keep-share" },
+    h("summary", {}, t("Share with a second phone")),
+    h("p", {}, t("Anyone with this link enters turns in this game: send it only to the table.")),
+    h("p", {}, h("input", { type: "text", readonly: true, id: "keep-link", value: link, "aria-label": t("The game's link") })),
+    h("button", { type: "button", id: "keep-copy", onclick: copy }, t("Share the link")));
+}
+
+function shout(text) {
+  const el = document.getElementById("message");
+  if (el) { el.textContent = text; el.className = "error"; }
+  announce(text);
+}
+
+// ---------------------------------------------------------------- sending
+
+function endTurn() {
+  const placements = at.pending.map(p => p.cell + "=" + p.value + (p.extra ? "+" : ""));
+  send("turns", { placements }, placements.join(" "));
+}
+
+// One entry: given an id and the count of entries seen, queued first (so a lost
+// connection keeps it), then sent with what was queued before it.
+async function send(path, fields, notation) {
+  const items = queued();
+  const seq = at.game.seq + items.length;
+  setQueue([...items, { path, body: { ...fields, id: entryId(), seq }, notation }]);
+  at.error = null;
+  at.where = null;
+  if (path === "turns" && fields.placements) at.pending = [];
+  at.cell = null;
+  await flush();
+}
+
+// Send the queue in order; a network failure leaves it for the connection's return,
+// a refusal drops the refused entry (and those entered after it, entered over it).
+export async function flush() {
+  if (at.flushing) return at.flushing;
+  at.flushing = (async () => {
+    let answer = null;
+    try {
+      for (let items = queued(); items.length; items = queued()) {
+        const item = items[0];
+        try {
+          answer = await api("/api/keeper/" + encodeURIComponent(at.id) + "/" + item.path, { method: "POST", body: JSON.stringify({ ...item.body, token: at.token }) });
+        } catch (e) {
+          if (!e.status || e.status >= 500 || e.status === 429) { retryLater(); draw(); return; }
+          setQueue([]);
+          refused(e, item, items.length - 1);
+          await refresh();
+          return;
+        }
+        setQueue(items.slice(1));
+        if (item.path === "turns" && answer.turn) {
+          at.result = { player: answer.turn.player, points: answer.points, explanations: answer.explanations };
+          announce(t("{name}: {points} points", { name: answer.turn.player, points: answer.points }));
+        } else at.result = null;
+      }
+      await refresh();
+    } finally { at.flushing = null; }
+  })();
+  return at.flushing;
+}
+
+function refused(e, item, dropped) {
+  const data = e.data || {};
+  at.where = data.where || null;
+  if (item.body.placements && !dropped) at.pending = item.body.placements.map(p => {
+    const [cell, value] = p.replace("+", "").split("=");
+    const target = at.caps.targets.find(x => x.name === cell);
+    return { cell, value: Number(value), extra: p.endsWith("+"), restriction: !!target && target.kind === "restriction" };
+  });
+  at.error = e.status === 409 ? t("Another phone entered a turn first: the game is shown as it is now.") : e.message;
+  if (dropped) at.error += " " + nt("({count} more entry was not sent.)", "({count} more entries were not sent.)", dropped);
+  announce(at.error);
+}
+
+let retrying = null;
+function retryLater() {
+  if (retrying) return;
+  retrying = setTimeout(() => { retrying = null; flush(); }, 5000);
+}
