@@ -68,7 +68,7 @@ if (area) showMe();
 // browsers logged in as me (GET /api/me/sessions), each but this one to log out, "Log out
 // everywhere" (this browser stays, in a new session) and a new password (every other
 // session ends). User agents are text, never markup.
-export function accountSettings() {
+export function accountSettings(isBot = false) {
   const rows = h("tbody", { id: "sessions-rows" });
   const status = h("p", { id: "settings-status", role: "status" });
   const when = seconds => new Date(seconds * 1000).toLocaleString(lang === "qps" ? "en" : lang);
@@ -117,7 +117,46 @@ export function accountSettings() {
         field(t("Current password"), current), field(t("New password"), fresh),
         h("p", { id: "password-help", class: "about" }, t("8 characters or more. Every other session ends.")),
         h("button", { type: "submit", class: "primary", id: "password-submit" }, t("Change the password")))),
+    botAccount(isBot, done, failed),
     status);
   refresh().catch(failed);
   return section;
+}
+
+// A bot account (issue 36, the Bot API as lichess's): an account that has played no game
+// becomes one (for good, after a second press), and its API token is shown once, with
+// the command that runs examples/bot.py on it; a bot account makes a new token or
+// revokes it. Texts only: the token is the server's, shown in a read-only field.
+function botAccount(isBot, done, failed) {
+  const out = h("div", { id: "bot-token-area" });
+  function showToken(token) {
+    const field = h("input", { id: "bot-token", readonly: true, value: token, spellcheck: "false", autocomplete: "off" });
+    const command = ".venv/bin/python examples/bot.py --url " + location.origin + " --token " + token + " --level greedy";
+    out.replaceChildren(
+      h("div", { class: "row" }, h("label", { for: "bot-token" }, t("Your bot's token (shown once: copy it now)")), field),
+      h("p", { class: "about" }, t("Run a bot on it from a clone of the project:")),
+      h("pre", { id: "bot-command" }, command));
+    field.focus();
+    field.select();
+  }
+  async function call(path, method, said) {
+    try {
+      const answer = await api(path, { method });
+      if (answer && answer.token) showToken(answer.token); else out.replaceChildren();
+      done(said);
+    } catch (err) { failed(err); }
+  }
+  if (isBot) {
+    return h("fieldset", { id: "bot-settings" }, h("legend", {}, t("Bot account")),
+      h("p", { class: "about" }, t("A program plays for this account through the Bot API, with its token.")),
+      h("button", { type: "button", id: "bot-new-token", onclick: () => call("/api/account/bot/token", "POST", t("A new token is made: the old one no longer opens the account.")) }, t("Make a new token")),
+      h("button", { type: "button", id: "bot-revoke", onclick: () => call("/api/account/bot/token", "DELETE", t("The token is revoked.")) }, t("Revoke the token")),
+      out);
+  }
+  const sure = h("button", { type: "button", id: "bot-sure", class: "primary", hidden: true,
+    onclick: () => call("/api/account/bot", "POST", t("This account is a bot account now.")) }, t("Yes, make it a bot account"));
+  return h("fieldset", { id: "bot-settings" }, h("legend", {}, t("Bot account")),
+    h("p", { class: "about" }, t("A program of yours may play people with this account through the Bot API (as on lichess). Only an account that has played no game can become one, and it stays one.")),
+    h("button", { type: "button", id: "bot-make", onclick: () => { sure.hidden = false; sure.focus(); } }, t("Make this a bot account")),
+    sure, out);
 }

@@ -61,7 +61,7 @@ export async function profilePage(id) {
   show(player.games, false);
   // my own account's profile: its settings too (sessions, password)
   const me = await whoAmI().catch(() => null);
-  if (me && me.account && me.id === player.id) app.append(accountSettings());
+  if (me && me.account && me.id === player.id) app.append(accountSettings(Boolean(player.bot_account)));
   if (me && me.account && me.id !== player.id && player.kind === "person") challengeForm(player);
 }
 
