@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Mapping
 from typing import Any
 
+from mathable import i18n
 from mathable.ai.analysis import REPORT_VERSION, with_texts
 from mathable.engine import records
 from mathable.engine.actions import Exchange
@@ -24,7 +26,7 @@ from mathable.web.infra.workers import (
 )
 from mathable.web.rounds.live import LiveGame, Seated
 from mathable.web.rounds.rematches import Rematches
-from mathable.web.rounds.views import view_data
+from mathable.web.rounds.views import view_data, with_reasons
 
 log = logging.getLogger(__name__)
 
@@ -160,11 +162,18 @@ class Records(Rematches):
         return game.score_sheet()
 
     @staticmethod
-    def replay(game: Game, step: int, seat: int | None = None) -> dict[str, Any]:
+    def replay(
+        game: Game,
+        step: int,
+        seat: int | None = None,
+        reasons: Mapping[int, i18n.Text] | None = None,
+    ) -> dict[str, Any]:
         """The public view after the first ``step`` actions, the last of them, and the
         racks then: all of them once the game is over; in a game still played only the
         viewer's ``seat`` (and racks that lie face up), and an exchange without the
-        pieces exchanged, for they are hidden until the end (O1)."""
+        pieces exchanged, for they are hidden until the end (O1). ``reasons``: the
+        computers' reasons by turn, as the game's views give them (issue 35)."""
+        reasons = reasons or {}
         total = len(game.log)
         step = min(step, total)
         past = game.replayed(step)
@@ -184,14 +193,17 @@ class Records(Rematches):
         turns = [
             {"seat": t.seat, "notation": t.notation, "points": t.points, "note": str(t.note)}
             | {"explanations": [e.text() for e in t.explanations]}
+            | ({"reason": str(reasons[i])} if i in reasons else {})
             | {"start": steps[i], "step": steps[i + 1]}
             for i, t in enumerate(game.view(seat).summaries)
         ]
+        data = view_data(past, public)
+        with_reasons(data, public, dict(reasons))
         return {
             "step": step,
             "total": total,
             "action": action,
-            "view": view_data(past, public),
+            "view": data,
             "racks": racks,
             "turns": turns,
         }
@@ -215,7 +227,9 @@ class Records(Rematches):
                     "(fair play, O2)"
                 ),
             )
-        return self.replay(seated.live.game, step, seated.seat)
+        known = self._reasons(seated.live)  # as far as worked out: never on this loop
+        reasons = known.reasons if known is not None else None
+        return self.replay(seated.live.game, step, seated.seat, reasons)
 
     async def analysis(self, game: Game) -> dict[str, Any]:
         """Per turn, what was played against the best turn available (in the worker

@@ -311,7 +311,10 @@ class GameSummaryOut(BaseModel):
     mode: Mode = "screen"
 
 
-class TurnSummaryOut(BaseModel):
+class TurnSummaryOut(Open):
+    """A finished turn; a computer's exchange or pass also has its ``reason`` (issue 35:
+    why it placed nothing), a text in the reader's language."""
+
     seat: int
     notation: str
     points: int
