@@ -253,3 +253,21 @@ def test_a_turn_entered_while_the_server_is_down_is_sent_once(
     expect(page.locator("#keep-scores")).to_contain_text("Bob to move")
     assert kept(own_server, game)["seq"] == 1
     page.context.close()
+
+
+def test_a_second_phone_follows_the_turns_entered_on_the_first(
+    server: Server, browser: Browser
+) -> None:
+    first = phone(browser)
+    game = set_up(first, server)
+    second = phone(browser)
+    second.goto(first.url)  # the shared link: the token in its fragment
+    expect(second.locator("#keep-scores")).to_contain_text("Ann to move")
+    tap_turn(first, ["I8=12", "H6=8", "G9=2", "F7=1", "J8=16+"])
+    expect(first.locator("#keep-scores")).to_contain_text("Bob to move")
+    # the second phone, untouched, catches up by itself (it looks every few seconds)
+    expect(second.locator("#keep-scores")).to_contain_text("Bob to move", timeout=15_000)
+    assert "39" in " ".join(scores(second))
+    assert kept(server, game)["seq"] == 1
+    first.context.close()
+    second.context.close()

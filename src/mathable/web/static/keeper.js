@@ -47,6 +47,26 @@ export async function keeperPage(id) {
   window.addEventListener("online", () => flush());
   document.addEventListener("visibilitychange", () => { if (!document.hidden) refresh(); });
   await refresh();
+  setInterval(follow, FOLLOW_MS);
+}
+
+// Another phone at the table may enter turns: while this page is shown, idle (no
+// placement of a turn being entered, nothing queued, the end's form closed, no field
+// being typed in) it looks every few seconds and redraws only when the game has another
+// number of entries than it shows.
+const FOLLOW_MS = 4000;
+async function follow() {
+  const busy = () => at.pending.length || at.ending || at.flushing || queued().length
+    || (document.activeElement && document.activeElement.tagName === "INPUT");
+  if (document.hidden || !at.game || busy()) return;
+  try {
+    const now = await api("/api/keeper/" + encodeURIComponent(at.id));
+    if (now.seq !== at.game.seq && !busy()) {
+      at.game = now;
+      draw();
+      announce(t("The game moved on: another phone entered a turn."));
+    }
+  } catch { /* offline: looked at again later */ }
 }
 
 // The game as the server has it, then the queue sent (what was entered offline).
