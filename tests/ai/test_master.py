@@ -18,6 +18,7 @@ from mathable.ai import (
     parse_spec,
     plays_as,
     same_player_note,
+    settings_of,
 )
 from mathable.ai.arena import REPORTING_SEEDS_FROM, play_game
 from mathable.ai.ladder import Rung, matches, play, same_player, table
@@ -52,6 +53,12 @@ def test_the_masters_settings_parse_as_the_experts() -> None:
     assert isinstance(bot, MasterBot) and (bot.samples, bot.candidates, bot.cap_ms) == (6, 4, None)
     with pytest.raises(ValueError, match="master has no setting 'depth'"):
         get_bot("master:depth=3")
+
+
+def test_the_master_takes_every_setting_of_the_expert() -> None:
+    """Its constructor repeats the expert's (the settings are read from signatures): a
+    new setting of the expert must reach the master too."""
+    assert list(settings_of("master")) == list(settings_of("expert"))
 
 
 def _midgame_view(seed: int):  # type: ignore[no-untyped-def]

@@ -266,11 +266,7 @@ def analyse(record: RecordArg, json_out: JsonFlag = False) -> None:
         return
     # TRANSLATORS: the title of a game's analysis, then the record's file name
     title = _("Analysis: {file}", file=record.name)
-    if report.get("method") is None:  # Quattro: cards, no equity (ai.analysis)
-        console.print(panels.analysis_view(report, title))
-    else:
-        console.print(_equity_table(report, title))
-        console.print(_equity_summary(report))
+    console.print(panels.analysis_view(report, title))
     for turn in report["turns"]:  # issue 18: each turn's first placement explained
         played, best = turn.get("played_explanation"), turn.get("best_explanation")
         if played is None:
@@ -294,82 +290,3 @@ def analyse(record: RecordArg, json_out: JsonFlag = False) -> None:
         if turn.get("why"):
             line += ". " + turn["why"]
         console.print(Text(line))
-
-
-def _equity_table(report: Mapping[str, Any], title: str) -> Table:
-    """The turns of a board game's analysis (version 3) in 80 columns: points, the best
-    turn, the equity lost and the chance of winning before and after."""
-    table = Table(title=Text(title), header_style="bold", pad_edge=False)
-    columns = (
-        ("#", True),
-        (pgettext("column", "player"), False),
-        (pgettext("column", "played"), False),
-        # TRANSLATORS: a column heading of an analysis: points scored (short)
-        (pgettext("column", "pts"), True),
-        # TRANSLATORS: a column heading of an analysis: the best turn there was
-        (pgettext("column", "best available"), False),
-        # TRANSLATORS: a column heading of an analysis: equity lost against the best (short)
-        (pgettext("column", "eq. lost"), True),
-        # TRANSLATORS: a column heading of an analysis: chance of winning, before -> after
-        (pgettext("column", "win %"), True),
-    )
-    for column, numeric in columns:
-        table.add_column(
-            column,
-            justify="right" if numeric else "left",
-            overflow="fold",
-            no_wrap=numeric,
-            ratio=None if numeric else 1,
-        )
-    for t in report["turns"]:
-        before, after = t.get("win_before"), t.get("win_after")
-        chances = "" if before is None or after is None else f"{before:.0f}→{after:.0f}"
-        lost = t.get("equity_loss")
-        table.add_row(
-            str(t["turn"]),
-            Text(str(t["player"])),
-            Text(str(t["played"])),
-            "" if t.get("points") is None else str(t["points"]),
-            Text("" if t.get("best") == t.get("played") else str(t.get("best") or "")),
-            "" if not lost else f"{lost:.0f}",
-            chances,
-        )
-    return table
-
-
-def _equity_summary(report: Mapping[str, Any]) -> Text:
-    """Each player's accuracy (from the chance of winning lost) and biggest misses, and
-    how the analysis judged (the samples simulated per turn)."""
-    lines = Text()
-    for row in report["players"]:
-        lines.append(f"{row['player']}", style="bold")
-        # TRANSLATORS: a player's accuracy, then the percentage points of winning chance lost
-        said = _(
-            "accuracy {percent}%, {lost} points of winning chance lost.",
-            percent=row["accuracy"],
-            lost=row.get("win_loss") or 0,
-        )
-        lines.append(": " + said)
-        misses = "; ".join(
-            _(
-                "turn {turn}: {best} instead of {played} (-{loss})",
-                turn=m["turn"],
-                best=m["best"],
-                played=m["played"],
-                loss=m["loss"],
-            )
-            for m in row.get("biggest_misses") or ()
-        )
-        lines.append(" " + _("Biggest misses: {misses}", misses=misses) + "\n" if misses else "\n")
-    method = report.get("method") or {}
-    if method.get("samples"):
-        # TRANSLATORS: how an analysis judged; {samples} is a number of simulated games
-        lines.append(
-            _(
-                "Judged by equity (points, the tokens kept, the board opened) and {samples} "
-                "simulated replies per turn; chances of winning from the margin and the "
-                "tokens left.",
-                samples=method["samples"],
-            )
-        )
-    return lines

@@ -212,10 +212,15 @@ def typed_in_language(typed: str) -> str:
 
 
 def analysis_view(report: Mapping[str, Any], title: str | None = None) -> Group:
-    """An analysis report (``ai.analysis.analysis_report``) as a table and a summary;
-    points that a game does not count (None) are left blank."""
+    """An analysis report (``ai.analysis.analysis_report``) as a table and a summary: a
+    board game's by equity and chances of winning (version 3, issue 35), a card game's
+    (no ``method``) by the cards it could have played; points that a game does not count
+    (None) are left blank."""
     # TRANSLATORS: the title of a game's analysis (each turn against the best one)
-    table = Table(title=Text(_("Analysis") if title is None else title), header_style="bold")
+    title = _("Analysis") if title is None else title
+    if report.get("method") is not None:
+        return Group(_equity_table(report, title), _equity_summary(report))
+    table = Table(title=Text(title), header_style="bold")
     columns = (
         ("#", True),
         (pgettext("column", "player"), False),
@@ -264,6 +269,85 @@ def analysis_view(report: Mapping[str, Any], title: str | None = None) -> Group:
         lines.append(": " + ", ".join(said) + "." if said else ".")
         lines.append(" " + _("Biggest misses: {misses}", misses=misses) + "\n" if misses else "\n")
     return Group(table, lines)
+
+
+def _equity_table(report: Mapping[str, Any], title: str) -> Table:
+    """The turns of a board game's analysis (version 3) in 80 columns: points, the best
+    turn, the equity lost and the chance of winning before and after."""
+    table = Table(title=Text(title), header_style="bold", pad_edge=False)
+    columns = (
+        ("#", True),
+        (pgettext("column", "player"), False),
+        (pgettext("column", "played"), False),
+        # TRANSLATORS: a column heading of an analysis: points scored (short)
+        (pgettext("column", "pts"), True),
+        # TRANSLATORS: a column heading of an analysis: the best turn there was
+        (pgettext("column", "best available"), False),
+        # TRANSLATORS: a column heading of an analysis: equity lost against the best (short)
+        (pgettext("column", "eq. lost"), True),
+        # TRANSLATORS: a column heading of an analysis: chance of winning, before -> after
+        (pgettext("column", "win %"), True),
+    )
+    for column, numeric in columns:
+        table.add_column(
+            column,
+            justify="right" if numeric else "left",
+            overflow="fold",
+            no_wrap=numeric,
+            ratio=None if numeric else 1,
+        )
+    for t in report["turns"]:
+        before, after = t.get("win_before"), t.get("win_after")
+        chances = "" if before is None or after is None else f"{before:.0f}→{after:.0f}"
+        lost = t.get("equity_loss")
+        table.add_row(
+            str(t["turn"]),
+            Text(str(t["player"])),
+            Text(str(t["played"])),
+            "" if t.get("points") is None else str(t["points"]),
+            Text("" if t.get("best") == t.get("played") else str(t.get("best") or "")),
+            "" if not lost else f"{lost:.0f}",
+            chances,
+        )
+    return table
+
+
+def _equity_summary(report: Mapping[str, Any]) -> Text:
+    """Each player's accuracy (from the chance of winning lost) and biggest misses, and
+    how the analysis judged (the samples simulated per turn)."""
+    lines = Text()
+    for row in report["players"]:
+        lines.append(f"{row['player']}", style="bold")
+        # TRANSLATORS: a player's accuracy, then the percentage points of winning chance lost
+        said = _(
+            "accuracy {percent}%, {lost} points of winning chance lost.",
+            percent=row["accuracy"],
+            lost=row.get("win_loss") or 0,
+        )
+        lines.append(": " + said)
+        misses = "; ".join(
+            _(
+                "turn {turn}: {best} instead of {played} (-{loss})",
+                turn=m["turn"],
+                best=m["best"],
+                played=m["played"],
+                loss=m["loss"],
+            )
+            for m in row.get("biggest_misses") or ()
+        )
+        lines.append(" " + _("Biggest misses: {misses}", misses=misses) + "\n" if misses else "\n")
+    method = report.get("method") or {}
+    if method.get("samples"):
+        # TRANSLATORS: how an analysis judged; {samples} is a number of simulated games
+        lines.append(
+            _(
+                "Judged by equity (points, the tokens kept, the board opened) and {samples} "
+                "simulated replies per turn; chances of winning from the margin and the "
+                "tokens left.",
+                samples=method["samples"],
+            )
+        )
+    return lines
 
 
 def _number(value: object) -> str:

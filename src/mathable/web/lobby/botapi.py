@@ -121,6 +121,11 @@ async def _bots(accounts: BotAccounts, *player_ids: str) -> set[str]:
     return await asyncio.to_thread(accounts.among, list(player_ids))
 
 
+async def _shown(row: Any, accounts: BotAccounts) -> dict[str, Any]:
+    """A challenge as answered, its two players marked if bot accounts."""
+    return shown(row, await _bots(accounts, row.challenger, row.dest))
+
+
 # -- bot accounts ------------------------------------------------------------------------
 
 
@@ -213,7 +218,7 @@ async def challenge(
     _token_limited(request, "seek")
     spec = checked(body)
     row = await asyncio.to_thread(challenges.create, player, name, spec, body.rated)
-    return shown(row, await _bots(accounts, row.challenger, row.dest))
+    return await _shown(row, accounts)
 
 
 @router.get(
@@ -229,7 +234,7 @@ async def show_challenge(
     row = await asyncio.to_thread(challenges.get, challenge_id)
     if player.id not in (row.challenger, row.dest):
         raise ServiceError(404, _("no such challenge"))
-    return shown(row, await _bots(accounts, row.challenger, row.dest))
+    return await _shown(row, accounts)
 
 
 @router.post(
@@ -260,7 +265,7 @@ async def accept(
         await asyncio.to_thread(challenges.failed, challenge_id)
         raise
     row = await asyncio.to_thread(challenges.started, challenge_id, game_id)
-    return shown(row, await _bots(accounts, row.challenger, row.dest))
+    return await _shown(row, accounts)
 
 
 async def _answer(
@@ -271,7 +276,7 @@ async def _answer(
     accounts: BotAccounts,
 ) -> dict[str, Any]:
     row = await asyncio.to_thread(challenges.answer, challenge_id, player, status)
-    return shown(row, await _bots(accounts, row.challenger, row.dest))
+    return await _shown(row, accounts)
 
 
 @router.post(
