@@ -148,6 +148,7 @@ def test_the_header_leads_everywhere(
     page = context.new_page()
     page.goto(server.url + "/")
     expect(page.locator("#create")).to_be_visible()
+    expect(page.locator("#play-nav")).to_have_attribute("aria-current", "page")
     button = page.locator("#menu")
     if menu:
         expect(page.locator("#lobby-nav")).to_be_hidden()
@@ -166,6 +167,7 @@ def test_the_header_leads_everywhere(
     page.click("#puzzles-nav")
     expect(page).to_have_url(re.compile(r"/puzzles$"))
     expect(page.locator("#puzzles-nav")).to_have_attribute("aria-current", "page")
+    expect(page.locator("#play-nav")).not_to_have_attribute("aria-current", "page")
     expect(page.locator("#where")).to_be_empty()  # named once, by the link
     if menu:
         page.keyboard.press("Escape")

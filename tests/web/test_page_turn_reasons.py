@@ -1,8 +1,10 @@
 """The page's move list says why a computer exchanged or passed (issue 35): the turn's
-``reason`` from the view beside its notation, read by screen readers like the rest."""
+``reason`` from the view beside its notation, read by screen readers like the rest; an
+exchange says how many tokens in words (issue 33)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import httpx
@@ -31,6 +33,14 @@ def test_the_move_list_shows_a_computers_reason(server: Server, browser: Browser
     expect(shown.first).to_have_text(reasons[0])
     turn = page.locator("#moves li").filter(has=page.locator(".reason")).first
     expect(turn).to_contain_text("exchange")
+    # issue 33: an exchange reads as how many tokens, never "exchange 3" (the token 3)
+    summaries = seen()["summaries"]
+    exchanges = [t for t in summaries if re.fullmatch(r"exchange \d+", t["notation"])]
+    assert exchanges  # this deal has them
+    first = page.locator("#moves li").nth(summaries.index(exchanges[0]))
+    count = int(exchanges[0]["notation"].split()[1])
+    expect(first).to_contain_text(f"exchanged {count} token")
+    expect(first).not_to_contain_text(exchanges[0]["notation"])
     turn.scroll_into_view_if_needed()
     shot(page, "computer-reasons")
     assert serious(page) == []

@@ -68,6 +68,18 @@ export function commandName(action) { return COMMANDS[action] ? COMMANDS[action]
 export function shownAction(text) {
   return String(text || "").replace(/\b[a-z]+\b/g, word => (COMMANDS[word] ? COMMANDS[word]() : word));
 }
+// A turn of the move list as the reader reads it: a board game's exchange in words, how many
+// pieces ("exchanged 6 tokens"), never "exchange 6", which reads as the token 6 (issue 33);
+// anything else as shownAction says it.
+const EXCHANGED = {
+  token: n => nt("exchanged {count} token", "exchanged {count} tokens", n),
+  tile: n => nt("exchanged {count} tile", "exchanged {count} tiles", n),
+  card: n => nt("exchanged {count} card", "exchanged {count} cards", n),
+};
+export function shownTurn(notation, c = caps()) {
+  const exchanged = /^exchange (\d{1,3})$/.exec(notation || "");
+  return exchanged && EXCHANGED[c.piece] ? EXCHANGED[c.piece](Number(exchanged[1])) : shownAction(notation);
+}
 export const SYMBOLS = { x: "×", "/": "÷", "-": "−" };
 
 // The tab's title says when it is your turn, so a player in another tab sees it.

@@ -32,6 +32,7 @@ function place(message, parts) {
 
 export async function home() {
   setWhere("");
+  document.getElementById("play-nav").setAttribute("aria-current", "page");  // Home is Play
   [state.variants, state.bots] = await Promise.all([api("/api/variants"), api("/api/bots")]);
   const variant = h("select", { id: "variant", "aria-label": pt("kind of game", "game"), onchange: fitForm }, state.variants.map(v => h("option", { value: v.name }, v.title)));
   // TRANSLATORS: who plays a seat: a person (not the computer).

@@ -1,7 +1,7 @@
 // The side panels of a game: scores, the table's rules, the unseen pieces, the moves.
 
 import { analysis } from "./analysis.js";
-import { byPiece, capsOf, count, h, hintsOn, shownAction, state, unitName } from "./core.js";
+import { byPiece, capsOf, count, h, hintsOn, shownTurn, state, unitName } from "./core.js";
 import { nt, t } from "./i18n.js";
 
 export function scores(v) {
@@ -177,7 +177,7 @@ export function moves(v) {
     totals[s.seat] += s.points;
     // issue 18: each placement of the turn explained, on hover
     const said = inWords(v, s);
-    return h("li", { title: (s.explanations || []).join("\n") || null }, h("span", { class: "move" }, t("{name}: {turn}", { name: v.players[s.seat], turn: shownAction(s.notation) + (s.note ? " (" + s.note + ")" : "") })),
+    return h("li", { title: (s.explanations || []).join("\n") || null }, h("span", { class: "move" }, t("{name}: {turn}", { name: v.players[s.seat], turn: shownTurn(s.notation, c) + (s.note ? " (" + s.note + ")" : "") })),
       said ? [" ", h("span", { class: "said" + (s.no_fit ? " no-fit" : "") }, said)] : "",
       // issue 35: why a computer exchanged or passed
       s.reason ? [" ", h("span", { class: "reason" }, s.reason)] : "",
@@ -197,7 +197,7 @@ export function describe(s, c, v) {
   if (c.score_unit === "points" && s.points) extras.push(s.points);
   if (s.note) extras.push(s.note);
   const said = v ? inWords(v, s) : "";
-  return shownAction(s.notation) + (extras.length ? " (" + extras.join(", ") + ")" : "") + (said ? ": " + said : "") + (s.reason ? " — " + s.reason : "");
+  return shownTurn(s.notation, c) + (extras.length ? " (" + extras.join(", ") + ")" : "") + (said ? ": " + said : "") + (s.reason ? " — " + s.reason : "");
 }
 
 // A turn said in words beside its notation where the notation alone says little

@@ -1,7 +1,7 @@
 // The game page (its connection is net.js): the cover of pass and play, the rack, the actions
 // and the keys.
 
-import { BUTTONS, SYMBOLS, announce, api, app, ask, byPiece, can, caps, capsOf, commandName, h, hintsOn, listed, myTurn, people, say, seatBody, seatQuery, setTitle, shownAction, setWhere, state, whoAmI, closeModal, modalOpen, page } from "./core.js";
+import { BUTTONS, SYMBOLS, announce, api, app, ask, byPiece, can, caps, capsOf, commandName, h, hintsOn, listed, myTurn, people, say, seatBody, seatQuery, setTitle, shownTurn, setWhere, state, whoAmI, closeModal, modalOpen, page } from "./core.js";
 import { nt, t } from "./i18n.js";
 import { chatPanel } from "./chat.js";
 import { openSocket } from "./net.js";
@@ -126,8 +126,8 @@ export function handover(v) {
   let from = v.summaries.length - 1;  // this person's last turn, and the computers' after it
   while (from > 0 && v.summaries[from].seat !== v.seat) from--;
   const lines = v.summaries.slice(from).map(s => h("li", {}, c.score_unit === "points"
-    ? (s.note ? t("{name} scored {points} ({notation}, {note})", { name: v.players[s.seat], points: s.points, notation: shownAction(s.notation), note: s.note })
-      : t("{name} scored {points} ({notation})", { name: v.players[s.seat], points: s.points, notation: shownAction(s.notation) }))
+    ? (s.note ? t("{name} scored {points} ({notation}, {note})", { name: v.players[s.seat], points: s.points, notation: shownTurn(s.notation), note: s.note })
+      : t("{name} scored {points} ({notation})", { name: v.players[s.seat], points: s.points, notation: shownTurn(s.notation) }))
     : t("{name}: {turn}", { name: v.players[s.seat], turn: describe(s, c, v) })));
   const next = v.players[v.to_move];
   return h("div", { class: "layout" },

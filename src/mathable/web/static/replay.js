@@ -3,7 +3,7 @@
 // still played a seat sees only its own, O1), and the analysis panel beside the board.
 
 import { analysisPanel } from "./analysis.js";
-import { api, app, capsOf, count, h, setWhere, shownAction, state } from "./core.js";
+import { api, app, capsOf, count, h, setWhere, shownAction, shownTurn, state } from "./core.js";
 import { t } from "./i18n.js";
 import { scores } from "./panels.js";
 import { drawSurface } from "./surface.js";
@@ -78,7 +78,7 @@ export async function replayPage(id) {
   const points = c.score_unit === "points";
   list.replaceChildren(...(first.turns || []).map((turn, i) => h("li", { "data-start": turn.start, "data-step": turn.step },
     h("button", { type: "button", class: "jump", onclick: () => go(turn.step) },
-      (i + 1) + ". " + v0.players[turn.seat] + ": " + shownAction(turn.notation) + (turn.note ? " (" + turn.note + ")" : "") + (points ? " +" + turn.points : "")))));
+      (i + 1) + ". " + v0.players[turn.seat] + ": " + shownTurn(turn.notation, capsOf(v0.variant)) + (turn.note ? " (" + turn.note + ")" : "") + (points ? " +" + turn.points : "")))));
   app.replaceChildren(h("h2", {}, t("Replay")), h("div", { class: "row", id: "controls" },
     // TRANSLATORS: a button and its key (Home, End: the keyboard's keys)
     h("button", { id: "first", onclick: () => go(0) }, t("First (Home)")),
