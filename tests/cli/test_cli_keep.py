@@ -9,6 +9,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from mathable.cli.app import app
+from support.kept import random_game
 
 TURNS = "I8=12 H6=8 G9=2 F7=1 J8=16+\nA1=5\nF8=7 F9=6 H9=8 G6=4 E9=3 E8=21 E10=7\n"
 
@@ -34,3 +35,40 @@ def test_keep_starts_with_the_player_named_first() -> None:
     assert "Bob starts." in kept.output and "Ann to move." in kept.output
     wrong = CliRunner().invoke(app, ["keep", "--players", "Ann,Bob", "--first", "Cid"])
     assert wrong.exit_code == 1
+
+
+def test_keep_a_game_with_exchanges_then_its_analysis_and_record(tmp_path: Path) -> None:
+    game = random_game("classic", 11, 3)
+    lines = []
+    for turn in game.summaries():
+        entry = turn.notation
+        if entry.startswith("exchange"):
+            entry = f"exchange {len(entry.split(' ', 1)[1].split(','))}"
+        lines.append(entry)
+    left = [",".join(map(str, game.rack(s))) or "-" for s in range(len(game.players))]
+    lines.append("end " + " / ".join(left))
+    record = tmp_path / "kept.json"
+    first = game.players[game.summaries()[0].seat]
+    runner = CliRunner()
+    kept = runner.invoke(
+        app,
+        ["keep", "--players", ",".join(game.players), "--first", first, "--record", str(record)],
+        input="\n".join(lines) + "\n",
+    )
+    assert kept.exit_code == 0, kept.output
+    assert "refused" not in kept.output
+    assert "Analysis: the best turn of the same tokens" in kept.output
+    assert any(line.startswith("exchange") for line in lines)
+    replayed = runner.invoke(app, ["replay", str(record), "--json"])
+    assert replayed.exit_code == 0, replayed.output
+    shown = json.loads(replayed.output)
+    assert list(shown["scores"].values()) == list(game.scores)
+
+
+def test_keep_analyses_when_asked() -> None:
+    kept = CliRunner().invoke(
+        app, ["keep", "--players", "Ann,Bob"], input=TURNS.replace("A1=5\n", "") + "analyse\n"
+    )
+    assert kept.exit_code == 0, kept.output
+    assert "Analysis: the best turn of the same tokens" in kept.output
+    assert "121" in kept.output.split("Analysis")[-1]

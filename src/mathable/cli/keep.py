@@ -3,6 +3,7 @@ kept one line per turn, with the same checks and answers as ``/api/keeper``."""
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -16,11 +17,17 @@ from ._later import later
 from .shell import BoardVariantOpt, console, err, fail, helps
 
 if TYPE_CHECKING:
+    from mathable.ai import kept_analysis
     from mathable.engine import errors
     from mathable.games import registry
+    from mathable.games.board import keptrecord
+    from mathable.render import panels
 else:
     errors = later("mathable.engine.errors")
     registry = later("mathable.games.registry")
+    kept_analysis = later("mathable.ai.kept_analysis")
+    keptrecord = later("mathable.games.board.keptrecord")
+    panels = later("mathable.render.panels")
 
 KEEP_HELP = helps(
     lazy("Keep the score of a game played on a real board, one turn per line."),
@@ -28,8 +35,8 @@ KEEP_HELP = helps(
     lazy(
         "Type the turn of the player to move: 'I8=12 J8=16+' ('+': an extra token taken), "
         "'pass', 'exchange 3', 'challenge' (the last turn), 'undo', and at the end "
-        "'end 5,7 / -' (each player's tokens left, in seat order). An empty line or "
-        "'quit' stops."
+        "'end 5,7 / -' (each player's tokens left, in seat order): the analysis follows "
+        "(or type 'analyse'). An empty line or 'quit' stops."
     ),
 )
 """The help of ``keep``."""
@@ -59,6 +66,15 @@ def keep(
         Path | None,
         typer.Option("--save", help=helps(lazy("Write the score sheet to this file."))),
     ] = None,
+    record: Annotated[
+        Path | None,
+        typer.Option(
+            "--record",
+            help=helps(
+                lazy("Write a game record (mathable replay reads it) to this file at the end.")
+            ),
+        ),
+    ] = None,
 ) -> None:
     names = [" ".join(p.split()) for p in players.split(",")]
     try:
@@ -71,6 +87,9 @@ def keep(
         line = raw.strip()
         if not line or line.lower() in ("quit", "q"):
             break
+        if line.lower() in ("analyse", "analyze"):
+            show_analysis(game)
+            continue
         try:
             turn = game.play(line)
         except errors.MathableError as exc:
@@ -78,11 +97,49 @@ def keep(
             err.print(Text(_("refused: {reason}", reason=str(exc))))
             continue
         show(game, turn, line)
+        if game.is_over and line.split()[0].lower() == "end":
+            show_analysis(game)
         if save is not None:
             save.write_text(game.sheet(), encoding="utf-8")
     if save is not None:
         save.write_text(game.sheet(), encoding="utf-8")
         console.print(Text(_("Score sheet written to {file}", file=str(save))))
+    if record is not None:
+        write_record(game, record)
+
+
+def show_analysis(game: registry.KeptGame) -> None:
+    """Per placement turn, the best turn its tokens could have made on the board as it
+    stood (the racks are unknown, R1), in the game analysis's table."""
+    report = kept_analysis.kept_analysis_report(game)
+    turns = [{**t, "loss": t["lost"]} for t in report["turns"]]
+    players = []
+    for row in report["players"]:
+        mine = [t for t in turns if t["player"] == row["player"]]
+        worst = sorted((t for t in mine if t["lost"]), key=lambda t: -t["lost"])[:3]
+        players.append(
+            {
+                "player": row["player"],
+                "average_loss": round(row["lost"] / len(mine), 1) if mine else 0.0,
+                "biggest_misses": worst,
+            }
+        )
+    # TRANSLATORS: the title of a kept game's analysis: each turn against the best turn
+    # the same tokens could have made (the racks are unknown)
+    title = _("Analysis: the best turn of the same tokens")
+    console.print(panels.analysis_view({"turns": turns, "players": players}, title))
+
+
+def write_record(game: registry.KeptGame, path: Path) -> None:
+    """The kept game's record (racks reconstructed, R1) to ``path``, or why it has none."""
+    try:
+        data = keptrecord.kept_record(game)
+    except errors.MathableError as exc:
+        # TRANSLATORS: the kept game cannot be written as a game record, then why
+        err.print(Text(_("no record: {reason}", reason=str(exc))))
+        return
+    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    console.print(Text(_("Game record written to {file}", file=str(path))))
 
 
 def show(game: registry.KeptGame, turn: registry.KeptTurn, line: str) -> None:

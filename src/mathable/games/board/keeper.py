@@ -65,6 +65,8 @@ class KeptTurn:
     exchanged: int = 0
     challenged: bool = False
     """Cut short at its first mistake by a successful challenge (C12)."""
+    held: int = 0
+    """The tokens on the player's rack at the turn's start (counted, R1)."""
     explanations: tuple[Explanation, ...] = field(default=(), compare=False)
     """Each placement explained as the board stood when it was made."""
 
@@ -216,7 +218,7 @@ class KeptGame:
             return
         if keyword == "pass" and len(words) == 1:
             self._no_placement(seat)
-            turn = KeptTurn(seat, "pass")
+            turn = KeptTurn(seat, "pass", held=self.racks[seat])
         elif keyword == "exchange":
             turn = self._exchange(seat, entry)
         else:
@@ -254,7 +256,7 @@ class KeptGame:
                 ),
                 rule="C8",
             )
-        return KeptTurn(seat, "exchange", exchanged=count)
+        return KeptTurn(seat, "exchange", exchanged=count, held=rack)
 
     def _place(self, seat: int, words: Sequence[str], challenged: bool) -> KeptTurn:
         variant = self.variant
@@ -281,6 +283,7 @@ class KeptGame:
             points,
             bonus,
             challenged=challenged,
+            held=held,
             explanations=tuple(explanations),
         )
 

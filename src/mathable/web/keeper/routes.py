@@ -9,10 +9,12 @@ unguessable, and a second phone at the table reads the game by its link.
 
 from __future__ import annotations
 
+import asyncio
+from collections import OrderedDict
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, FastAPI, Path, Request
-from fastapi.responses import HTMLResponse, PlainTextResponse
+from fastapi.responses import HTMLResponse, PlainTextResponse, Response
 from pydantic import BaseModel, Field
 
 from mathable.i18n import _
@@ -20,8 +22,16 @@ from mathable.web.infra.errors import REFUSALS, ServiceError
 from mathable.web.infra.language import html_page
 from mathable.web.infra.limits import rate_limited
 from mathable.web.infra.store import EventStore
+from mathable.web.infra.workers import Workers
 
-from .service import KeeperService, state_data, turn_answer
+from .service import (
+    KeeperService,
+    analyse_kept_log,
+    analysis_texts,
+    record_text,
+    state_data,
+    turn_answer,
+)
 
 MAX_PLACEMENTS = 40
 """Placements in one turn at most (a rack of 7 and its extra tokens is far fewer)."""
@@ -182,6 +192,48 @@ def sheet(game_id: GameId, keeper: Keeper) -> PlainTextResponse:
     return PlainTextResponse(
         text, headers={"Content-Disposition": f'attachment; filename="kept-{game_id}.txt"'}
     )
+
+
+@router.get(
+    "/{game_id}/record",
+    summary="A game record that replays the kept game (racks reconstructed, R1)",
+    response_class=Response,
+    responses={200: {"content": {"application/json": {}}, "description": "A game record"}},
+)
+def record(game_id: GameId, keeper: Keeper) -> Response:
+    """The kept game as a game record (``POST /api/records``, ``mathable replay`` read
+    it): the tokens placed and counted left as kept, the racks' unseen tokens and those
+    given back in exchanges reconstructed; 422 with the reason when the rules cannot
+    replay the game as kept."""
+    return Response(
+        record_text(keeper.load(game_id).game),
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="kept-{game_id}.json"'},
+    )
+
+
+ANALYSES = 32
+"""The kept games' analyses kept in memory (by game and entries: a new entry is another)."""
+
+_analyses: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
+
+
+@router.get("/{game_id}/analysis", summary="Per turn, the best turn of the same tokens")
+async def analysis(game_id: GameId, request: Request, keeper: Keeper) -> dict[str, Any]:
+    """Per placement turn, the best turn the tokens it placed could have made on the board
+    as it stood (the racks are unknown, R1), and the points lost: computed in the worker
+    pool, off the event loop, and kept per game and number of entries."""
+    loaded = await asyncio.to_thread(keeper.load, game_id)
+    key = (game_id, len(loaded.game.log))
+    report = _analyses.get(key)
+    if report is None:
+        workers: Workers = request.app.state.service.workers
+        report = await workers.run(analyse_kept_log, loaded.spec, list(loaded.game.log))
+        _analyses[key] = report
+        while len(_analyses) > ANALYSES:
+            _analyses.popitem(last=False)
+    _analyses.move_to_end(key)
+    return analysis_texts(report)
 
 
 @pages.get("/keep")

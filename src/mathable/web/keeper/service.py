@@ -28,8 +28,11 @@ from typing import Any
 from sqlalchemy import insert, select
 from sqlalchemy.exc import IntegrityError
 
+from mathable.ai.kept_analysis import kept_analysis_report
 from mathable.engine.errors import IllegalMove, MathableError, NotationError
+from mathable.engine.explain import Explanation
 from mathable.games import registry
+from mathable.games.board.keptrecord import kept_record
 from mathable.games.registry import KeptGame, KeptTurn
 from mathable.i18n import _
 from mathable.web.infra.db import is_unique_violation, kept_entries, kept_games
@@ -190,6 +193,41 @@ class KeeperService:
         keyword = stored.split(" ", 1)[0].lower()
         made = None if keyword in ("undo", "end") else turn
         return loaded, made, False
+
+
+# -- afterwards: the record and the analysis -------------------------------------------
+
+
+def record_text(game: KeptGame) -> str:
+    """The kept game's record as JSON text (:func:`~mathable.games.board.keptrecord.
+    kept_record`), 422 with the reason when the rules cannot replay it as kept."""
+    try:
+        data = kept_record(game)
+    except MathableError as exc:
+        raise ServiceError(422, exc.text) from None
+    return json.dumps(data, indent=1) + "\n"
+
+
+def analyse_kept_log(spec: dict[str, Any], log: list[str]) -> dict[str, Any]:
+    """The analysis of the kept game of ``spec`` and its ``log`` (every entry as played):
+    a job for the worker pool (its arguments cross to a worker process as data)."""
+    game = new_game(spec)
+    for entry in log:
+        game.play(entry)
+    return kept_analysis_report(game)
+
+
+def analysis_texts(report: dict[str, Any]) -> dict[str, Any]:
+    """``report`` with its explanations written in the reader's language (a worker
+    process writes them in the default one)."""
+    turns = []
+    for turn in report["turns"]:
+        shown = [
+            {**data, "text": Explanation.from_json(data).text()}
+            for data in turn["best_explanations"]
+        ]
+        turns.append({**turn, "best_explanations": shown})
+    return {**report, "turns": turns}
 
 
 # -- answers -----------------------------------------------------------------------------

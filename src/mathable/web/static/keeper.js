@@ -339,7 +339,48 @@ function finalNote(g) {
   return h("section", { id: "keep-over", class: "keep-over" },
     h("p", {}, h("strong", {}, t("Game over: {names} won with {points} points.", { names: winners.join(", "), points: best }))),
     g.deductions && g.deductions.some(Boolean) ? h("p", {}, t("Deducted: {list}", { list: g.players.map((p, s) => p + " −" + g.deductions[s]).join(", ") })) : "",
-    h("button", { type: "button", id: "keep-undo", onclick: () => send("undo", {}, "undo") }, t("Undo the last entry")));
+    h("button", { type: "button", id: "keep-undo", onclick: () => send("undo", {}, "undo") }, t("Undo the last entry")),
+    h("p", { class: "row" }, h("a", { href: "/api/keeper/" + encodeURIComponent(at.id) + "/record", download: "kept-" + at.id + ".json", id: "keep-record", class: "button-link", onclick: downloadRecord }, t("Download the game record"))),
+    keptAnalysis(g));
+}
+
+// The record is asked first: a game the rules cannot replay as kept (the server's 422)
+// shows its reason instead of downloading it as a file.
+async function downloadRecord(e) {
+  e.preventDefault();
+  const link = e.currentTarget;
+  try {
+    const data = await api(link.getAttribute("href"));
+    const url = URL.createObjectURL(new Blob([JSON.stringify(data, null, 1) + "\n"], { type: "application/json" }));
+    h("a", { href: url, download: link.getAttribute("download") }).click();
+    setTimeout(() => URL.revokeObjectURL(url), 0);
+  } catch (err) { at.error = err.message; draw(); }
+}
+
+// After the game: per placement turn, the best turn the same tokens could have made on
+// the board as it stood (the racks are unknown, R1), asked once per entry count.
+function keptAnalysis(g) {
+  const box = h("section", { id: "keep-analysis", class: "keep-analysis", "aria-labelledby": "keep-analysis-title" },
+    h("h3", { id: "keep-analysis-title" }, t("Analysis: the best turn of the same tokens")),
+    h("p", { role: "status" }, t("Working out the best turns…")));
+  const key = at.id + ":" + g.seq;
+  if (at.analysis && at.analysis.key === key) analysisTable(box, at.analysis.data);
+  else api("/api/keeper/" + encodeURIComponent(at.id) + "/analysis").then(data => {
+    at.analysis = { key, data };
+    if (box.isConnected) analysisTable(box, data);
+  }).catch(e => { box.lastChild.textContent = e.message; });
+  return box;
+}
+
+function analysisTable(box, data) {
+  const headings = ["#", t("player"), t("played"), t("pts"), t("best"), t("pts"), t("loss")];
+  const rows = data.turns.map(turn => h("tr", { class: turn.lost ? "lost" : "" },
+    [turn.turn, turn.player, turn.played, turn.points, turn.best === turn.played ? "=" : turn.best, turn.best_points, turn.lost || ""].map(c => h("td", {}, c))));
+  const totals = data.players.map(p => t("{name}: {points} points, {lost} lost", { name: p.player, points: p.points, lost: p.lost }));
+  box.replaceChildren(box.firstChild,
+    h("div", { class: "analysis-rows", tabindex: "0", role: "region", "aria-label": t("the turns analysed") },
+      h("table", { id: "keep-analysis-table" }, h("tr", {}, headings.map(c => h("th", { scope: "col" }, c))), rows)),
+    h("ul", { class: "keep-analysis-totals" }, totals.map(line => h("li", {}, line))));
 }
 
 // The player card (C13): per value, how many tokens are still out.
