@@ -232,6 +232,7 @@ def test_serve_on_postgresql_shows_the_url_without_its_password(
     def run(self: uvicorn.Server, sockets: list[Any] | None = None) -> None:
         for sock in sockets or ():
             sock.close()
+        self.config.app.state.service.store.close()  # as the served process would at its end
 
     monkeypatch.setattr(uvicorn.Server, "run", run)
     out = CliRunner().invoke(cli, ["serve", "--port", "0"])
