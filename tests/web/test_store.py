@@ -19,6 +19,7 @@ import pytest
 import uvicorn
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
@@ -232,7 +233,9 @@ def test_serve_on_postgresql_shows_the_url_without_its_password(
     def run(self: uvicorn.Server, sockets: list[Any] | None = None) -> None:
         for sock in sockets or ():
             sock.close()
-        self.config.app.state.service.store.close()  # as the served process would at its end
+        app = self.config.app
+        assert isinstance(app, FastAPI)
+        app.state.service.store.close()  # as the served process would at its end
 
     monkeypatch.setattr(uvicorn.Server, "run", run)
     out = CliRunner().invoke(cli, ["serve", "--port", "0"])
