@@ -29,7 +29,13 @@ MOST_LINES = 800
 FLOORS: list[list[str]] = [
     ["mathable.__main__", "mathable.cli"],
     ["mathable.tui", "mathable.web.api"],
-    ["mathable.web.chat", "mathable.web.learning", "mathable.web.lobby", "mathable.web.keeper"],
+    [
+        "mathable.web.chat",
+        "mathable.web.learning",
+        "mathable.web.lobby",
+        "mathable.web.keeper",
+        "mathable.web.tournaments",
+    ],
     ["mathable.web.rounds"],
     ["mathable.web.players"],
     ["mathable.web.ratings"],
@@ -47,7 +53,13 @@ own ``__init__`` (its names for users: ``mathable.new_game``…)."""
 
 APART: list[set[str]] = [
     {"mathable.tui", "mathable.web.api"},
-    {"mathable.web.chat", "mathable.web.learning", "mathable.web.lobby", "mathable.web.keeper"},
+    {
+        "mathable.web.chat",
+        "mathable.web.learning",
+        "mathable.web.lobby",
+        "mathable.web.keeper",
+        "mathable.web.tournaments",
+    },
     {"mathable.learn", "mathable.online", "mathable.render"},
 ]
 """Rooms of one floor that do not import each other."""

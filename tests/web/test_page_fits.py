@@ -160,10 +160,28 @@ def test_the_header_leads_everywhere(
         expect(button).to_be_hidden()
     links = page.locator("header nav.site a")
     expect(links).to_have_text(
-        ["Play", "Lobby", "Learn", "Puzzles", "Practice", "Leaderboard", "Keep score"]
+        [
+            "Play",
+            "Lobby",
+            "Learn",
+            "Puzzles",
+            "Practice",
+            "Leaderboard",
+            "Keep score",
+            "Tournaments",
+        ]
     )
     hrefs = [links.nth(i).get_attribute("href") for i in range(links.count())]
-    assert hrefs == ["/", "/lobby", "/learn", "/puzzles", "/practice", "/leaderboard", "/keep"]
+    assert hrefs == [
+        "/",
+        "/lobby",
+        "/learn",
+        "/puzzles",
+        "/practice",
+        "/leaderboard",
+        "/keep",
+        "/tournaments",
+    ]
     page.click("#puzzles-nav")
     expect(page).to_have_url(re.compile(r"/puzzles$"))
     expect(page.locator("#puzzles-nav")).to_have_attribute("aria-current", "page")

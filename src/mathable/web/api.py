@@ -59,6 +59,7 @@ from mathable.web.ratings import standings
 from mathable.web.rounds import routes
 from mathable.web.rounds.presence import CLAIM_AFTER
 from mathable.web.rounds.service import GameService
+from mathable.web.tournaments import routes as tournaments  # issue 38
 
 
 def _whole(name: str, default: int, low: int) -> int:
@@ -288,9 +289,11 @@ def create_app(database_url: str | None = None) -> FastAPI:
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         """Start the worker pool and resume computer players; stop both at shutdown."""
         await service.start()
+        tournaments.start(app)  # the periodic look at tournaments under way (issue 38)
         try:
             yield
         finally:
+            await tournaments.close(app)
             await lobby.close(app)  # the lobby's feed and notes (issue 29)
             await service.close()
 
@@ -319,6 +322,7 @@ def create_app(database_url: str | None = None) -> FastAPI:
     lobby.install(app, store)  # the lobby's seeks, page and routes (issue 15)
     botapi.install(app, store)  # bot accounts, challenges, streams (issue 36)
     keeper.install(app, store)  # the score keeper of games on a real board (issue 37)
+    tournaments.install(app, store)  # Swiss, round robin and arena events (issue 38)
     app.include_router(printing.router)  # issue 18: before /api/puzzles/{id} catches print
     puzzles.install(app)  # the puzzles' page and API (issue 18)
     standings.install(app, service.standings)  # leaderboard, histories (issue 15)

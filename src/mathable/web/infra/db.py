@@ -43,7 +43,7 @@ from sqlalchemy.pool import ConnectionPoolEntry, StaticPool
 from mathable.engine.errors import MathableError
 
 MIGRATIONS = Path(__file__).with_name("migrations")
-HEAD = "0014"
+HEAD = "0015"
 """The newest migration: a database at this revision needs no Alembic run."""
 
 EXAMPLES = "sqlite:///mathable.db or postgresql://user:password@host:5432/database"
@@ -408,6 +408,53 @@ kept_entries = Table(
 ``undo``…), the primary key (game, seq) letting one writer only take a number, and the
 client's ``turn_id`` unique per game, so a turn sent twice (a queue replayed after a lost
 connection) is stored once."""
+
+
+tournaments = Table(
+    "tournaments",
+    metadata,
+    Column("id", Text, primary_key=True),
+    Column("created", Float, nullable=False),
+    Column("spec", Text, nullable=False),
+    Column("organizer", Text, nullable=False),
+    Column("status", Text, nullable=False),
+    Column("private", Boolean, nullable=False),
+    Column("starts", Float),
+    Column("updated", Float, nullable=False),
+    Index("ix_tournaments_status_created", "status", "created"),
+    Index("ix_tournaments_organizer", "organizer"),
+)
+"""A tournament (issue 38, :mod:`mathable.web.tournaments`): its spec (JSON, as
+:func:`~mathable.online.tournaments.model.Spec` holds it), the player who organizes it,
+and, kept beside its log for the lists only, its ``status`` (upcoming, running, paused,
+finished), whether it is ``private`` (never listed: joined by its link), its planned
+start (``starts``, None: when the organizer starts it) and when it last changed."""
+
+tournament_events = Table(
+    "tournament_events",
+    metadata,
+    Column("tournament_id", Text, ForeignKey("tournaments.id"), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("kind", Text, nullable=False),
+    Column("data", Text, nullable=False),
+    Column("at", Float, nullable=False),
+)
+"""A tournament's event log (joined, paired, linked, result…, each as ``event_to_json``
+writes it): the primary key (tournament, seq) lets one writer only take a number, so two
+processes never pair a round twice."""
+
+tournament_boards = Table(
+    "tournament_boards",
+    metadata,
+    Column("tournament_id", Text, ForeignKey("tournaments.id"), primary_key=True),
+    Column("round", Integer, primary_key=True),
+    Column("board", Integer, primary_key=True),
+    Column("game_id", Text),
+    Column("claimed", Float, nullable=False),
+)
+"""Who creates a paired board's game: the process that inserts the row (the key lets one
+only), which notes the game it made; a claim left without a game (its process died) may
+be taken over once stale."""
 
 
 class DatabaseError(MathableError):

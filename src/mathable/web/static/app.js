@@ -31,6 +31,8 @@ function shellTexts() {
   say("leaderboard-nav", t("Leaderboard"));
   // TRANSLATORS: the header's link to the score keeper of a game on a real board
   say("keep-nav", t("Keep score"));
+  // TRANSLATORS: the header's link to the tournaments (Swiss, round robin, arena)
+  say("tournaments-nav", t("Tournaments"));
   // TRANSLATORS: the button that opens the site's links and settings on a phone
   say("menu", t("Menu"));
   say("theme", t("Dark mode"));
@@ -75,10 +77,13 @@ const match = location.pathname.match(/^\/g\/([\w-]+)/);
 const rules = location.pathname.match(/^\/rules\/([^/]+)$/);
 const player = location.pathname.match(/^\/players\/([^/]+)$/);
 const kept = location.pathname.match(/^\/keep(?:\/([\w-]+))?$/);  // issue 37: the score keeper
+const contest = location.pathname.match(/^\/t\/([\w-]+)$/);  // issue 38: a tournament
 if (match && new URLSearchParams(location.search).has("practice")) import("./practice.js").then(m => m.practicePanel(match[1]));  // issue 18
 const printed = /^\/g\/[\w-]+\/print$/.test(location.pathname) || location.pathname === "/puzzles/print";  // issue 18: printable pages
 (printed ? import("./print.js").then(m => match ? m.gamePrintPage(match[1]) : m.puzzleSetPage()) : match ? gamePage(match[1]) : rules ? rulesPage(decodeURIComponent(rules[1])) : location.pathname === "/learn" ? import("./learn.js").then(m => m.learnPage()) : location.pathname === "/practice" ? import("./practice.js").then(m => m.practicePage())
   : location.pathname === "/class" ? import("./class.js").then(m => m.classPage())  // issue 18: the class view
   : location.pathname === "/lobby" ? lobbyPage()
   : kept ? import("./keeper.js").then(m => m.keeperPage(kept[1]))
+  : location.pathname === "/tournaments" ? import("./tournaments.js").then(m => m.tournamentsPage())
+  : contest ? import("./tournaments.js").then(m => m.tournamentPage(contest[1]))
   : location.pathname === "/puzzles" ? import("./puzzles.js").then(m => m.puzzlesPage()) : location.pathname === "/leaderboard" ? leaderboardPage() : player ? profilePage(decodeURIComponent(player[1])) : home()).catch(e => { app.textContent = t("Error: {message}", { message: e.message }); });

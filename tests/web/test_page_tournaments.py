@@ -1,0 +1,114 @@
+"""The tournaments' pages (issue 38) in a real browser: a 3-round Swiss for five accounts
+created from /tournaments, joined (the organizer on the page, four others over the API),
+started from the page, each round's games played through the API (the organizer's with
+her page's own session cookie, after following the page's "your game is ready" link),
+until the page shows the final standings; the name printed as typed, never markup; axe
+finds nothing serious at a phone's size, and nothing scrolls sideways. Screenshots:
+``web-tournament-desktop.png`` and ``web-tournament-phone.png``
+(MATHABLE_DOCS_SCREENSHOTS=1)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from support.browser import DESKTOP, PHONE, serious, shot
+from support.online import PASSWORD, sign_up
+from webserver import Server
+
+NAME = "Club <b>Swiss</b> & co"
+
+
+def account(server: Server, name: str) -> httpx.Client:
+    """A person over the API with a session cookie of their own, made an account."""
+    client = httpx.Client(base_url=server.url, headers={"X-Requested-With": "test"})
+    assert client.patch("/api/me", json={"name": name}).status_code == 200
+    made = client.post("/api/accounts", json={"name": name, "password": PASSWORD})
+    assert made.status_code == 201, made.text
+    return client
+
+
+def cookie_client(server: Server, page: Page) -> httpx.Client:
+    """The page's player over the API (the browser's own session cookie)."""
+    cookies = {c["name"]: c["value"] for c in page.context.cookies()}
+    return httpx.Client(base_url=server.url, headers={"X-Requested-With": "test"}, cookies=cookies)
+
+
+def finish(first: httpx.Client, game_id: str, second: httpx.Client) -> None:
+    """Each seat passes once in the order of play (both have moved: O4), then the
+    second player resigns: the first wins."""
+    game = f"/api/games/{game_id}"
+    by_seat = {c.get(game).json()["seat"]: c for c in (first, second)}
+    mover = int(first.get(game).json()["to_move"])
+    for seat in (mover, 1 - mover):
+        answer = by_seat[seat].post(game + "/actions", json={"action": "pass"})
+        assert answer.status_code == 200, answer.text
+    assert second.post(game + "/resign", json={}).status_code == 200
+
+
+@pytest.mark.slow
+def test_a_swiss_from_the_page_to_its_final_standings(server: Server, browser: Browser) -> None:
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    page.goto(server.url + "/tournaments")
+    ann = sign_up(page, "Tessa")
+    page.goto(server.url + "/tournaments")
+    page.fill("#tourn-name", NAME)
+    page.select_option("#tourn-system", "swiss")
+    page.fill("#tourn-rounds", "3")
+    page.click("#tourn-submit")
+    expect(page.locator("#tourn-title")).to_have_text(NAME)  # as typed, not markup
+    found = re.search(r"/t/([\w-]+)$", page.url)
+    assert found, page.url
+    tid = found[1]
+    page.click("#tourn-join")
+    expect(page.locator("#tourn-withdraw")).to_be_visible()
+    people: dict[str, httpx.Client] = {ann: cookie_client(server, page)}
+    for name in ("Ulla", "Vic", "Wes", "Xan"):
+        client = account(server, name)
+        joined = client.post(f"/api/tournaments/{tid}/join")
+        assert joined.status_code == 200, joined.text
+        people[joined.json()["me"]["player"]] = client
+    page.reload()
+    expect(page.locator("#tourn-standings tbody tr")).to_have_count(5)
+    page.click("#tourn-start")
+    expect(page.locator("#tourn-status")).to_contain_text("round 1")
+    for number in (1, 2, 3):
+        state: dict[str, Any] = people[ann].get(f"/api/tournaments/{tid}").json()
+        assert state["round"] == number
+        pairings = state["rounds"][-1]["pairings"]
+        if any(ann in p["players"] for p in pairings):
+            page.reload()
+            expect(page.locator("#tourn-ready")).to_contain_text("Your game is ready")
+            if number == 1:
+                shot(page, "tournament-desktop")
+            page.click("#tourn-ready a")
+            expect(page).to_have_url(re.compile(r"/g/[\w-]+$"))
+            page.go_back()
+        for pairing in pairings:
+            first, second = (people[p] for p in pairing["players"])
+            finish(first, pairing["game"], second)
+    page.reload()
+    expect(page.locator("#tourn-standings caption")).to_have_text("Final standings")
+    expect(page.locator("#tourn-status")).to_contain_text("Finished")
+    expect(page.locator("#tourn-crosstable tbody tr")).to_have_count(5)
+    assert serious(page) == []
+
+    phone = browser.new_context(viewport=PHONE).new_page()
+    phone.goto(f"{server.url}/t/{tid}")
+    expect(phone.locator("#tourn-standings caption")).to_have_text("Final standings")
+    assert phone.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"]
+    shot(phone, "tournament-phone")
+    assert serious(phone) == []
+    phone.goto(server.url + "/tournaments")
+    expect(phone.locator(".tournaments")).to_contain_text(NAME)
+    assert serious(phone) == []
+    assert phone.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"]
+    phone.context.close()
+    context.close()
+    for client in people.values():
+        client.close()
