@@ -3,6 +3,9 @@
 // each game's id is kept (never a seat's secret token), in this browser (localStorage)
 // and in the page's address (/class?name=…&games=id1,id2), to bookmark or share.
 // GET /api/class answers every game at once (web/classes.py); print.css prints the page.
+// A tournament followed (?tournament=id, from its page) adds all its boards' games; "Make a
+// tournament of this class" opens the tournaments' form prefilled with the players the
+// games bind (issue 38). The two pages know each other only by their addresses.
 
 import { api, app, h, listed, setWhere } from "./core.js";
 import { lang, nt, t } from "./i18n.js";
@@ -30,20 +33,28 @@ export function gameOf(text) {
   return ID.test(id) ? { id } : { error: t("not a game's id") };
 }
 
-// The list as kept: the address's first (a shared link), else this browser's.
+// The list as kept: the address's first (a shared link), else this browser's; then the
+// tournaments the address adds (a tournament page's "Follow in the class view": ?tournament=id).
 function loaded() {
   const query = new URLSearchParams(location.search);
-  if (query.has("games") || query.has("name")) {
-    const games = (query.get("games") || "").split(",").filter(id => ID.test(id));
-    return { name: (query.get("name") || "").slice(0, NAME_LENGTH), games: [...new Set(games)].slice(0, MOST) };
+  const ids = text => (text || "").split(",").filter(id => ID.test(id));
+  let list = { name: "", games: [], tournaments: [] };
+  if (query.has("games") || query.has("name") || query.has("tournaments")) {
+    list = { name: (query.get("name") || "").slice(0, NAME_LENGTH), games: [...new Set(ids(query.get("games")))].slice(0, MOST),
+      tournaments: [...new Set(ids(query.get("tournaments")))].slice(0, MOST) };
+  } else {
+    try {
+      const kept = JSON.parse(localStorage.getItem(KEPT) || "null");
+      if (kept && Array.isArray(kept.games)) {
+        const mine = xs => (Array.isArray(xs) ? xs : []).filter(id => typeof id === "string" && ID.test(id)).slice(0, MOST);
+        list = { name: String(kept.name || "").slice(0, NAME_LENGTH), games: mine(kept.games), tournaments: mine(kept.tournaments) };
+      }
+    } catch { /* nothing kept, or not ours */ }
   }
-  try {
-    const kept = JSON.parse(localStorage.getItem(KEPT) || "null");
-    if (kept && Array.isArray(kept.games)) {
-      return { name: String(kept.name || "").slice(0, NAME_LENGTH), games: kept.games.filter(id => typeof id === "string" && ID.test(id)).slice(0, MOST) };
-    }
-  } catch { /* nothing kept, or not ours */ }
-  return { name: "", games: [] };
+  for (const id of query.getAll("tournament").filter(id => ID.test(id))) {
+    if (!list.tournaments.includes(id) && list.tournaments.length < MOST) list.tournaments.push(id);
+  }
+  return list;
 }
 
 // Keep the list in this browser and in the address (replaced: no step in the history).
@@ -52,8 +63,36 @@ function keep(list) {
   const query = new URLSearchParams();
   if (list.name) query.set("name", list.name);
   if (list.games.length) query.set("games", list.games.join(","));
+  if (list.tournaments.length) query.set("tournaments", list.tournaments.join(","));
   const search = query.toString();
   history.replaceState(null, "", "/class" + (search ? "?" + search.replaceAll("%2C", ",") : ""));
+}
+
+// The tournaments' games (their boards' games, round by round), each tournament's name or
+// why it could not be read: a class's tournament feeds the view as its games do.
+async function tournamentsOf(list) {
+  return Promise.all(list.tournaments.map(async id => {
+    try {
+      const found = await api("/api/tournaments/" + encodeURIComponent(id));
+      const games = found.rounds.flatMap(r => r.pairings.map(p => p.game)).filter(Boolean);
+      return { id, name: found.name, games };
+    } catch (e) { return { id, error: e.message, games: [] }; }
+  }));
+}
+
+// "Make a tournament of this class": the tournaments' form, prefilled with the players
+// the games bind to an id (a round robin, private), in one click; Create is the second.
+function tournamentLink(list, games) {
+  const pupils = new Map();
+  for (const g of games) {
+    if (g.error || !g.player_ids) continue;
+    g.players.forEach((name, i) => { const id = g.player_ids[i]; if (id && !pupils.has(id)) pupils.set(id, name); });
+  }
+  if (pupils.size < 2) return "";
+  const query = new URLSearchParams();
+  if (list.name) query.set("class", list.name);
+  for (const [id, name] of [...pupils].slice(0, 16)) query.append("pupil", id + ":" + name);
+  return h("p", { class: "print-only-screen" }, h("a", { id: "class-tournament", class: "button-link", href: "/tournaments?" + query.toString() }, t("Make a tournament of this class")));
 }
 
 export async function classPage() {
@@ -99,19 +138,27 @@ export async function classPage() {
 
   async function draw() {
     document.getElementById("class-title").textContent = list.name ? t("Class view: {name}", { name: list.name }) : t("Class view");
-    if (!list.games.length) {
+    if (!list.games.length && !list.tournaments.length) {
       results.replaceChildren(h("p", { id: "class-empty" }, t("No games yet: paste the links your pupils share.")));
       return;
     }
     results.replaceChildren(h("p", { class: "print-only-screen" }, t("Loading the games… a finished game's analysis may take a moment.")));
-    let games;
+    const followed = await tournamentsOf(list);
+    const ids = [...new Set([...list.games, ...followed.flatMap(x => x.games)])].slice(0, MOST);
+    let games = [];
     try {
-      games = await api("/api/class?games=" + list.games.map(encodeURIComponent).join(","));
+      if (ids.length) games = await api("/api/class?games=" + ids.map(encodeURIComponent).join(","));
     } catch (e) {
       results.replaceChildren(h("p", { class: "error" }, t("Error: {message}", { message: e.message })));
       return;
     }
-    results.replaceChildren(gamesTable(games, remove), pupilsTable(games));
+    results.replaceChildren(tournamentsList(followed, forget), tournamentLink(list, games), gamesTable(games, remove), pupilsTable(games));
+  }
+
+  function forget(id) {
+    list.tournaments = list.tournaments.filter(x => x !== id);
+    keep(list);
+    draw();
   }
 
   app.replaceChildren(h("section", { class: "print-page class-page", "aria-labelledby": "class-title" },
@@ -123,7 +170,7 @@ export async function classPage() {
       h("p", { class: "row" },
         h("button", { type: "submit", class: "primary", id: "class-add" }, t("Add the games")), " ",
         h("button", { type: "button", id: "class-print", onclick: () => window.print() }, t("Print")), " ",
-        h("button", { type: "button", id: "class-clear", onclick: () => { list.games = []; keep(list); draw(); } }, t("Clear the list")))),
+        h("button", { type: "button", id: "class-clear", onclick: () => { list.games = []; list.tournaments = []; keep(list); draw(); } }, t("Clear the list")))),
     message,
     results));
   await draw();
@@ -159,6 +206,15 @@ function gamesTable(games, remove) {
       h("th", { scope: "col" }, t("Result")), h("th", { scope: "col" }, t("Accuracy")),
       h("th", { scope: "col", class: "print-only-screen" }, h("span", { class: "sr-only" }, t("Remove"))))),
     h("tbody", {}, rows));
+}
+
+// The tournaments the view follows: each one's page, and a button to stop following it.
+function tournamentsList(followed, forget) {
+  if (!followed.length) return "";
+  return h("ul", { id: "class-tournaments" }, followed.map(x => h("li", { "data-tournament": x.id },
+    x.error ? t("Tournament {id}: {reason}", { id: x.id, reason: x.error })
+      : h("a", { href: "/t/" + encodeURIComponent(x.id) }, t("Tournament: {name}", { name: x.name })),
+    " ", h("button", { type: "button", class: "print-only-screen", "aria-label": t("Stop following {name}", { name: x.name || x.id }), onclick: () => forget(x.id) }, t("Remove")))));
 }
 
 function removeCell(id, remove) {

@@ -200,7 +200,7 @@ function draw() {
   }
   buttons.push(h("button", { type: "button", id: "tourn-print", onclick: () => window.print() }, t("Print the standings")));
   // the class view follows this tournament's games (its page, by its address)
-  buttons.push(h("a", { id: "tourn-class", class: "button-link", href: "/class?tournament=" + encodeURIComponent(d.id) }, t("Follow in the class view")));
+  if (me.organizer) buttons.push(h("a", { id: "tourn-class", class: "button-link", href: "/class?tournament=" + encodeURIComponent(d.id) }, t("Follow in the class view")));
   const spec = d.spec;
   const facts = [SYSTEMS()[spec.system], spec.system === "swiss" ? nt("{count} round", "{count} rounds", spec.rounds) : "",
     spec.system === "arena" ? nt("{count} minute", "{count} minutes", spec.minutes) : "", clockText(spec.clock),

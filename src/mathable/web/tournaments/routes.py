@@ -186,8 +186,9 @@ def entered(
     request: Request, tournaments: TournamentService, spec: Spec, ids: list[str]
 ) -> list[Joined]:
     """The entrants an organizer names (each id once, in order): a computer level's
-    player, or a known player (an account only in a rated tournament); refused (422)
-    naming the first id that is neither. Blocking."""
+    player, or a known person in an unrated tournament (a teacher's class); refused (422)
+    naming the first id that is neither. Nobody is entered into a rated one: a rated
+    result is only ever one's own choice (they join it themselves). Blocking."""
     found: list[Joined] = []
     for player_id in dict.fromkeys(ids):
         level = level_of_player(player_id)
@@ -197,9 +198,14 @@ def entered(
         player = players(request).get(player_id)
         if player is None:
             raise ServiceError(422, _("players: no player {id}", id=player_id[:80]))
-        if spec.rated and not player.account:
+        if spec.rated:
             raise ServiceError(
-                422, _("players: {name} has no account (a rated tournament)", name=player.name)
+                422,
+                _(
+                    "players: {name} joins a rated tournament themselves (nobody is entered"
+                    " into one)",
+                    name=player.name,
+                ),
             )
         name = shown_name(player.id, player.name, player.kind)
         found.append(Joined(player.id, name, tournaments.rating(player.id, spec)))

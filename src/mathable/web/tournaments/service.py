@@ -17,6 +17,12 @@ and linked to its board. It runs when a tournament is read or changed, and every
 (:meth:`TournamentService.check`): the games' ends are read from the store (their
 results rows and last events), so the rounds' layer, a floor below, never has to know
 that tournaments exist. The replay and the pairing run in a thread, off the event loop.
+
+Two rules are the web's own, over the engine's: a computer level that fills an odd field
+(``fill_bye``, kept in the stored spec beside the engine's fields) joins just before the
+start (:meth:`TournamentService._filled`); and a correspondence round's deadline, its
+clock's days after its pairing, decides the boards nobody finished by ruling O4
+(:func:`forfeits`: who never moved loses by no-show).
 """
 
 from __future__ import annotations
