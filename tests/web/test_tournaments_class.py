@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from mathable.online.tournaments import Event, Paused, Resumed
 from mathable.web.api import create_app
-from mathable.web.tournaments.service import DAY, TournamentService
+from mathable.web.tournaments.service import DAY, TournamentService, paused_during
 from support.lobby import PASSWORD, ok, person
 
 CLASS: dict[str, Any] = {
@@ -133,6 +134,22 @@ def test_at_a_rounds_deadline_who_never_moved_loses_by_no_show(main: TestClient)
     assert len(state.rounds) == 2  # the next round paired at once
     shown = ok(clients[0].get(f"/api/tournaments/{tid}"))
     assert shown["deadline"] == pytest.approx(clock[0] + 3 * DAY, abs=1)
+    # the forfeited games are ended, not left open: aborted by the no-show's seat (O4)
+    never_moved = boards[0]["players"][1]
+    for board in boards:
+        game = f"/api/games/{board['game']}"
+        for player in board["players"]:
+            seen = ok(people[player].get(game))
+            assert seen["over"] and seen["legal"] == [], (board, seen)
+    refused = people[never_moved].post(
+        f"/api/games/{boards[0]['game']}/actions", json={"action": "pass"}
+    )
+    assert refused.status_code == 409  # nobody plays on
+    ended = service.log.finished([boards[0]["game"], boards[1]["game"]])
+    no_show = next(s for s, p in ended[boards[0]["game"]].players.items() if p == never_moved)
+    assert ended[boards[0]["game"]].last_action == f"abort {no_show}"
+    assert ended[boards[1]["game"]].last_action.startswith("abort ")
+    assert service.load(tid).state.rounds[0].results == results  # the results stand
 
 
 def test_a_game_both_have_moved_in_plays_on_past_the_deadline(main: TestClient) -> None:
@@ -152,3 +169,54 @@ def test_a_game_both_have_moved_in_plays_on_past_the_deadline(main: TestClient) 
     clock[0] += 2 * DAY
     main.portal.call(service.check)
     assert service.load(tid).state.rounds[0].results == {}  # its own clock decides
+
+
+def test_a_rounds_deadline_moves_by_the_time_paused_during_that_round(main: TestClient) -> None:
+    service: TournamentService = main.app.state.tournaments  # type: ignore[attr-defined]
+    assert main.portal is not None
+    main.portal.call(service.close)
+    clock = [service.now()]
+    service.now = lambda: clock[0]
+    clients = [account(main, name) for name in ("Ann", "Bob")]
+    spec = {**CLASS, "system": "swiss", "rounds": 2, "private": False, "clock": {"days": 1}}
+    tid = ok(clients[0].post("/api/tournaments", json=spec), 201)["id"]
+    for client in clients:
+        ok(client.post(f"/api/tournaments/{tid}/join"))
+    paired_at = clock[0]
+    assert ok(clients[0].post(f"/api/tournaments/{tid}/start"))["deadline"] == pytest.approx(
+        paired_at + DAY
+    )
+    for pause, resume in ((2, 5), (10, 11)):  # four hours paused in round 1, in two pauses
+        clock[0] = paired_at + pause * 3600
+        paused = ok(clients[0].post(f"/api/tournaments/{tid}/pause"))
+        assert paused["deadline"] is None  # none passes while paused
+        clock[0] = paired_at + resume * 3600
+        ok(clients[0].post(f"/api/tournaments/{tid}/resume"))
+    deadline = paired_at + DAY + 4 * 3600
+    assert ok(clients[0].get(f"/api/tournaments/{tid}"))["deadline"] == pytest.approx(deadline)
+    clock[0] = deadline - 60  # past the clock's day, within the time paused: nothing yet
+    main.portal.call(service.check)
+    assert service.load(tid).state.rounds[0].results == {}
+    clock[0] = deadline + 1
+    main.portal.call(service.check)
+    state = service.load(tid).state
+    assert state.rounds[0].results[1].how == "no-show" and len(state.rounds) == 2
+    # round 2: paired now, the pauses of round 1 do not move its deadline
+    shown = ok(clients[0].get(f"/api/tournaments/{tid}"))
+    assert shown["deadline"] == pytest.approx(state.rounds[1].at + DAY)
+
+
+@pytest.mark.parametrize(
+    ("events", "since", "expected"),
+    [
+        ([], 0.0, 0.0),
+        ([Paused(10.0), Resumed(40.0), Paused(50.0), Resumed(55.0)], 0.0, 35.0),
+        ([Paused(10.0), Resumed(40.0)], 30.0, 10.0),  # only the share after ``since``
+        ([Paused(10.0), Resumed(40.0)], 45.0, 0.0),  # a pause of an earlier round
+        ([Paused(10.0), Resumed(40.0), Paused(50.0)], 0.0, 30.0),  # under way: not yet
+    ],
+)
+def test_the_time_paused_since_an_instant(
+    events: list[Event], since: float, expected: float
+) -> None:
+    assert paused_during(events, since) == expected

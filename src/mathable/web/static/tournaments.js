@@ -10,8 +10,9 @@ import { announce, api, app, h, setWhere, whoAmI } from "./core.js";
 import { lang, nt, t } from "./i18n.js";
 import { beep } from "./prefs.js";
 
-const FOLLOW_MS = 3000;
-const at = { id: null, data: null, shown: "", ready: null, timer: null, bots: [], chosen: {} };
+const FOLLOW_MS = 3000;  // ms between polls of the tournament while its socket is down
+const at = { id: null, data: null, shown: "", ready: null, timer: null, bots: [], chosen: {},
+  socket: null, live: false, seq: null, retry: 1000 };
 
 const SYSTEMS = () => ({ swiss: t("Swiss"), "round-robin": t("Round robin"), arena: t("Arena") });
 const STATUSES = () => ({
@@ -151,7 +152,39 @@ export async function tournamentPage(id) {
   setWhere(t("Tournaments"), true);
   try { at.bots = await api("/api/bots"); } catch { at.bots = []; }
   await refresh();
-  at.timer = setInterval(() => { if (!document.hidden && at.data && at.data.status !== "finished") refresh(); }, FOLLOW_MS);
+  follow();
+  at.timer = setInterval(() => {
+    if (!at.live && !document.hidden && at.data && at.data.status !== "finished") refresh();
+  }, fallbackPoll());
+}
+
+function fallbackPoll() { return window.mathableTournamentFallback || FOLLOW_MS; }
+
+// The tournament's socket: told its log's length whenever it changes, the page reads it
+// then; polled only while the socket is down (reconnected, at most every 30 s).
+function follow() {
+  if (at.data && at.data.status === "finished") return;
+  const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host
+    + "/api/tournaments/" + encodeURIComponent(at.id) + "/ws");
+  at.socket = ws;
+  ws.onmessage = event => {
+    const message = JSON.parse(event.data);
+    if (message.type !== "tournament") return;
+    at.retry = 1000;
+    at.live = true;
+    document.body.dataset.tournLive = "1";
+    if (message.seq !== at.seq) { at.seq = message.seq; refresh(); }
+  };
+  ws.onclose = () => {
+    if (at.socket !== ws) return;
+    at.socket = null;
+    at.live = false;
+    delete document.body.dataset.tournLive;
+    if (at.data && at.data.status === "finished") return;
+    refresh();  // at once, then by the poll until the socket is back
+    setTimeout(follow, at.retry || 1000);
+    at.retry = Math.min(2 * (at.retry || 1000), 30000);
+  };
 }
 
 async function refresh() {

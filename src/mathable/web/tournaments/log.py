@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import ColumnElement, and_, insert, select, update
+from sqlalchemy import ColumnElement, and_, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from mathable.web.infra.db import (
@@ -308,6 +308,33 @@ class TournamentLog:
             for row in connection.execute(query):
                 found[str(row.game_id)].add(str(row.player_id))
         return found
+
+    def stamp(self, tournament_id: str) -> tuple[int, int]:
+        """What moves when a tournament changes: its log's length, and how many of its
+        boards' games have ended (two indexed reads; a watched page's look, :mod:`.push`)."""
+        with self.store.reading() as connection:
+            length = connection.execute(
+                select(func.count())
+                .select_from(tournament_events)
+                .where(tournament_events.c.tournament_id == tournament_id)
+            ).scalar()
+            ended = connection.execute(
+                select(func.count())
+                .select_from(tournament_boards)
+                .join(results, results.c.game_id == tournament_boards.c.game_id)
+                .where(tournament_boards.c.tournament_id == tournament_id)
+            ).scalar()
+        return int(length or 0), int(ended or 0)
+
+    def ended(self, game_ids: Sequence[str]) -> set[str]:
+        """Those of these games that have ended (their results row written)."""
+        if not game_ids:
+            return set()
+        with self.store.reading() as connection:
+            found = connection.execute(
+                select(results.c.game_id).where(results.c.game_id.in_(list(game_ids)))
+            ).scalars()
+            return {str(game_id) for game_id in found}
 
     def finished(self, game_ids: Sequence[str]) -> dict[str, GameEnd]:
         """Those of these games that have ended, read from their results and their last

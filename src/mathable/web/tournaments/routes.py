@@ -16,7 +16,7 @@ import unicodedata
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request
+from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request, WebSocket
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -26,6 +26,8 @@ from mathable.games import registry
 from mathable.i18n import _
 from mathable.online.clocks import TimeControlError, parse_time_control
 from mathable.online.tournaments import Joined, Spec, TournamentError, check_spec
+from mathable.web.infra import connections
+from mathable.web.infra.connections import Admissions, refuse
 from mathable.web.infra.errors import REFUSALS, ServiceError, at_field
 from mathable.web.infra.language import html_page
 from mathable.web.infra.limits import rate_limited
@@ -33,6 +35,7 @@ from mathable.web.infra.store import EventStore
 from mathable.web.players.accounts import MeDep
 from mathable.web.players.players import Player, PlayerStore
 from mathable.web.ratings.standings import shown_name
+from mathable.web.tournaments.push import Watchers
 from mathable.web.tournaments.service import (
     MOST_PLAYERS,
     Loaded,
@@ -409,6 +412,39 @@ async def decide(
     return await answer(request, loaded, me)
 
 
+@router.websocket("/{tournament_id}/ws")
+async def tournament_socket(websocket: WebSocket, tournament_id: TournamentId) -> None:
+    """The tournament, pushed: ``{"type": "tournament", "seq": n}`` (its log's length)
+    now and whenever it changes (a result, a pairing, a join...), within a second; the
+    page then reads it (``GET /api/tournaments/{id}``). The client sends nothing; the
+    sockets from one address are capped as the lobby's are; 1008 for no such
+    tournament, 1001 when the server shuts down."""
+    await websocket.accept()
+    watchers: Watchers = websocket.app.state.tournament_watchers
+    try:
+        await asyncio.to_thread(watchers.service.load, tournament_id)
+    except ServiceError as exc:
+        await refuse(websocket, exc.status, exc.message, connections.POLICY)
+        return
+    admissions: Admissions = websocket.app.state.admissions
+    address = websocket.client.host if websocket.client else ""
+    key = f"tournament:{tournament_id}"
+    refused = admissions.enter(key, address, spectator=False)
+    if refused is not None:
+        code, reason = refused
+        await refuse(websocket, 429, reason, code)
+        return
+    connection = connections.Connection(websocket, admissions.limits, newest="tournament")
+    try:
+        watchers.enter(tournament_id, connection)
+        async for _text in connection.frames():
+            pass  # nothing is asked here
+    finally:
+        watchers.leave(tournament_id, connection)
+        admissions.leave(key, address, spectator=False)
+        await connection.close()
+
+
 @pages.get("/tournaments")
 async def tournaments_page() -> HTMLResponse:
     """The tournaments' page (tournaments.js draws it)."""
@@ -423,8 +459,10 @@ async def tournament_page(tournament_id: TournamentId) -> HTMLResponse:
 
 def install(app: FastAPI, store: EventStore) -> None:
     """The tournaments' service (``app.state.tournaments``, over the game service), its
-    routes and pages; :func:`start` and :func:`close` its periodic check."""
+    routes, socket and pages; :func:`start` and :func:`close` its periodic check (and
+    the pages' sockets: :mod:`.push`)."""
     app.state.tournaments = TournamentService(store, app.state.service)
+    app.state.tournament_watchers = Watchers(app.state.tournaments)
     app.include_router(router)
     app.include_router(pages)
 
@@ -437,7 +475,10 @@ def start(app: FastAPI) -> None:
 
 
 async def close(app: FastAPI) -> None:
-    """At shutdown: the periodic check stopped."""
+    """At shutdown: the pages' sockets closed, the periodic check stopped."""
+    watchers: Watchers | None = getattr(app.state, "tournament_watchers", None)
+    if watchers is not None:
+        await watchers.close()
     found: TournamentService | None = getattr(app.state, "tournaments", None)
     if found is not None:
         await found.close()

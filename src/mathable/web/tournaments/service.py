@@ -21,8 +21,10 @@ that tournaments exist. The replay and the pairing run in a thread, off the even
 Two rules are the web's own, over the engine's: a computer level that fills an odd field
 (``fill_bye``, kept in the stored spec beside the engine's fields) joins just before the
 start (:meth:`TournamentService._filled`); and a correspondence round's deadline, its
-clock's days after its pairing, decides the boards nobody finished by ruling O4
-(:func:`forfeits`: who never moved loses by no-show).
+clock's days after its pairing and the time paused since (:func:`paused_during`),
+decides the boards nobody finished by ruling O4 (:func:`forfeits`: who never moved loses
+by no-show), and their games are ended as the no-show's seat leaving
+(:meth:`TournamentService._end_forfeited`): nobody plays on in a game already decided.
 """
 
 from __future__ import annotations
@@ -144,25 +146,43 @@ def result_of(
     return ((1.0, 0.0) if mine < theirs else (0.0, 1.0)), scores, "played"
 
 
-def round_deadline(state: State) -> float | None:
+def paused_during(events: Sequence[Event], since: float) -> float:
+    """Seconds the tournament spent paused from ``since`` on, by its log's Paused and
+    Resumed instants (the engine keeps only the total); a pause not yet resumed counts
+    from its resumption (no deadline passes while paused)."""
+    total, paused_at = 0.0, None
+    for event in events:
+        if isinstance(event, Paused):
+            paused_at = event.at
+        elif isinstance(event, Resumed) and paused_at is not None:
+            total += max(0.0, event.at - max(paused_at, since))
+            paused_at = None
+    return total
+
+
+def round_deadline(state: State, events: Sequence[Event] = ()) -> float | None:
     """When the current round's unplayed games are forfeited: a correspondence
-    tournament's round lasts its clock's days from its pairing (None: no deadline, or
-    nothing left to decide)."""
+    tournament's round lasts its clock's days from its pairing, plus the time the
+    tournament spent paused since (``events``: its log) (None: no deadline, or nothing
+    left to decide)."""
     clock = clock_of(state.spec)
     if not clock or not clock.get("days") or state.spec.system == "arena" or not state.rounds:
         return None
     current = state.rounds[-1]
     if current.complete:
         return None
-    return current.at + float(clock["days"]) * DAY
+    return current.at + float(clock["days"]) * DAY + paused_during(events, current.at)
 
 
-def forfeits(state: State, moved: dict[str, set[str]], now: float) -> list[Result]:
+def forfeits(
+    state: State, moved: dict[str, set[str]], now: float, events: Sequence[Event] = ()
+) -> list[Result]:
     """At the current round's deadline, its boards without a result decided by the trust
     rules (ruling O4): a player who never moved in their game loses by no-show (both:
     nobody scores); a game both have moved in plays on, its own clock decides. ``moved``:
-    the players who made a move, by game."""
-    deadline = round_deadline(state)
+    the players who made a move, by game; ``events``: the log (its pauses move the
+    deadline)."""
+    deadline = round_deadline(state, events)
     if deadline is None or now < deadline or state.status != "running":
         return []
     current = state.rounds[-1]
@@ -338,7 +358,7 @@ class TournamentService:
             moved = self.log.moved(
                 [g for b, g in current.games.items() if b not in current.results]
             )
-            late = forfeits(state, moved, now)
+            late = forfeits(state, moved, now, [*loaded.events, *made])
             if late:
                 made += late
                 state = replay(loaded.spec, [*loaded.events, *made])
@@ -350,6 +370,7 @@ class TournamentService:
         """Everything the tournament does by itself now (see the module's docstring),
         then the games of its paired boards made and linked; the tournament after."""
         loaded = await asyncio.to_thread(self.change, tournament_id, self._own_events)
+        await self._end_forfeited(loaded)
         for _round in range(TRIES):
             unlinked = [
                 (number.number, board.board)
@@ -379,6 +400,36 @@ class TournamentService:
 
             loaded = await asyncio.to_thread(self.change, tournament_id, link)
         return loaded
+
+    async def _end_forfeited(self, loaded: Loaded) -> None:
+        """End the games of the boards lost by no-show at a round's deadline that are
+        still open, so that nobody plays on in a game whose result is given: through the
+        game service's own leaving path, as the no-show's seat (both no-shows: the first
+        player's), an abort while the game has not started (O4: never rated), else a
+        resignation (the no-show moved after the deadline passed). A game that cannot be
+        ended now is logged and tried again at the next look."""
+        forfeited: dict[str, str] = {}  # game: the player whose seat ends it
+        for played in loaded.state.rounds:
+            for board in played.boards:
+                result = played.results.get(board.board)
+                game_id = played.games.get(board.board)
+                if result is not None and result.how == "no-show" and game_id is not None:
+                    won = result.points == (1.0, 0.0)
+                    forfeited[game_id] = board.second if won else board.first
+        if not forfeited:
+            return
+        ended = await asyncio.to_thread(self.log.ended, sorted(forfeited))
+        for game_id, loser in sorted(forfeited.items()):
+            if game_id in ended:
+                continue
+            try:
+                seated = await self.games.seated_async(game_id, None, loser)
+                if seated.seat is None or seated.live.over:
+                    continue
+                kind = "abort" if seated.live.game.can_abort(seated.seat) else "resign"
+                await self.games.end(seated, kind)
+            except ServiceError:
+                log.exception("ending the forfeited game %s of %s", game_id, loaded.id)
 
     async def _make_game(self, loaded: Loaded, round_: int, board: int) -> str | None:
         """The game of a paired board, made by whoever claims it first (None: another

@@ -96,7 +96,7 @@ def tournament_data(loaded: Loaded, me: str | None, names: dict[str, str]) -> di
         "started": state.started_at,
         "finished": state.finished_at,
         "ends": state.ends_at(),
-        "deadline": round_deadline(state) if status == "running" else None,
+        "deadline": round_deadline(state, loaded.events) if status == "running" else None,
         "round": len(state.rounds),
         "rounds": rounds_data(state),
         "players": [
