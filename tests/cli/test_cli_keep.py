@@ -72,3 +72,22 @@ def test_keep_analyses_when_asked() -> None:
     assert kept.exit_code == 0, kept.output
     assert "Analysis: the best turn of the same tokens" in kept.output
     assert "121" in kept.output.split("Analysis")[-1]
+
+
+def test_keep_a_quattro_match_in_the_terminal() -> None:
+    """The four cards turned up, a play explained, a refusal naming its rule (Q2), a stuck
+    turn, and the round won by the hand emptied (Q5)."""
+    turns = "A=1 B=1 C=1 D=1\nA=5\nA=1 A=0 A=1 A=1 A=2 A=3 A=4\n"
+    kept = CliRunner().invoke(
+        app, ["keep", "--players", "Louis,Zoé", "--variant", "quattro"], input=turns
+    )
+    assert kept.exit_code == 0, kept.output
+    assert "Turn up four cards" in kept.output
+    assert "refused: 5 on pile A (1)" in kept.output and "rule Q2" in kept.output
+    assert "0 = 1 − 1 (A, B)" in kept.output and "won the round" in kept.output
+    assert "Totals: Louis 1, Zoé 0" in kept.output and "The game is over." in kept.output
+    assert "round 1 of 1" in kept.output
+    wrong = CliRunner().invoke(
+        app, ["keep", "--players", "Ann,Bob", "--rounds", "3"], input="quit\n"
+    )
+    assert wrong.exit_code == 1 and "rounds" in wrong.output

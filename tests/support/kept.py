@@ -8,6 +8,8 @@ import random
 from mathable.engine.protocol import Game
 from mathable.games.board.keeper import KeptGame
 from mathable.games.board.variants import get_variant
+from mathable.games.quattro.game import QuattroGame
+from mathable.games.quattro.keeper import KeptQuattro
 from mathable.games.registry import new_game
 
 
@@ -40,4 +42,34 @@ def kept_copy(game: Game) -> KeptGame:
     if game.is_over:
         left = [",".join(map(str, game.rack(s))) or "-" for s in range(len(game.players))]
         kept.play("end " + " / ".join(left))
+    return kept
+
+
+def random_quattro(seed: int, players: int, rounds: int) -> QuattroGame:
+    """A Quattro match of the engine played by random actions to its end (or a turn's end
+    after many actions), announcing DIAGO now and then."""
+    names = ["Ann", "Bob", "Cid", "Dee"][:players]
+    game, rng = new_game("quattro", names, seed=seed, rounds=rounds), random.Random(seed)
+    assert isinstance(game, QuattroGame)
+    for step in range(3000):
+        if game.is_over or (step > 2000 and not game.turn_plays and game.phase == "play"):
+            break
+        actions = list(game.legal_actions())
+        diago = [a for a in actions if game.format_action(a) == "diago"]
+        rest = [a for a in actions if a not in diago] or diago
+        game.apply(rng.choice(diago if diago and rng.random() < 0.15 else rest))
+    return game
+
+
+def kept_quattro_copy(game: QuattroGame) -> KeptQuattro:
+    """A Quattro match entered into the keeper turn by turn, as a table would: the four
+    cards turned up, then each turn in the engine's notation (an exchange without the
+    value of the card discarded face down)."""
+    start = game.fresh()
+    kept = KeptQuattro(game.players, first=start.to_move, rounds=game.rounds)
+    kept.play(" ".join(f"{pile}={value}" for pile, value in zip("ABCD", start.tops, strict=True)))
+    for turn, summary in zip(game.turns, game.summaries(), strict=True):
+        entry = ("diago " if turn.diago else "") + summary.notation
+        made = kept.play(entry)
+        assert made.seat == summary.seat == turn.seat
     return kept

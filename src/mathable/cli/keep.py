@@ -1,5 +1,6 @@
 """``mathable keep``: the score keeper in the terminal (issue 37), a game on a real board
-kept one line per turn, with the same checks and answers as ``/api/keeper``."""
+or a Quattro match kept one line per turn, with the same checks and answers as
+``/api/keeper``."""
 
 from __future__ import annotations
 
@@ -14,23 +15,28 @@ from rich.text import Text
 from mathable.i18n import _, lazy
 
 from ._later import later
-from .shell import BoardVariantOpt, console, err, fail, helps
+from .shell import VariantOpt, console, err, fail, helps
 
 if TYPE_CHECKING:
-    from mathable.ai import kept_analysis
+    from mathable.ai import kept_analysis, kept_jobs
     from mathable.engine import errors
     from mathable.games import registry
-    from mathable.games.board import keptrecord
     from mathable.render import panels
 else:
     errors = later("mathable.engine.errors")
     registry = later("mathable.games.registry")
     kept_analysis = later("mathable.ai.kept_analysis")
-    keptrecord = later("mathable.games.board.keptrecord")
+    kept_jobs = later("mathable.ai.kept_jobs")
     panels = later("mathable.render.panels")
 
 KEEP_HELP = helps(
     lazy("Keep the score of a game played on a real board, one turn per line."),
+    # TRANSLATORS: the notation between quotes is typed as it is, in every language
+    lazy(
+        "Quattro: first the four cards turned up, 'A=20 B=12 C=7 D=2'; then each turn: "
+        "the cards played, 'A=32 B=5' ('diago A=32' after DIAGO), or a stuck turn, "
+        "'draw C=7 exchange' or 'draw C=7 penalty', or 'pass'."
+    ),
     # TRANSLATORS: the notation between quotes is typed as it is, in every language
     lazy(
         "Type the turn of the player to move: 'I8=12 J8=16+' ('+': an extra token taken), "
@@ -49,7 +55,7 @@ def keep(
             "--players", help=helps(lazy("The players in seat order, separated by commas."))
         ),
     ],
-    variant: BoardVariantOpt = "classic",
+    variant: VariantOpt = "classic",
     first: Annotated[
         str | None,
         typer.Option(
@@ -62,6 +68,10 @@ def keep(
             "--referee", help=helps(lazy("Table referee: mistakes stand until challenged (C12)."))
         ),
     ] = False,
+    rounds: Annotated[
+        int,
+        typer.Option("--rounds", help=helps(lazy("The rounds agreed (Quattro, Q5)."))),
+    ] = 1,
     save: Annotated[
         Path | None,
         typer.Option("--save", help=helps(lazy("Write the score sheet to this file."))),
@@ -79,10 +89,11 @@ def keep(
     names = [" ".join(p.split()) for p in players.split(",")]
     try:
         seat = registry.first_seat(variant, names, first)
-        game = registry.kept_game(variant, names, first=seat, referee=referee)
+        game = registry.kept_game(variant, names, first=seat, referee=referee, rounds=rounds)
     except errors.MathableError as exc:
         raise fail(str(exc)) from None
     console.print(Text(_("{name} starts.", name=names[seat])))
+    prompt(game)
     for raw in sys.stdin:
         line = raw.strip()
         if not line or line.lower() in ("quit", "q"):
@@ -108,10 +119,23 @@ def keep(
         write_record(game, record)
 
 
-def show_analysis(game: registry.KeptGame) -> None:
+def prompt(game: registry.Kept) -> None:
+    """What the table enters first, when it is not a turn: Quattro's four cards turned up."""
+    if not registry.kept_table(game)["started"]:
+        # TRANSLATORS: the notation between quotes is typed as it is, in every language
+        console.print(Text(_("Turn up four cards and type them, like 'A=20 B=12 C=7 D=2'.")))
+
+
+def show_analysis(game: registry.Kept) -> None:
     """Per placement turn, the best turn its tokens could have made on the board as it
-    stood (the racks are unknown, R1), in the game analysis's table."""
-    report = kept_analysis.kept_analysis_report(game)
+    stood (the racks are unknown, R1), in the game analysis's table; or why there is
+    none (a Quattro match)."""
+    try:
+        analysed = kept_jobs.analysed(game)
+    except errors.MathableError as exc:
+        err.print(Text(str(exc)))
+        return
+    report = kept_analysis.kept_analysis_report(analysed)
     turns = [{**t, "loss": t["lost"]} for t in report["turns"]]
     players = []
     for row in report["players"]:
@@ -130,10 +154,10 @@ def show_analysis(game: registry.KeptGame) -> None:
     console.print(panels.analysis_view({"turns": turns, "players": players}, title))
 
 
-def write_record(game: registry.KeptGame, path: Path) -> None:
+def write_record(game: registry.Kept, path: Path) -> None:
     """The kept game's record (racks reconstructed, R1) to ``path``, or why it has none."""
     try:
-        data = keptrecord.kept_record(game)
+        data = registry.kept_record(game)
     except errors.MathableError as exc:
         # TRANSLATORS: the kept game cannot be written as a game record, then why
         err.print(Text(_("no record: {reason}", reason=str(exc))))
@@ -142,12 +166,13 @@ def write_record(game: registry.KeptGame, path: Path) -> None:
     console.print(Text(_("Game record written to {file}", file=str(path))))
 
 
-def show(game: registry.KeptGame, turn: registry.KeptTurn, line: str) -> None:
+def show(game: registry.Kept, turn: registry.KeptAnyTurn, line: str) -> None:
     """What an entry did: the turn's points explained, the scores, who is to move, the
-    player card."""
+    player card; for Quattro, the piles, the hands and the round."""
     keyword = line.split()[0].lower()
-    if keyword not in ("undo", "end") and game.turns:
-        for explained, placed in zip(turn.explanations, turn.placements, strict=False):
+    if keyword not in ("undo", "end") and game.turns and turn.kind != "piles":
+        for index, explained in enumerate(turn.explanations):
+            placed = turn.placements[index]
             if placed.mistake:
                 # TRANSLATORS: a placement accepted as a mistake (C12), then why
                 console.print(
@@ -157,26 +182,54 @@ def show(game: registry.KeptGame, turn: registry.KeptTurn, line: str) -> None:
                 console.print(Text(f"  {explained.text()}"))
         if turn.bonus:
             console.print(Text("  " + _("+{bonus} bonus", bonus=turn.bonus)))
-        # TRANSLATORS: a kept turn: who played it, what, and its points
-        console.print(
-            Text(
-                _(
-                    "{name}: {turn}: {points} points",
-                    name=game.players[turn.seat],
-                    turn=turn.notation,
-                    points=turn.points,
+        for note in getattr(turn, "notes", ()):
+            console.print(Text(f"  {note}"))
+        name = game.players[turn.seat]
+        if "piles" in registry.kept_table(game):  # Quattro scores rounds (the notes say)
+            console.print(Text(f"{name}: {turn.notation}"))
+        else:
+            # TRANSLATORS: a kept turn: who played it, what, and its points
+            console.print(
+                Text(
+                    _(
+                        "{name}: {turn}: {points} points",
+                        name=name,
+                        turn=turn.notation,
+                        points=turn.points,
+                    )
                 )
             )
-        )
     scores = ", ".join(f"{n} {s}" for n, s in zip(game.players, game.scores, strict=True))
     console.print(Text(_("Totals: {scores}", scores=scores)))
     if game.is_over:
         # TRANSLATORS: the kept game has ended (C11)
         console.print(Text(_("The game is over.")))
         return
+    show_piles(game)
     if game.ending:
         console.print(Text(_("The bag is empty and a rack too: type 'end' and the tokens left.")))
     card = " ".join(f"{v}×{n}" for v, n in game.unseen().items() if n)
     # TRANSLATORS: the player card (C13): the values not yet seen, then how many
     console.print(Text(_("Unseen: {card}", card=card)))
     console.print(Text(_("{name} to move.", name=game.players[game.to_move])))
+
+
+def show_piles(game: registry.Kept) -> None:
+    """Quattro's table (Q1-Q5): the piles' top cards, the cards in each hand and in the
+    reserve, the round; nothing for a game on a board (its board is the table's)."""
+    table = registry.kept_table(game)
+    if "piles" not in table or not table["started"]:
+        return
+    piles = "  ".join(f"{name} {top}" for name, top in zip("ABCD", table["piles"], strict=True))
+    hands = ", ".join(f"{n} {c}" for n, c in zip(game.players, table["racks"], strict=True))
+    # TRANSLATORS: Quattro's table: the piles' top cards, the cards in each hand, the
+    # reserve's cards, the round being played of those agreed
+    line = _(
+        "Piles: {piles} · hands: {hands} · reserve: {reserve} · round {round} of {rounds}",
+        piles=piles,
+        hands=hands,
+        reserve=table["reserve"],
+        round=table["round"],
+        rounds=table["rounds"],
+    )
+    console.print(Text(line + (" · DIAGO" if table["diagonals"] else "")))

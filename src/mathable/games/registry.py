@@ -20,9 +20,11 @@ from mathable.i18n import lazy
 
 from .board.game import game_type_of
 from .board.keeper import KeptGame, KeptTurn, drawn_first
+from .board.keptrecord import kept_record as board_record
 from .board.placements import explain_in_position
 from .board.variants import CLASSIC, JUNIOR, JUNIOR_NUMBERS, Variant
 from .quattro.game import QUATTRO
+from .quattro.keeper import KeptQuattro, KeptQuattroTurn
 
 _BOARD_VARIANTS: dict[str, Variant] = {v.name: v for v in (CLASSIC, JUNIOR, JUNIOR_NUMBERS)}
 
@@ -128,43 +130,98 @@ def score_sheet(name: str, text: str) -> dict[str, Any]:
     return kind.sheets.score(text)
 
 
+Kept = KeptGame | KeptQuattro
+"""A game kept by the score keeper: on a board, or a Quattro match (the same protocol:
+``play(text)``, ``turns``, ``scores``, ``to_move``, ``unseen()``, ``is_over``, ``sheet()``)."""
+
+KeptAnyTurn = KeptTurn | KeptQuattroTurn
+"""A turn of a :data:`Kept` game."""
+
+
 def kept_games() -> list[str]:
     """The games the score keeper keeps (issue 37): those played on a board, whose turns
-    a sheet writes. Quattro's piles have no sheet notation yet."""
-    return list(_BOARD_VARIANTS)
+    a sheet writes, and Quattro, whose turns its engine's notation writes."""
+    return [*_BOARD_VARIANTS, QUATTRO.name]
 
 
-def kept_game(name: str, players: Sequence[str], first: int = 0, referee: bool = False) -> KeptGame:
+def kept_game(
+    name: str, players: Sequence[str], first: int = 0, referee: bool = False, rounds: int = 1
+) -> Kept:
     """A game of ``name`` on a real table, kept turn by turn (the score keeper, R1: the
-    racks unknown); ``first`` the seat that starts, ``referee`` the table-referee house
-    rule (C12). Raises UnknownGame for a game the keeper does not keep (saying why for
-    Quattro), or an IllegalMove for a table the game cannot seat."""
+    racks and hands unknown); ``first`` the seat that starts, ``referee`` the
+    table-referee house rule (C12, board games), ``rounds`` the rounds agreed (Q5,
+    Quattro). Raises UnknownGame for a game the keeper does not keep, or an IllegalMove
+    for a table the game cannot seat."""
+    if name == QUATTRO.name:
+        return KeptQuattro(players, first=first, referee=referee, rounds=rounds)
     variant = _BOARD_VARIANTS.get(name) if isinstance(name, str) else None
     if variant is None:
         known = ", ".join(kept_games())
-        if name in GAMES:
-            raise UnknownGame(
-                lazy(
-                    "the score keeper keeps board games ({known}): Mathable Quattro, a card "
-                    "game, is not kept yet",
-                    known=known,
-                )
-            )
         raise UnknownGame(
             lazy("unknown game {name} (known: {known})", name=validation.shown(name), known=known)
         )
+    if rounds != 1 or isinstance(rounds, bool):
+        raise validation.FieldError("rounds", validation.not_in_rounds(GAMES[name]))
     return KeptGame(variant, players, first=first, referee=referee)
+
+
+def kept_record(game: Kept) -> dict[str, Any]:
+    """A game record that replays the kept game (``mathable replay``, ``POST
+    /api/records``): a board game's racks reconstructed as R1 allows. Raises a
+    MathableError saying why when there is none (a Quattro match: its hands and the
+    order of its reserve are unknown, and a record must hold them)."""
+    if isinstance(game, KeptQuattro):
+        raise MathableError(
+            lazy(
+                "a kept Quattro match has no game record: the hands and the reserve's "
+                "order are unknown, and a record replays them"
+            )
+        )
+    return board_record(game)
+
+
+def kept_table(game: Kept) -> dict[str, Any]:
+    """What lies on the table of a kept game, as JSON-ready data: its game's name; on a
+    board, the tokens placed (by cell), the bag and each rack's count; for Quattro, the
+    piles' top cards and sizes, the reserve, each hand's count, the round, the rounds
+    agreed and won, DIAGO. ``afterwards``: whether the game has a record and an analysis."""
+    if isinstance(game, KeptQuattro):
+        return {
+            "variant": game.name,
+            "started": game.started,
+            "piles": game.piles,
+            "pile_sizes": game.pile_sizes,
+            "reserve": game.reserve,
+            "bag": game.reserve,
+            "racks": game.hands,
+            "round": game.round,
+            "rounds": game.rounds,
+            "round_winners": game.round_winners,
+            "diagonals": game.diagonals,
+            "diago_used": game.diago_used,
+            "end_text": game.end_text(),
+            "afterwards": False,
+        }
+    board = game.table.board
+    return {
+        "variant": game.variant.name,
+        "started": True,
+        "board": {board.grid.name(c): v for c, v in board.placed().items()},
+        "bag": game.bag,
+        "racks": list(game.racks),
+        "afterwards": True,
+    }
 
 
 def first_seat(name: str, players: Sequence[str], first: str | None) -> int:
     """The seat that starts a kept game: ``first`` a player's name, ``"draw"`` for the
-    rulebook's draw (C10, made here), None the first listed. Raises UnknownGame or a
-    MathableError naming the player not found."""
+    rulebook's draw (C10, made here: for Quattro, a card of the same deck, Q1), None the
+    first listed. Raises UnknownGame or a MathableError naming the player not found."""
     kept_game(name, players)  # the game and its table checked first
     if first is None:
         return 0
     if first == "draw":
-        return drawn_first(_BOARD_VARIANTS[name], players)
+        return drawn_first(_BOARD_VARIANTS.get(name, CLASSIC), players)
     wanted = " ".join(first.split())
     names = [" ".join(p.split()) for p in players]
     if wanted not in names:
@@ -193,7 +250,10 @@ def catalog() -> list[dict[str, Any]]:
 
 __all__ = [
     "GAMES",
+    "Kept",
+    "KeptAnyTurn",
     "KeptGame",
+    "KeptQuattro",
     "KeptTurn",
     "UnknownGame",
     "catalog",
@@ -202,6 +262,8 @@ __all__ = [
     "game_type",
     "kept_game",
     "kept_games",
+    "kept_record",
+    "kept_table",
     "new_game",
     "parse_position",
     "position_grids",

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from mathable.ai import Bot, get_bot, with_cap
 from mathable.ai.analysis import analysis_report
 from mathable.ai.hints import Hint, hints
+from mathable.ai.kept_jobs import analyse_kept_log
 from mathable.engine.actions import META_KINDS, Abort, Action, Leave, Place, Shake, action_kind
 from mathable.engine.errors import NotationError
 from mathable.engine.notation import format_action, parse_action
@@ -396,7 +397,7 @@ def placements_of(game: Game, turn: str) -> list[dict[str, Any]]:
     return out
 
 
-LONG_JOBS: tuple[Callable[..., Any], ...] = (analyse_record,)
+LONG_JOBS: tuple[Callable[..., Any], ...] = (analyse_record, analyse_kept_log)
 """The jobs that take seconds (a whole game's analysis): they run in a pool of their own
 (:class:`Workers`), so a person's computer opponent or hint never queues behind one
 (issue 35: with one worker, a turn waited for a whole analysis)."""

@@ -1,5 +1,7 @@
-"""The score keeper's API (issue 37): ``/api/keeper``, a game on a real board kept turn
-by turn (:mod:`.service`; the rules in :mod:`mathable.games.board.keeper`).
+"""The score keeper's API (issue 37): ``/api/keeper``, a game on a real board or a
+Quattro match kept turn by turn (:mod:`.service`; the rules in
+:mod:`mathable.games.board.keeper` and :mod:`mathable.games.quattro.keeper`, reached
+through the registry).
 
 Every body is bounded (pydantic models with maximum lengths and ranges); writes are
 rate-limited per address as a game's actions are (``MATHABLE_RATE_ACTION``), new kept
@@ -17,6 +19,8 @@ from fastapi import APIRouter, Depends, FastAPI, Path, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, Response
 from pydantic import BaseModel, Field
 
+from mathable.ai.kept_jobs import analyse_kept_log
+from mathable.games import registry
 from mathable.i18n import _
 from mathable.web.infra.errors import REFUSALS, ServiceError
 from mathable.web.infra.language import html_page
@@ -26,7 +30,7 @@ from mathable.web.infra.workers import Workers
 
 from .service import (
     KeeperService,
-    analyse_kept_log,
+    analysis_refused,
     analysis_texts,
     record_text,
     state_data,
@@ -69,6 +73,9 @@ class KeptIn(BaseModel):
     referee: bool = Field(
         False,
         description="The table referee (C12): illegal placements stand until challenged.",
+    )
+    rounds: int = Field(
+        1, ge=1, le=99, description="The rounds agreed, for a game played in rounds (Quattro)."
     )
 
 
@@ -131,7 +138,9 @@ writes = [Depends(rate_limited("action"))]
     dependencies=[Depends(rate_limited("create"))],
 )
 def create(body: KeptIn, keeper: Keeper) -> dict[str, Any]:
-    game_id, token, game = keeper.create(body.variant, body.players, body.first, body.referee)
+    game_id, token, game = keeper.create(
+        body.variant, body.players, body.first, body.referee, body.rounds
+    )
     return {"id": game_id, "token": token, "first": game.first}
 
 
@@ -175,6 +184,13 @@ def end(game_id: GameId, body: EndIn, keeper: Keeper) -> dict[str, Any]:
 def undo(game_id: GameId, body: UndoIn, keeper: Keeper) -> dict[str, Any]:
     loaded, _made, repeat = keeper.enter(game_id, body.token, "undo", body.id, body.seq)
     return {**state_data(loaded), "repeat": repeat}
+
+
+@router.get("/games", summary="The games the keeper keeps, by name")
+def games() -> list[str]:
+    """The names of the games the score keeper keeps (board games, Quattro): a page
+    offers these of ``/api/variants`` and draws each from its capabilities."""
+    return registry.kept_games()
 
 
 @router.get("/{game_id}", summary="The kept game: turns, scores, the player card")
@@ -224,6 +240,7 @@ async def analysis(game_id: GameId, request: Request, keeper: Keeper) -> dict[st
     as it stood (the racks are unknown, R1), and the points lost: computed in the worker
     pool, off the event loop, and kept per game and number of entries."""
     loaded = await asyncio.to_thread(keeper.load, game_id)
+    analysis_refused(loaded.game)
     key = (game_id, len(loaded.game.log))
     report = _analyses.get(key)
     if report is None:

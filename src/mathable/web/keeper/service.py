@@ -2,9 +2,10 @@
 replayed on every request.
 
 A kept game is small (a hundred entries replay in milliseconds), so no process keeps one
-in memory: every request reads the log and replays it (:class:`~mathable.games.board.
-keeper.KeptGame`), and every process over the database serves every kept game, a reload,
-a restart or a second phone alike. The log is the authority: an entry takes the next
+in memory: every request reads the log and replays it (the registry's
+:func:`~mathable.games.registry.kept_game`: a board game or a Quattro match), and every
+process over the database serves every kept game, a reload, a restart or a second phone
+alike. The log is the authority: an entry takes the next
 sequence number in the primary key (game, seq), so two phones entering at once cannot
 both take it (the second is told the game moved on), and a client's turn id is unique
 per game, so a turn queued offline and sent twice is stored once.
@@ -28,12 +29,11 @@ from typing import Any
 from sqlalchemy import insert, select
 from sqlalchemy.exc import IntegrityError
 
-from mathable.ai.kept_analysis import kept_analysis_report
+from mathable.ai.kept_jobs import analysed, kept_from_log
 from mathable.engine.errors import IllegalMove, MathableError, NotationError
 from mathable.engine.explain import Explanation
 from mathable.games import registry
-from mathable.games.board.keptrecord import kept_record
-from mathable.games.registry import KeptGame, KeptTurn
+from mathable.games.registry import Kept, KeptAnyTurn
 from mathable.i18n import _
 from mathable.web.infra.db import is_unique_violation, kept_entries, kept_games
 from mathable.web.infra.errors import ServiceError
@@ -52,7 +52,7 @@ class Loaded:
     game_id: str
     spec: dict[str, Any]
     token_hash: str
-    game: KeptGame
+    game: Kept
     turn_ids: dict[str, int]
     """The client's turn id of each entry that had one -> its sequence number."""
 
@@ -65,14 +65,9 @@ def refusal(exc: MathableError) -> ServiceError:
     return ServiceError(422, exc.text)
 
 
-def new_game(spec: dict[str, Any]) -> KeptGame:
+def new_game(spec: dict[str, Any]) -> Kept:
     """The kept game of a stored setup."""
-    return registry.kept_game(
-        spec["variant"],
-        spec["players"],
-        first=int(spec["first"]),
-        referee=bool(spec.get("referee", False)),
-    )
+    return kept_from_log(spec, [])
 
 
 class KeeperService:
@@ -84,15 +79,28 @@ class KeeperService:
     # -- making and reading ------------------------------------------------------------
 
     def create(
-        self, variant: str, players: Sequence[str], first: str | None, referee: bool
-    ) -> tuple[str, str, KeptGame]:
-        """A new kept game: its id, its token (shown once) and the game."""
+        self,
+        variant: str,
+        players: Sequence[str],
+        first: str | None,
+        referee: bool,
+        rounds: int = 1,
+    ) -> tuple[str, str, Kept]:
+        """A new kept game: its id, its token (shown once) and the game; ``rounds``
+        agreed for a game played in rounds (Quattro, Q5)."""
         names = [" ".join(p.split()) for p in players]
         try:
             seat = registry.first_seat(variant, names, first)
         except MathableError as exc:
             raise refusal(exc) from None
-        spec = {"variant": variant, "players": names, "first": seat, "referee": referee}
+        spec: dict[str, Any] = {
+            "variant": variant,
+            "players": names,
+            "first": seat,
+            "referee": referee,
+        }
+        if rounds != 1:
+            spec["rounds"] = rounds
         try:
             game = new_game(spec)
         except MathableError as exc:
@@ -147,7 +155,7 @@ class KeeperService:
         entry: str,
         turn_id: str | None = None,
         seq: int | None = None,
-    ) -> tuple[Loaded, KeptTurn | None, bool]:
+    ) -> tuple[Loaded, KeptAnyTurn | None, bool]:
         """Enter one line: the game after it, the turn it made (None: an undo or an end)
         and whether it was a repeat of an entry already stored (same ``turn_id``:
         nothing stored again). ``seq``: the entries the client has seen; another count
@@ -191,30 +199,30 @@ class KeeperService:
                 seq=len(again.game.log),
             ) from None
         keyword = stored.split(" ", 1)[0].lower()
-        made = None if keyword in ("undo", "end") else turn
+        made = turn if keyword not in ("undo", "end") and game.turns[-1:] == [turn] else None
         return loaded, made, False
 
 
 # -- afterwards: the record and the analysis -------------------------------------------
 
 
-def record_text(game: KeptGame) -> str:
-    """The kept game's record as JSON text (:func:`~mathable.games.board.keptrecord.
+def record_text(game: Kept) -> str:
+    """The kept game's record as JSON text (:func:`~mathable.games.registry.
     kept_record`), 422 with the reason when the rules cannot replay it as kept."""
     try:
-        data = kept_record(game)
+        data = registry.kept_record(game)
     except MathableError as exc:
         raise ServiceError(422, exc.text) from None
     return json.dumps(data, indent=1) + "\n"
 
 
-def analyse_kept_log(spec: dict[str, Any], log: list[str]) -> dict[str, Any]:
-    """The analysis of the kept game of ``spec`` and its ``log`` (every entry as played):
-    a job for the worker pool (its arguments cross to a worker process as data)."""
-    game = new_game(spec)
-    for entry in log:
-        game.play(entry)
-    return kept_analysis_report(game)
+def analysis_refused(game: Kept) -> None:
+    """422 with the reason when the keeper has no analysis of ``game`` (before its job
+    is sent to the worker pool: :func:`~mathable.ai.kept_jobs.analyse_kept_log`)."""
+    try:
+        analysed(game)
+    except MathableError as exc:
+        raise ServiceError(422, exc.text) from None
 
 
 def analysis_texts(report: dict[str, Any]) -> dict[str, Any]:
@@ -233,7 +241,7 @@ def analysis_texts(report: dict[str, Any]) -> dict[str, Any]:
 # -- answers -----------------------------------------------------------------------------
 
 
-def turn_data(game: KeptGame, turn: KeptTurn) -> dict[str, Any]:
+def turn_data(game: Kept, turn: KeptAnyTurn) -> dict[str, Any]:
     """One kept turn as JSON: who, what, its points, each placement explained."""
     return {
         "seat": turn.seat,
@@ -258,11 +266,12 @@ def turn_data(game: KeptGame, turn: KeptTurn) -> dict[str, Any]:
     }
 
 
-def explanations(turn: KeptTurn) -> list[dict[str, Any]]:
+def explanations(turn: KeptAnyTurn) -> list[dict[str, Any]]:
     """The turn's placements explained (equations, award; a mistake's reason), then its
-    bonus, in the reader's language."""
+    bonus and its notes (a round won, DIAGO), in the reader's language."""
     shown = [e.to_json() for e in turn.explanations]
-    for data, placed in zip(shown, turn.placements, strict=False):
+    for index, data in enumerate(shown[: len(turn.placements)]):
+        placed = turn.placements[index]
         if placed.mistake:
             data["mistake"] = True
             data["points"] = placed.points
@@ -274,16 +283,16 @@ def explanations(turn: KeptTurn) -> list[dict[str, Any]]:
                 "text": _("bonus {points}: a full rack emptied", points=turn.bonus),
             }
         )
+    shown += [{"text": note} for note in getattr(turn, "notes", ())]
     return shown
 
 
 def state_data(loaded: Loaded) -> dict[str, Any]:
     """The whole kept game as JSON (``GET /api/keeper/{id}``)."""
     game = loaded.game
-    board = game.table.board
     return {
+        **registry.kept_table(game),
         "id": loaded.game_id,
-        "variant": game.variant.name,
         "players": list(game.players),
         "first": game.first,
         "referee": game.referee,
@@ -295,14 +304,11 @@ def state_data(loaded: Loaded) -> dict[str, Any]:
         "left": None if game.left is None else [list(v) for v in game.left],
         "deductions": game.deductions(),
         "unseen": {str(v): n for v, n in game.unseen().items()},
-        "bag": game.bag,
-        "racks": list(game.racks),
-        "board": {board.grid.name(c): v for c, v in board.placed().items()},
         "turns": [turn_data(game, t) for t in game.turns],
     }
 
 
-def turn_answer(loaded: Loaded, turn: KeptTurn | None, repeat: bool) -> dict[str, Any]:
+def turn_answer(loaded: Loaded, turn: KeptAnyTurn | None, repeat: bool) -> dict[str, Any]:
     """The answer to an entry: the turn's points and explanation, then the table."""
     game = loaded.game
     last = turn if turn is not None else (game.turns[-1] if game.turns else None)

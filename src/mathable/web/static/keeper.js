@@ -7,13 +7,16 @@
 // (localStorage) and in the link's fragment (#token, never sent to a server's log), which
 // a second phone at the table opens; a turn entered without a connection is queued here
 // and sent in order when it returns, each with its own id, so it is stored once.
+// The games offered are those the keeper keeps (/api/keeper/games), each drawn from its
+// capabilities: a board's cells, or piles of cards (Quattro: a pile, then the card's
+// value; DIAGO, a stuck turn's draw and the rounds from its actions and capabilities).
 
 import { SYMBOLS, announce, api, app, h, setWhere } from "./core.js";
 import { nt, pt, t } from "./i18n.js";
 import { coordinates, targetName } from "./surface.js";
 
 const at = { id: null, token: null, game: null, caps: null, variants: [], pending: [], cell: null, cursor: null,
-  result: null, error: null, where: null, exchange: 1, ending: false, flushing: null };
+  result: null, error: null, where: null, exchange: 1, ending: false, flushing: null, diago: false };
 
 // ---------------------------------------------------------------- storage
 
@@ -37,7 +40,8 @@ function entryId() {
 
 export async function keeperPage(id) {
   setWhere(t("Keep score"), true);
-  at.variants = (await api("/api/variants")).filter(v => v.capabilities.score_sheets && v.capabilities.surface === "board");
+  const [variants, kept] = await Promise.all([api("/api/variants"), api("/api/keeper/games")]);
+  at.variants = variants.filter(v => kept.includes(v.name));
   if (!id) { setup(); return; }
   at.id = id;
   const fragment = decodeURIComponent(location.hash.slice(1));
@@ -102,13 +106,27 @@ function setup() {
     if ([...first.options].some(o => o.value === kept)) first.value = kept;
   }
   starters();
-  const variant = h("select", { id: "keep-variant" }, at.variants.map(v => h("option", { value: v.name }, v.title)));
+  const rounds = h("input", { type: "number", id: "keep-rounds", min: "1", max: "99", value: "1", inputmode: "numeric" });
   const referee = h("input", { type: "checkbox", id: "keep-referee" });
+  const roundsRow = h("p", { class: "row" }, h("label", { for: "keep-rounds" }, t("Rounds")), rounds);
+  const refereeRow = h("p", {}, h("label", { class: "check", for: "keep-referee" }, referee, " ", t("Table referee: illegal placements stand until challenged (C12)")));
+  // What the chosen game has: rounds agreed (Q5), a table referee where it has challenges.
+  const offered = () => {
+    const found = at.variants.find(v => v.name === variant.value);
+    const c = found ? found.capabilities : {};
+    roundsRow.hidden = !c.rounds;
+    refereeRow.hidden = !(c.actions || []).includes("challenge");
+    if (refereeRow.hidden) referee.checked = false;
+  };
+  const variant = h("select", { id: "keep-variant", onchange: offered }, at.variants.map(v => h("option", { value: v.name }, v.title)));
+  offered();
   const form = h("form", { id: "keep-setup", class: "keep-setup", onsubmit: async e => {
     e.preventDefault();
     const players = names.map(n => n.value.trim()).filter(Boolean);
     try {
-      const made = await api("/api/keeper", { method: "POST", body: JSON.stringify({ variant: variant.value, players, first: first.value, referee: referee.checked }) });
+      const body = { variant: variant.value, players, first: first.value, referee: referee.checked };
+      if (!roundsRow.hidden) body.rounds = Number(rounds.value) || 1;
+      const made = await api("/api/keeper", { method: "POST", body: JSON.stringify(body) });
       store(tokenKey(made.id), made.token);
       location.assign("/keep/" + encodeURIComponent(made.id) + "#" + encodeURIComponent(made.token));
     } catch (err) { shout(err.message); }
@@ -117,7 +135,7 @@ function setup() {
     h("fieldset", {}, h("legend", {}, t("Players, in seat order (2 to 4)")),
       names.flatMap((input, i) => [h("label", { for: input.id }, t("Player {number}", { number: i + 1 })), input])),
     h("label", { for: "keep-first" }, t("Who starts")), first,
-    h("label", { class: "check", for: "keep-referee" }, referee, " ", t("Table referee: illegal placements stand until challenged (C12)")),
+    roundsRow, refereeRow,
     h("button", { type: "submit", class: "primary", id: "keep-start" }, t("Start keeping")));
   app.replaceChildren(h("article", { class: "keeper", id: "keeper" },
     h("h2", {}, t("Keep score")),
@@ -152,14 +170,17 @@ function shownBoard() {
 function draw() {
   const g = at.game;
   const mine = !!at.token;
+  const onPiles = at.caps.surface !== "board";
   const parts = [
     h("h2", {}, t("Keep score")),
     scores(g),
+    onPiles ? tableNote(g) : "",
     h("p", { id: "message", class: at.error ? "error" : "", role: at.error ? "alert" : "status" }, at.error || ""),
     queueNote(),
     result(),
-    board(),
-    g.over ? finalNote(g) : mine ? turnControls(g) : h("p", {}, t("This link shows the game: the link with its token enters turns.")),
+    onPiles ? piles(g) : board(),
+    g.over ? finalNote(g) : !mine ? h("p", {}, t("This link shows the game: the link with its token enters turns."))
+      : onPiles ? pileControls(g) : turnControls(g),
     unseenCard(g),
     turnList(g),
     h("p", { class: "row" },
@@ -192,8 +213,14 @@ function result() {
   const r = at.result;
   if (!r) return "";
   return h("section", { class: "keep-result", id: "keep-result", "aria-live": "polite" },
-    h("p", {}, h("strong", {}, t("{name}: {points} points", { name: r.player, points: r.points }))),
+    h("p", {}, h("strong", {}, resultLine(r))),
     r.explanations.length ? h("ul", {}, r.explanations.map(e => h("li", { class: e.mistake ? "error" : "" }, e.text))) : "");
+}
+
+// A turn's result in words: its points, or (a game scored in rounds) what was played.
+function resultLine(r) {
+  if (at.caps.score_unit === "rounds") return t("{name}: {turn}", { name: r.player, turn: r.notation });
+  return t("{name}: {points} points", { name: r.player, points: r.points });
 }
 
 function board() {
@@ -232,8 +259,8 @@ function moveCursor(e, i) {
   const next = i + step;
   if (next < 0 || next >= c.targets.length) return;
   at.cursor = next;
-  for (const cell of document.querySelectorAll("#board .cell")) cell.tabIndex = Number(cell.dataset.index) === next ? 0 : -1;
-  document.querySelector('#board .cell[data-index="' + next + '"]').focus();
+  for (const cell of document.querySelectorAll("#board [data-index]")) cell.tabIndex = Number(cell.dataset.index) === next ? 0 : -1;
+  document.querySelector('#board [data-index="' + next + '"]').focus();
 }
 
 // A tap on an empty cell picks it for the keypad; on a pending token, takes it back.
@@ -272,12 +299,13 @@ function typeValue(e) {
 // Draw again and give the focus back where it was (the board's cell, a key).
 function drawKeeping(cell) {
   draw();
-  const back = cell ? document.querySelector('#board .cell[data-cell="' + cell + '"]') : null;
+  const back = cell ? document.querySelector('#board [data-cell="' + cell + '"]') : null;
   if (back) back.focus();
 }
 
 function place(value) {
   const target = at.caps.targets.find(x => x.name === at.cell);
+  if (at.game.started === false) at.pending = at.pending.filter(p => p.cell !== at.cell);  // one card turned up a pile
   at.pending.push({ cell: at.cell, value, extra: false, restriction: target.kind === "restriction" });
   const cell = at.cell;
   at.cell = null;
@@ -286,25 +314,35 @@ function place(value) {
   drawKeeping(cell);
 }
 
-function turnControls(g) {
+// The keypad of the values still unseen (R1), enabled once a cell or a pile is chosen.
+function keypad(g) {
   const left = available();
   const values = Object.keys(g.unseen).map(Number).sort((a, b) => a - b);
-  const keypad = h("div", { class: "keypad", id: "keypad", role: "group", onkeydown: typeValue,
+  return h("div", { class: "keypad", id: "keypad", role: "group", onkeydown: typeValue,
     "aria-label": at.cell ? t("Value for {cell}", { cell: at.cell }) : t("Values still unseen: choose a cell first") },
   values.filter(v => left[v] > 0).map(v => h("button", { type: "button", class: "key", "data-value": v, disabled: !at.cell,
     "aria-label": nt("{value}: {count} unseen", "{value}: {count} unseen", left[v], { value: v }), onclick: () => place(v) }, v)));
-  const pending = at.pending.length ? h("ul", { class: "keep-pending", id: "keep-pending", "aria-label": t("This turn") }, at.pending.map(p =>
+}
+
+// This turn's placements, each taken back by its ✕ (an extra token marked on a restriction square).
+function pendingList() {
+  return at.pending.length ? h("ul", { class: "keep-pending", id: "keep-pending", "aria-label": t("This turn") }, at.pending.map(p =>
     h("li", {}, h("span", {}, p.cell + "=" + p.value),
       p.restriction ? h("button", { type: "button", class: "switch", "aria-pressed": String(p.extra), "data-extra": p.cell,
         onclick: () => { p.extra = !p.extra; draw(); } }, t("Extra token taken")) : "",
       h("button", { type: "button", "data-remove": p.cell, "aria-label": t("Take back {placement}", { placement: p.cell + "=" + p.value }),
         onclick: () => { at.pending = at.pending.filter(q => q !== p); draw(); } }, "✕")))) : "";
+}
+
+function turnControls(g) {
+  const keys = keypad(g);
+  const pending = pendingList();
   const moving = g.players[g.to_move];
   const exchange = h("input", { type: "number", id: "keep-exchange-count", min: "1", max: "20", value: String(at.exchange), inputmode: "numeric",
     oninput: e => { at.exchange = Number(e.target.value) || 1; } });
   return h("section", { class: "keep-turn", id: "keep-turn", "aria-label": t("{name}'s turn", { name: moving }) },
     h("p", { id: "keep-prompt" }, at.cell ? t("{cell}: tap its value.", { cell: at.cell }) : t("{name}: tap a cell, then its value.", { name: moving })),
-    keypad, pending,
+    keys, pending,
     h("div", { class: "row keep-actions" },
       h("button", { type: "button", class: "primary", id: "keep-end-turn", disabled: !at.pending.length, onclick: () => endTurn() }, t("End turn")),
       h("button", { type: "button", id: "keep-pass", onclick: () => send("turns", { pass: true }, "pass") }, pt("action", "Pass")),
@@ -314,6 +352,88 @@ function turnControls(g) {
       h("label", { for: "keep-exchange-count" }, t("Tokens exchanged")), exchange,
       h("button", { type: "button", id: "keep-exchange", onclick: () => send("turns", { exchange: at.exchange }, "exchange " + at.exchange) }, pt("action", "Exchange"))),
     ending(g));
+}
+
+// ---------------------------------------------------------------- piles (Quattro)
+
+// The piles as the table sees them: each pile's top card (this turn's cards entered on
+// top), its count; a tap chooses the pile for the keypad.
+function piles(g) {
+  const c = at.caps;
+  const grid = h("div", { class: "piles keep-piles", id: "board", role: "group", "aria-label": t("piles"),
+    style: "grid-template-columns: repeat(" + c.columns + ", var(--pile))" });
+  const focusAt = at.cursor !== null ? at.cursor : 0;
+  c.targets.forEach((target, i) => {
+    const mine = at.pending.filter(p => p.cell === target.name);
+    const top = mine.length ? mine[mine.length - 1].value : g.piles[i];
+    const count = g.pile_sizes[i] + mine.length;
+    const classes = ["pile", target.kind];
+    if (mine.length) classes.push("current");
+    if (at.cell === target.name) classes.push("cursor");
+    if (at.where === "pile " + target.name) classes.push("hinted");
+    // TRANSLATORS: a pile of cards in Quattro: its name, its top card and how many cards it holds
+    const label = top === null ? t("pile {pile}, empty", { pile: target.name })
+      : nt("pile {pile}: {top}, {count} card", "pile {pile}: {top}, {count} cards", count, { pile: target.name, top });
+    grid.append(h("button", { type: "button", class: classes.join(" "), "data-cell": target.name, "data-index": i,
+      "aria-label": label + (mine.length ? ", " + t("entered this turn") : ""), "aria-pressed": at.cell === target.name ? "true" : "false",
+      tabindex: i === focusAt ? "0" : "-1", onclick: () => tapPile(target, i), onkeydown: e => moveCursor(e, i) },
+    h("small", {}, target.label + " · " + nt("{count} card", "{count} cards", count)), top === null ? "" : h("span", { class: "top" }, top)));
+  });
+  return grid;
+}
+
+function tapPile(target, i) {
+  if (at.game.over || !at.token) return;
+  at.cursor = i;
+  at.cell = at.cell === target.name ? null : target.name;
+  if (at.cell) {
+    announce(t("{cell} chosen: now its value on the keypad", { cell: target.name }));
+    draw();
+    const key = document.querySelector("#keypad .key");
+    if (key) { key.focus(); return; }
+  }
+  drawKeeping(target.name);
+}
+
+// The round, the rounds agreed, the reserve and each hand's count (Q5), DIAGO (Q4).
+function tableNote(g) {
+  const hands = g.players.map((name, seat) => name + " " + g.racks[seat]).join(", ");
+  return h("p", { class: "keep-table", id: "keep-table" },
+    // TRANSLATORS: Quattro's table: the round of those agreed, the reserve's cards, each hand's cards
+    t("Round {round} of {rounds} · reserve: {reserve} · hands: {hands}", { round: g.round, rounds: g.rounds, reserve: g.reserve, hands }),
+    g.diagonals ? " · " + t("DIAGO: diagonals count") : "");
+}
+
+// A Quattro turn: the four cards turned up first; then the cards played (a pile, then
+// the value), DIAGO announced first, or a stuck turn (the card drawn on a pile, then an
+// exchange or a penalty card, Q3), or a pass.
+function pileControls(g) {
+  const moving = g.players[g.to_move];
+  const has = kind => at.caps.actions.includes(kind);
+  if (!g.started) return h("section", { class: "keep-turn", id: "keep-turn", "aria-label": t("The cards turned up") },
+    h("p", { id: "keep-prompt" }, at.cell ? t("{cell}: tap its value.", { cell: at.cell }) : t("Turn up four cards: tap a pile, then its value.")),
+    keypad(g), pendingList(),
+    h("div", { class: "row keep-actions" },
+      h("button", { type: "button", class: "primary", id: "keep-end-turn", disabled: at.pending.length !== at.caps.targets.length, onclick: () => endTurn() }, t("Start the match")),
+      h("button", { type: "button", id: "keep-undo", disabled: !g.seq, onclick: () => send("undo", {}, "undo") }, t("Undo the last entry"))));
+  const diago = has("diago") && !g.diagonals && !g.diago_used.includes(g.to_move) ? h("button", { type: "button", class: "switch", id: "keep-diago",
+    "aria-pressed": String(at.diago), onclick: () => { at.diago = !at.diago; draw(); } }, t("DIAGO announced")) : "";
+  const one = at.pending.length === 1;
+  return h("section", { class: "keep-turn", id: "keep-turn", "aria-label": t("{name}'s turn", { name: moving }) },
+    h("p", { id: "keep-prompt" }, at.cell ? t("Pile {pile}: tap the card's value.", { pile: at.cell }) : t("{name}: tap a pile, then the card played.", { name: moving })),
+    keypad(g), pendingList(),
+    h("div", { class: "row keep-actions" }, diago,
+      h("button", { type: "button", class: "primary", id: "keep-end-turn", disabled: !at.pending.length, onclick: () => endTurn() }, t("End turn")),
+      has("pass") ? h("button", { type: "button", id: "keep-pass", onclick: () => {
+        const fields = at.diago ? { placements: ["diago", "pass"] } : { pass: true };
+        at.diago = false;
+        send("turns", fields, "pass");
+      } }, pt("action", "Pass")) : "",
+      h("button", { type: "button", id: "keep-undo", disabled: !g.seq, onclick: () => send("undo", {}, "undo") }, t("Undo the last entry"))),
+    has("draw") ? h("div", { class: "row keep-stuck", id: "keep-stuck", role: "group", "aria-labelledby": "keep-stuck-note" },
+      h("p", { id: "keep-stuck-note" }, t("No card fitted: enter the card drawn on its pile, then:")),
+      h("button", { type: "button", id: "keep-stuck-exchange", disabled: !one, onclick: () => endTurn("exchange") }, t("Exchanged a card")),
+      h("button", { type: "button", id: "keep-stuck-penalty", disabled: !one, onclick: () => endTurn("penalty") }, t("Took a penalty card"))) : "");
 }
 
 // The end (C11): each player's tokens left, deducted.
@@ -336,6 +456,11 @@ function ending(g) {
 function finalNote(g) {
   const best = Math.max(...g.scores);
   const winners = g.players.filter((_, seat) => g.scores[seat] === best);
+  if (!g.afterwards) return h("section", { id: "keep-over", class: "keep-over" },
+    // TRANSLATORS: the end of a match played in rounds (Quattro): who won the most rounds
+    h("p", {}, h("strong", {}, nt("Match over: {names} won {count} round.", "Match over: {names} won {count} rounds.", best, { names: winners.join(", ") }))),
+    g.end_text ? h("p", {}, g.end_text) : "",
+    h("button", { type: "button", id: "keep-undo", onclick: () => send("undo", {}, "undo") }, t("Undo the last entry")));
   return h("section", { id: "keep-over", class: "keep-over" },
     h("p", {}, h("strong", {}, t("Game over: {names} won with {points} points.", { names: winners.join(", "), points: best }))),
     g.deductions && g.deductions.some(Boolean) ? h("p", {}, t("Deducted: {list}", { list: g.players.map((p, s) => p + " −" + g.deductions[s]).join(", ") })) : "",
@@ -387,7 +512,8 @@ function analysisTable(box, data) {
 function unseenCard(g) {
   const left = available();
   const values = Object.keys(g.unseen).map(Number).sort((a, b) => a - b);
-  return h("details", { class: "keep-card", id: "keep-card" }, h("summary", {}, t("Player card: the tokens still unseen")),
+  const title = at.caps.piece === "card" ? t("Player card: the cards still unseen") : t("Player card: the tokens still unseen");
+  return h("details", { class: "keep-card", id: "keep-card" }, h("summary", {}, title),
     h("ul", {}, values.map(v => h("li", { class: left[v] > 0 ? "" : "gone" }, h("span", { class: "v" }, v), " ", h("span", { class: "n" }, "×" + Math.max(0, left[v]))))));
 }
 
@@ -420,9 +546,11 @@ function shout(text) {
 
 // ---------------------------------------------------------------- sending
 
-function endTurn() {
+function endTurn(...after) {
   const placements = at.pending.map(p => p.cell + "=" + p.value + (p.extra ? "+" : ""));
-  send("turns", { placements }, placements.join(" "));
+  const words = [...(at.diago ? ["diago"] : []), ...(after.length ? ["draw"] : []), ...placements, ...after];
+  at.diago = false;
+  send("turns", { placements: words }, words.join(" "));
 }
 
 // One entry: given an id and the count of entries seen, queued first (so a lost
@@ -458,8 +586,8 @@ export async function flush() {
         }
         setQueue(items.slice(1));
         if (item.path === "turns" && answer.turn) {
-          at.result = { player: answer.turn.player, points: answer.points, explanations: answer.explanations };
-          announce(t("{name}: {points} points", { name: answer.turn.player, points: answer.points }));
+          at.result = { player: answer.turn.player, points: answer.points, explanations: answer.explanations, notation: answer.turn.notation };
+          announce(resultLine(at.result));
         } else at.result = null;
       }
       await refresh();
@@ -471,11 +599,12 @@ export async function flush() {
 function refused(e, item, dropped) {
   const data = e.data || {};
   at.where = data.where || null;
-  if (item.body.placements && !dropped) at.pending = item.body.placements.map(p => {
+  if (item.body.placements && !dropped) at.pending = item.body.placements.filter(p => p.includes("=")).map(p => {
     const [cell, value] = p.replace("+", "").split("=");
     const target = at.caps.targets.find(x => x.name === cell);
     return { cell, value: Number(value), extra: p.endsWith("+"), restriction: !!target && target.kind === "restriction" };
   });
+  if (item.body.placements && !dropped) at.diago = item.body.placements[0] === "diago";
   at.error = e.status === 409 ? t("Another phone entered a turn first: the game is shown as it is now.") : e.message;
   if (dropped) at.error += " " + nt("({count} more entry was not sent.)", "({count} more entries were not sent.)", dropped);
   announce(at.error);
