@@ -51,6 +51,7 @@ def state(kept: KeptQuattro) -> tuple[object, ...]:
         ("draw A=7 penalty", "Q3", "you can play"),  # no: nothing known of the hand
         ("A=32 A=32 A=32 A=32 A=32 A=32 A=32 A=32", "Q2", "holds 7 cards"),
         ("pass", "Q3", "draw a card"),
+        ("end 5,7 / -", "Q5", "ends by its rounds"),  # the board games' end: no tokens here
     ],
 )
 def test_refusals_name_the_rule(entry: str, rule: str, words: str) -> None:

@@ -305,6 +305,11 @@ class KeptQuattro:
             raise NotationError(
                 lazy("an empty entry: write cards like A=32, 'draw C=7 penalty' or 'pass'")
             )
+        if words[0].lower() == "end":  # the board games' end: tokens left to deduct (C11)
+            raise IllegalMove(
+                lazy("a Quattro match ends by its rounds: no cards are counted at its end"),
+                rule="Q5",
+            )
         if self.match is None:
             return self._turn_up(words)
         match = self.match
