@@ -23,8 +23,9 @@ HOLD = 500
 """blind.js's HOLD: the least time (ms) a text stays in the live region before the next."""
 
 LISTEN = (
-    "() => { window.heard = []; new MutationObserver(() => window.heard.push(["
-    "document.getElementById('live').textContent, performance.now()])).observe("
+    "() => { window.heard = []; const live = document.getElementById('live');"
+    " new MutationObserver(() => window.heard.push([live.textContent,"
+    " Number(live.dataset.saidAt || performance.now())])).observe("
     "document.getElementById('live'), { childList: true, characterData: true, subtree: true }); }"
 )
 
@@ -165,7 +166,8 @@ def test_a_whole_game_by_keys_alone_with_every_event_said(server: Server, page: 
     assert texts.count("Your turn") >= len(bot) - 1, texts
     # none overwritten: each text stayed in the live region at least HOLD ms
     gaps = [later - earlier for (_t, earlier), (_u, later) in itertools.pairwise(said)]
-    assert min(gaps) >= HOLD - 20, sorted(gaps)[:5]
+    # (the instants the page wrote them: an observer's own may run late on a busy machine)
+    assert min(gaps) >= HOLD - 1, sorted(gaps)[:5]
     # four keys or fewer a placement
     print(f"blind mode: {keys} keys for {placements} placements")
     assert placements >= 20 and keys / placements <= 4, (keys, placements)

@@ -281,3 +281,19 @@ def test_a_legal_cell_is_seen_on_every_square(
         # and the two rings against each other: the ring is seen as one mark
         assert contrast(ring["outline"], shadow[1]) >= 3, (kind, ring)
     context.close()
+
+
+@pytest.mark.parametrize("width", [1366, 1920])
+def test_a_laptop_shows_every_link_in_one_row(server: Server, browser: Browser, width: int) -> None:
+    """Eight links, the account and the settings beside the brand: one row from 1366 px
+    (the Tournaments link first made it two), no Menu."""
+    page = browser.new_page(viewport={"width": width, "height": 720})
+    page.goto(f"{server.url}/")
+    expect(page.locator("#create")).to_be_visible()
+    expect(page.locator("#menu")).to_be_hidden()
+    header = page.locator("header").bounding_box()
+    assert header is not None and header["height"] < 60, (width, header)
+    links = page.locator("header nav.site a")
+    for i in range(links.count()):
+        expect(links.nth(i)).to_be_visible()
+    page.close()

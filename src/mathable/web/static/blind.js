@@ -37,9 +37,9 @@ function drain() {
   if (timer !== null || !waiting.length) return;
   const wait = freeAt - performance.now();
   if (wait > 0) { timer = setTimeout(() => { timer = null; drain(); }, wait); return; }
-  const live = document.getElementById("live");
-  if (live) live.textContent = waiting.shift();
-  freeAt = performance.now() + HOLD;
+  const live = document.getElementById("live"), now = performance.now();
+  if (live) { live.dataset.saidAt = String(now); live.textContent = waiting.shift(); }  // when, for tests
+  freeAt = now + HOLD;
   drain();
 }
 state.speak = speak;  // core.announce queues through here
