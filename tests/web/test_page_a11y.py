@@ -120,7 +120,7 @@ def test_axe_finds_no_serious_violation(
     expect(page.locator("#summary")).to_be_visible(timeout=60000)
     found["game over"] = serious(page)
     page.click("#analysis")
-    expect(page.get_by_role("dialog")).to_contain_text("accuracy")
+    expect(page.get_by_role("dialog")).to_contain_text("accuracy", timeout=60000)
     found["analysis"] = serious(page)
     page.goto(f"{server.url}/g/{over['id']}?replay")
     expect(page.locator("#step")).to_contain_text("action 0")

@@ -134,7 +134,7 @@ def test_the_analysis_dialog_scrolls_and_closes(
     dialog = page.locator("#modal")
     for close in ("Escape", "outside", "button"):
         page.click("#analysis")
-        expect(page.locator("#modal-box")).to_contain_text("accuracy")
+        expect(page.locator("#modal-box")).to_contain_text("accuracy", timeout=60000)
         expect(page.locator("#close")).to_be_in_viewport(ratio=1)
         if close == "Escape":
             page.keyboard.press("Escape")
@@ -145,7 +145,7 @@ def test_the_analysis_dialog_scrolls_and_closes(
         expect(dialog).to_be_hidden()
     page.click("#analysis")
     expect(dialog).to_be_visible()  # (the closed dialog still holds the last analysis)
-    expect(page.locator("#modal-box")).to_contain_text("accuracy")
+    expect(page.locator("#modal-box")).to_contain_text("accuracy", timeout=60000)
     box = page.locator("#modal-box").bounding_box()
     assert box and box["y"] >= 0 and box["y"] + box["height"] <= 500  # within the window
     scrolled = page.evaluate(

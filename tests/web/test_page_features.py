@@ -200,7 +200,7 @@ def test_axe_finds_no_serious_violation_in_dark_mode(
     expect(page.locator("#score-graph")).to_be_visible()
     found["game over"] = serious(page)
     page.click("#analysis")
-    expect(page.get_by_role("dialog")).to_contain_text("accuracy")
+    expect(page.get_by_role("dialog")).to_contain_text("accuracy", timeout=60000)
     found["analysis"] = serious(page)
     page.goto(f"{server.url}/g/{finished['id']}?replay")
     expect(page.locator("#step")).to_contain_text("action 0")

@@ -171,7 +171,7 @@ def test_the_analysis_panel_scrolls_beside_the_board(
         "e => { const before = e.scrollTop; e.scrollTop += 200; return e.scrollTop > before; }"
     )
     assert scrolled, "the turns scroll inside the panel"
-    expect(page.locator("#analysis-panel")).to_contain_text("accuracy")
+    expect(page.locator("#analysis-panel")).to_contain_text("accuracy", timeout=60000)
 
 
 def test_a_turn_hovered_or_focused_shows_its_best_alternative_on_the_board(
