@@ -9,7 +9,8 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from mathable.cli.app import app
-from support.kept import random_game
+from mathable.games import registry
+from support.kept import kept_quattro_copy, random_game, random_quattro
 
 TURNS = "I8=12 H6=8 G9=2 F7=1 J8=16+\nA1=5\nF8=7 F9=6 H9=8 G6=4 E9=3 E8=21 E10=7\n"
 
@@ -91,3 +92,22 @@ def test_keep_a_quattro_match_in_the_terminal() -> None:
         app, ["keep", "--players", "Ann,Bob", "--rounds", "3"], input="quit\n"
     )
     assert wrong.exit_code == 1 and "rounds" in wrong.output
+
+
+def test_keep_a_quattro_match_to_its_record_and_analysis(tmp_path: Path) -> None:
+    """An engine's match entered line by line: the analysis follows its last round, and
+    the record written replays to the same piles and rounds won (hands reconstructed)."""
+    game = random_quattro(3, 2, 1)
+    copy = kept_quattro_copy(game)
+    lines = [copy.log[0], *(t.notation for t in copy.turns)]
+    path = tmp_path / "kept.json"
+    kept = CliRunner().invoke(
+        app,
+        ["keep", "--players", "Ann,Bob", "--variant", "quattro", "--record", str(path)],
+        input="\n".join(lines) + "\nquit\n",
+    )
+    assert kept.exit_code == 0, kept.output
+    assert "Analysis: the best turn of the same cards" in kept.output
+    assert "Game record written to" in kept.output
+    replayed = registry.from_record(json.loads(path.read_text(encoding="utf-8")))
+    assert list(replayed.scores) == list(game.scores) and replayed.is_over

@@ -1,7 +1,8 @@
 """The score keeper's API for Quattro (issue 37): a match kept through ``/api/keeper``
 (the cards turned up, plays explained, a stuck turn, refusals naming the rule and
-recording nothing, rounds won), read back as the page reads it; no record nor analysis,
-with the reason."""
+recording nothing, rounds won), read back as the page reads it; its record (hands
+reconstructed, or refused with the reason when the rules cannot replay the table) and its
+analysis."""
 
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from mathable.games import registry
 from mathable.web.api import create_app
+from support.kept import kept_quattro_copy, random_quattro
 
 
 @pytest.fixture
@@ -52,6 +55,30 @@ def test_a_quattro_match_kept_through_the_api(client: TestClient) -> None:
     assert (state["round"], state["rounds"], state["racks"]) == (2, 2, [7, 7])
     assert state["round_winners"] == [[0]] and state["piles"] == [2, 1, 50, 1]
     assert state["turns"][-1]["points"] == 1 and not state["over"]
-    assert client.get(f"/api/keeper/{game}/record").status_code == 422
-    assert client.get(f"/api/keeper/{game}/analysis").status_code == 422
+    refused = client.get(f"/api/keeper/{game}/record")  # Louis held cards that fitted (Q2)
+    assert refused.status_code == 422 and "played earlier" in refused.text
+    analysis = client.get(f"/api/keeper/{game}/analysis")
+    assert analysis.status_code == 200 and analysis.json()["unit"] == "cards"
+    assert [t["played"] for t in analysis.json()["turns"]] == ["A=2 A=3", "A=4 A=5 A=4 A=3 A=2"]
     assert "draw C=50 exchange" in client.get(f"/api/keeper/{game}/sheet").text
+
+
+def test_a_kept_engine_match_has_a_record_that_replays(client: TestClient) -> None:
+    game = random_quattro(7, 3, 2)
+    copy = kept_quattro_copy(game)
+    made = client.post(
+        "/api/keeper",
+        json={"variant": "quattro", "players": list(game.players), "rounds": 2},
+    ).json()
+    for entry in [copy.log[0], *(t.notation for t in copy.turns)]:
+        words = entry.split()
+        entered(client, made["id"], made["token"], placements=words)
+    record = client.get(f"/api/keeper/{made['id']}/record")
+    assert record.status_code == 200, record.text
+    replayed = registry.from_record(record.json())
+    assert list(replayed.scores) == list(game.scores)
+    assert client.post("/api/records", json=record.json()).status_code in (200, 201)
+    analysis = client.get(f"/api/keeper/{made['id']}/analysis").json()
+    assert sum(p["points"] for p in analysis["players"]) == sum(
+        len(t.placements) for t in copy.turns
+    )

@@ -12,7 +12,9 @@ import re
 import httpx
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
+from mathable.games import registry
 from support.browser import serious, shot
+from support.kept import kept_quattro_copy, random_quattro
 from webserver import Server
 
 PHONE: ViewportSize = {"width": 390, "height": 844}
@@ -99,3 +101,31 @@ def fits_a_phone(page: Page) -> None:
     )
     for width, height, name in sizes:
         assert height >= 44 - 0.5 and width >= 44 - 0.5, (name, width, height)
+
+
+def test_a_kept_match_over_offers_its_record_and_analysis(server: Server, browser: Browser) -> None:
+    """A match entered through the API to its end: the page names the match's winner in
+    rounds, offers the record (hands reconstructed) and shows the analysis in cards."""
+    game = random_quattro(3, 2, 1)
+    copy = kept_quattro_copy(game)
+    made = httpx.post(
+        f"{server.url}/api/keeper", json={"variant": "quattro", "players": list(game.players)}
+    ).json()
+    for entry in [copy.log[0], *(t.notation for t in copy.turns)]:
+        answer = httpx.post(
+            f"{server.url}/api/keeper/{made['id']}/turns",
+            json={"token": made["token"], "placements": entry.split()},
+        )
+        assert answer.status_code == 200, answer.text
+    page = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()
+    page.goto(f"{server.url}/keep/{made['id']}#{made['token']}")
+    expect(page.locator("#keep-over")).to_contain_text("Match over")
+    expect(page.locator("#keep-record")).to_be_visible()
+    expect(page.locator("#keep-analysis-title")).to_have_text(
+        "Analysis: the best turn of the same cards"
+    )
+    expect(page.locator("#keep-analysis-table th").nth(3)).to_have_text("cards")
+    assert serious(page) == []
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"]
+    record = httpx.get(f"{server.url}/api/keeper/{made['id']}/record")
+    assert list(registry.from_record(record.json()).scores) == list(game.scores)

@@ -29,11 +29,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from mathable.engine.explain import Explanation
+from mathable.engine.notation import format_turn
 from mathable.games.board.board import Board
 from mathable.games.board.keeper import KeptGame, KeptTurn
 from mathable.games.board.placements import explain_on_board
 from mathable.games.board.variants import CLASSIC, Variant
+from mathable.games.quattro.game import PILE_NAMES
+from mathable.games.quattro.keeper import KeptQuattro
 
+from .quattro import longest_chain
 from .search import TurnPlan, search_turns, turn_rank
 
 NODE_LIMIT = 200_000
@@ -127,13 +131,65 @@ def analyse_kept(kept: KeptGame) -> list[KeptTurnAnalysis]:
     return out
 
 
-def kept_analysis_report(kept: KeptGame) -> dict[str, Any]:
+CHAIN_BUDGET = 20_000
+"""Positions the longest-chain search walks per Quattro turn at most (bounded work)."""
+
+
+def analyse_kept_quattro(kept: KeptQuattro) -> list[KeptTurnAnalysis]:
+    """Every turn of a kept Quattro match that played cards, judged by the game's own
+    measure (:mod:`.analysis`: cards played): the longest chain of the same cards on
+    the piles as they stood, with the diagonals the turn had (Q4), by the strong
+    player's own search (:func:`~.quattro.longest_chain`). The hands are unknown, so
+    the turn's cards are all that is known of its hand: the best plays them all too,
+    never more (a kept turn played every card it shows); where the turn announced DIAGO
+    and the same cards play without it, the best turn keeps the DIAGO for later."""
+    if kept.match is None:
+        return []
+    assert kept.match.setup is not None  # a kept match is a chosen deal: its cards turned up
+    tops = list(kept.match.setup.piles)
+    used: set[int] = set()
+    round_now = 1
+    out = []
+    everyone = set(range(len(kept.players)))
+    for number, (turn, made) in enumerate(zip(kept.turns, kept.match.turns, strict=True), 1):
+        if turn.round != round_now:
+            used, round_now = set(), turn.round
+        diagonals = made.diago or used == everyone
+        used |= {turn.seat} if made.diago else set()
+        cards = tuple(value for _, value in made.plays)
+        if cards:
+            best = longest_chain(tuple(tops), cards, diagonals, [CHAIN_BUDGET])
+            announce = made.diago
+            if made.diago:  # the same cards without DIAGO keep it for later (Q4)
+                plain = longest_chain(tuple(tops), cards, False, [CHAIN_BUDGET])
+                if len(plain) >= len(best):
+                    best, announce = plain, False
+            written = ("diago " if announce else "") + format_turn(list(best), PILE_NAMES)
+            if len(best) == len(cards) and announce == made.diago:
+                written = turn.notation  # as good as played: the turn played is the best
+            out.append(
+                KeptTurnAnalysis(number, turn.seat, turn.notation, len(cards), written, len(best))
+            )
+        for pile, value in ([made.drawn_to] if made.drawn_to else []) + list(made.plays):
+            tops[pile] = value
+    return out
+
+
+def kept_analysis_report(kept: KeptGame | KeptQuattro) -> dict[str, Any]:
     """The analysis as JSON-ready data (``GET /api/keeper/{id}/analysis``): per turn,
-    then per player the points scored, the best points and the points lost."""
-    turns = analyse_kept(kept)
+    then per player the points scored (cards played, in Quattro), the best points and
+    the points lost."""
+    quattro = isinstance(kept, KeptQuattro)
+    turns = analyse_kept_quattro(kept) if isinstance(kept, KeptQuattro) else analyse_kept(kept)
+    method = (
+        "the longest chain of the same cards on the same piles (hands unknown, R1)"
+        if quattro
+        else "the best turn of the same tokens on the same board (racks unknown, R1)"
+    )
     return {
         "version": KEPT_ANALYSIS_VERSION,
-        "method": "the best turn of the same tokens on the same board (racks unknown, R1)",
+        "method": method,
+        "unit": "cards" if quattro else "points",
         "turns": [
             {
                 "turn": t.number,
@@ -164,6 +220,7 @@ __all__ = [
     "CLASSIC",
     "KeptTurnAnalysis",
     "analyse_kept",
+    "analyse_kept_quattro",
     "best_with",
     "kept_analysis_report",
 ]

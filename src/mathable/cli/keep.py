@@ -101,6 +101,7 @@ def keep(
         if line.lower() in ("analyse", "analyze"):
             show_analysis(game)
             continue
+        was_over = game.is_over
         try:
             turn = game.play(line)
         except errors.MathableError as exc:
@@ -108,7 +109,7 @@ def keep(
             err.print(Text(_("refused: {reason}", reason=str(exc))))
             continue
         show(game, turn, line)
-        if game.is_over and line.split()[0].lower() == "end":
+        if game.is_over and not was_over:  # the end entered, or a match's last round won
             show_analysis(game)
         if save is not None:
             save.write_text(game.sheet(), encoding="utf-8")
@@ -128,8 +129,9 @@ def prompt(game: registry.Kept) -> None:
 
 def show_analysis(game: registry.Kept) -> None:
     """Per placement turn, the best turn its tokens could have made on the board as it
-    stood (the racks are unknown, R1), in the game analysis's table; or why there is
-    none (a Quattro match)."""
+    stood (the racks are unknown, R1), in the game analysis's table; for Quattro, the
+    longest chain of the turn's own cards on the piles as they stood (counted in cards);
+    or why there is none."""
     try:
         analysed = kept_jobs.analysed(game)
     except errors.MathableError as exc:
@@ -148,9 +150,14 @@ def show_analysis(game: registry.Kept) -> None:
                 "biggest_misses": worst,
             }
         )
-    # TRANSLATORS: the title of a kept game's analysis: each turn against the best turn
-    # the same tokens could have made (the racks are unknown)
-    title = _("Analysis: the best turn of the same tokens")
+    if report.get("unit") == "cards":
+        # TRANSLATORS: the title of a kept Quattro match's analysis: each turn against the
+        # best turn the same cards could have made (the hands are unknown)
+        title = _("Analysis: the best turn of the same cards")
+    else:
+        # TRANSLATORS: the title of a kept game's analysis: each turn against the best turn
+        # the same tokens could have made (the racks are unknown)
+        title = _("Analysis: the best turn of the same tokens")
     console.print(panels.analysis_view({"turns": turns, "players": players}, title))
 
 

@@ -25,6 +25,7 @@ from .board.placements import explain_in_position
 from .board.variants import CLASSIC, JUNIOR, JUNIOR_NUMBERS, Variant
 from .quattro.game import QUATTRO
 from .quattro.keeper import KeptQuattro, KeptQuattroTurn
+from .quattro.keptrecord import kept_quattro_record
 
 _BOARD_VARIANTS: dict[str, Variant] = {v.name: v for v in (CLASSIC, JUNIOR, JUNIOR_NUMBERS)}
 
@@ -167,16 +168,11 @@ def kept_game(
 
 def kept_record(game: Kept) -> dict[str, Any]:
     """A game record that replays the kept game (``mathable replay``, ``POST
-    /api/records``): a board game's racks reconstructed as R1 allows. Raises a
-    MathableError saying why when there is none (a Quattro match: its hands and the
-    order of its reserve are unknown, and a record must hold them)."""
+    /api/records``): a board game's racks, a Quattro match's hands and reserve
+    reconstructed as R1 allows. Raises a MathableError saying why when the rules cannot
+    replay the game as kept."""
     if isinstance(game, KeptQuattro):
-        raise MathableError(
-            lazy(
-                "a kept Quattro match has no game record: the hands and the reserve's "
-                "order are unknown, and a record replays them"
-            )
-        )
+        return kept_quattro_record(game)
     return board_record(game)
 
 
@@ -200,7 +196,7 @@ def kept_table(game: Kept) -> dict[str, Any]:
             "diagonals": game.diagonals,
             "diago_used": game.diago_used,
             "end_text": game.end_text(),
-            "afterwards": False,
+            "afterwards": True,
         }
     board = game.table.board
     return {

@@ -72,7 +72,7 @@ class _TableState(QuattroState):
         return seen.pop() if seen else UNKNOWN
 
 
-class _TableGame(QuattroGame):
+class TableGame(QuattroGame):
     """A :class:`~.game.QuattroGame` on a :class:`_TableState`."""
 
     def _new_state(self) -> QuattroState:
@@ -86,6 +86,23 @@ class _TableGame(QuattroGame):
     def table(self) -> QuattroState:
         """The state, for the keeper (the hands' unknown cards it fills as they show)."""
         return self._state
+
+    def draw_seen(self, value: int) -> None:
+        """Q3: the stuck player's draw, the card drawn being the ``value`` the table saw."""
+        state = self._state
+        assert isinstance(state, _TableState)
+        state.seen = [value]
+        self.apply(Draw())
+
+    def reveal(self, values: Sequence[int]) -> None:
+        """The cards the player to move is about to play show: as many unknown cards of
+        the hand take these ``values`` (all of a turn's at once, so the engine does not
+        end the turn while the table's next card is still unknown)."""
+        hand = self._state.hands[self.to_move]
+        for value in values:
+            hand.remove(UNKNOWN)
+            hand.append(value)
+        hand.sort()
 
 
 @dataclass(frozen=True)
@@ -163,19 +180,28 @@ class KeptQuattro:
     # -- the state, derived from the entries -------------------------------------------
 
     def _rebuild(self) -> None:
-        self.match: _TableGame | None = None
+        self.match: TableGame | None = None
         self.turns: list[KeptQuattroTurn] = []
         for entry in self._entries:
             self._apply(entry)
 
-    def _start(self, piles: tuple[int, int, int, int]) -> _TableGame:
+    def _start(self, piles: tuple[int, int, int, int]) -> TableGame:
         """The engine's match from the four cards turned up: unknown hands of 7 (Q1) and
         the rest of the deck in the reserve."""
         count = len(self.players)
         hands = tuple((UNKNOWN,) * HAND_SIZE for _ in range(count))
         reserve = (UNKNOWN,) * (DECK - 4 - HAND_SIZE * count)
         setup = QuattroSetup(hands, piles, reserve, to_move=self.first)
-        return _TableGame(self.players, seed=0, rounds=self.rounds, setup=setup)
+        return TableGame(self.players, seed=0, rounds=self.rounds, setup=setup)
+
+    def table_at_start(self) -> TableGame | None:
+        """A new engine match as the kept one began (the cards turned up, the hands and
+        reserve unknown), for a reader that follows its actions one by one (the record);
+        None before the cards are turned up."""
+        if self.match is None:
+            return None
+        assert self.match.setup is not None  # a kept match is always a chosen deal
+        return self._start(self.match.setup.piles)
 
     @property
     def started(self) -> bool:
@@ -391,7 +417,7 @@ class KeptQuattro:
                     rule="Q1",
                 )
 
-    def _stuck(self, match: _TableGame, words: Sequence[str]) -> None:
+    def _stuck(self, match: TableGame, words: Sequence[str]) -> None:
         """Q3: ``draw C=7 exchange`` or ``draw C=7 penalty``."""
         ending = words[-1].lower() if len(words) == 3 else ""
         if ending not in ("exchange", "penalty"):
@@ -402,15 +428,12 @@ class KeptQuattro:
                 )
             )
         place = parse_placement(words[1], PILE_NAMES)
-        state = match.table
-        assert isinstance(state, _TableState)
-        state.seen = [place.value]  # the card the engine draws: as the table saw it
-        match.apply(Draw())
+        match.draw_seen(place.value)  # the card the engine draws: as the table saw it
         self._check_deck([place.value], self.unseen())  # (the reserve may have been rebuilt)
         match.apply(place)
         match.apply(Exchange((UNKNOWN,)) if ending == "exchange" else Penalty())
 
-    def _cards(self, match: _TableGame, words: Sequence[str], done: int) -> tuple[Explanation, ...]:
+    def _cards(self, match: TableGame, words: Sequence[str], done: int) -> tuple[Explanation, ...]:
         """Q2: the cards played in order, each checked and explained by the engine."""
         places = [parse_placement(word, PILE_NAMES) for word in words]
         state = match.table
@@ -426,10 +449,7 @@ class KeptQuattro:
                 rule="Q2",
             )
         self._check_deck([p.value for p in places], self.unseen())
-        for place in places:  # the hand's unknown cards show as they are played
-            hand.remove(UNKNOWN)
-            hand.append(place.value)
-        hand.sort()
+        match.reveal([p.value for p in places])  # the hand's unknown cards show
         diago = state.diago_now
         explained = []
         for place in places:
@@ -486,4 +506,4 @@ def check_players(players: Sequence[str]) -> None:
         seen.add(shown.casefold())
 
 
-__all__ = ["UNKNOWN", "KeptCard", "KeptQuattro", "KeptQuattroTurn", "check_players"]
+__all__ = ["UNKNOWN", "KeptCard", "KeptQuattro", "KeptQuattroTurn", "TableGame", "check_players"]

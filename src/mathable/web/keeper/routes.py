@@ -212,15 +212,16 @@ def sheet(game_id: GameId, keeper: Keeper) -> PlainTextResponse:
 
 @router.get(
     "/{game_id}/record",
-    summary="A game record that replays the kept game (racks reconstructed, R1)",
+    summary="A game record that replays the kept game (racks or hands reconstructed, R1)",
     response_class=Response,
     responses={200: {"content": {"application/json": {}}, "description": "A game record"}},
 )
 def record(game_id: GameId, keeper: Keeper) -> Response:
     """The kept game as a game record (``POST /api/records``, ``mathable replay`` read
     it): the tokens placed and counted left as kept, the racks' unseen tokens and those
-    given back in exchanges reconstructed; 422 with the reason when the rules cannot
-    replay the game as kept."""
+    given back in exchanges reconstructed (a Quattro match: its hands, reserve and cards
+    discarded face down); 422 with the reason when the rules cannot replay the game as
+    kept."""
     return Response(
         record_text(keeper.load(game_id).game),
         media_type="application/json",
@@ -234,11 +235,12 @@ ANALYSES = 32
 _analyses: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
 
 
-@router.get("/{game_id}/analysis", summary="Per turn, the best turn of the same tokens")
+@router.get("/{game_id}/analysis", summary="Per turn, the best turn of the same tokens (or cards)")
 async def analysis(game_id: GameId, request: Request, keeper: Keeper) -> dict[str, Any]:
     """Per placement turn, the best turn the tokens it placed could have made on the board
-    as it stood (the racks are unknown, R1), and the points lost: computed in the worker
-    pool, off the event loop, and kept per game and number of entries."""
+    as it stood (the racks are unknown, R1), and the points lost (Quattro: the longest
+    chain of the turn's cards on the piles, in cards): computed in the worker pool, off
+    the event loop, and kept per game and number of entries."""
     loaded = await asyncio.to_thread(keeper.load, game_id)
     analysis_refused(loaded.game)
     key = (game_id, len(loaded.game.log))

@@ -456,17 +456,17 @@ function ending(g) {
 function finalNote(g) {
   const best = Math.max(...g.scores);
   const winners = g.players.filter((_, seat) => g.scores[seat] === best);
-  if (!g.afterwards) return h("section", { id: "keep-over", class: "keep-over" },
-    // TRANSLATORS: the end of a match played in rounds (Quattro): who won the most rounds
-    h("p", {}, h("strong", {}, nt("Match over: {names} won {count} round.", "Match over: {names} won {count} rounds.", best, { names: winners.join(", ") }))),
-    g.end_text ? h("p", {}, g.end_text) : "",
-    h("button", { type: "button", id: "keep-undo", onclick: () => send("undo", {}, "undo") }, t("Undo the last entry")));
+  const rounds = at.caps.score_unit === "rounds";
   return h("section", { id: "keep-over", class: "keep-over" },
-    h("p", {}, h("strong", {}, t("Game over: {names} won with {points} points.", { names: winners.join(", "), points: best }))),
+    rounds
+      // TRANSLATORS: the end of a match played in rounds (Quattro): who won the most rounds
+      ? h("p", {}, h("strong", {}, nt("Match over: {names} won {count} round.", "Match over: {names} won {count} rounds.", best, { names: winners.join(", ") })))
+      : h("p", {}, h("strong", {}, t("Game over: {names} won with {points} points.", { names: winners.join(", "), points: best }))),
+    rounds && g.end_text ? h("p", {}, g.end_text) : "",
     g.deductions && g.deductions.some(Boolean) ? h("p", {}, t("Deducted: {list}", { list: g.players.map((p, s) => p + " −" + g.deductions[s]).join(", ") })) : "",
     h("button", { type: "button", id: "keep-undo", onclick: () => send("undo", {}, "undo") }, t("Undo the last entry")),
-    h("p", { class: "row" }, h("a", { href: "/api/keeper/" + encodeURIComponent(at.id) + "/record", download: "kept-" + at.id + ".json", id: "keep-record", class: "button-link", onclick: downloadRecord }, t("Download the game record"))),
-    keptAnalysis(g));
+    g.afterwards ? h("p", { class: "row" }, h("a", { href: "/api/keeper/" + encodeURIComponent(at.id) + "/record", download: "kept-" + at.id + ".json", id: "keep-record", class: "button-link", onclick: downloadRecord }, t("Download the game record"))) : "",
+    g.afterwards ? keptAnalysis(g) : "");
 }
 
 // The record is asked first: a game the rules cannot replay as kept (the server's 422)
@@ -483,10 +483,13 @@ async function downloadRecord(e) {
 }
 
 // After the game: per placement turn, the best turn the same tokens could have made on
-// the board as it stood (the racks are unknown, R1), asked once per entry count.
+// the board as it stood (the racks are unknown, R1); in Quattro, the longest chain of
+// the turn's own cards on the piles as they stood (the hands are unknown). Asked once
+// per entry count.
 function keptAnalysis(g) {
+  const title = at.caps.piece === "card" ? t("Analysis: the best turn of the same cards") : t("Analysis: the best turn of the same tokens");
   const box = h("section", { id: "keep-analysis", class: "keep-analysis", "aria-labelledby": "keep-analysis-title" },
-    h("h3", { id: "keep-analysis-title" }, t("Analysis: the best turn of the same tokens")),
+    h("h3", { id: "keep-analysis-title" }, title),
     h("p", { role: "status" }, t("Working out the best turns…")));
   const key = at.id + ":" + g.seq;
   if (at.analysis && at.analysis.key === key) analysisTable(box, at.analysis.data);
@@ -498,10 +501,15 @@ function keptAnalysis(g) {
 }
 
 function analysisTable(box, data) {
-  const headings = ["#", t("player"), t("played"), t("pts"), t("best"), t("pts"), t("loss")];
+  const cards = data.unit === "cards";
+  // TRANSLATORS: a column heading of a kept match's analysis: the cards a turn played
+  const unit = cards ? t("cards") : t("pts");
+  const headings = ["#", t("player"), t("played"), unit, t("best"), unit, t("loss")];
   const rows = data.turns.map(turn => h("tr", { class: turn.lost ? "lost" : "" },
     [turn.turn, turn.player, turn.played, turn.points, turn.best === turn.played ? "=" : turn.best, turn.best_points, turn.lost || ""].map(c => h("td", {}, c))));
-  const totals = data.players.map(p => t("{name}: {points} points, {lost} lost", { name: p.player, points: p.points, lost: p.lost }));
+  const totals = data.players.map(p => cards
+    ? nt("{name}: {count} card played, {lost} lost", "{name}: {count} cards played, {lost} lost", p.points, { name: p.player, lost: p.lost })
+    : t("{name}: {points} points, {lost} lost", { name: p.player, points: p.points, lost: p.lost }));
   box.replaceChildren(box.firstChild,
     h("div", { class: "analysis-rows", tabindex: "0", role: "region", "aria-label": t("the turns analysed") },
       h("table", { id: "keep-analysis-table" }, h("tr", {}, headings.map(c => h("th", { scope: "col" }, c))), rows)),
