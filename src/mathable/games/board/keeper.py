@@ -30,17 +30,15 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from mathable.engine.entries import EntryLog
 from mathable.engine.errors import IllegalMove, NotationError
 from mathable.engine.explain import Explanation
 from mathable.engine.tokens import pieces_text
-from mathable.i18n import lazy, lazy_plural
+from mathable.i18n import lazy
 
 from .placements import explain_on_board
 from .transcript import ScoredPlacement, TableBoard, sheet_name, sheet_placement
 from .variants import CLASSIC, Variant
-
-MAX_ENTRY = 400
-"""The longest entry read, in characters (a turn of 14 placements is ~100)."""
 
 MAX_NAME = 40
 """The longest player's name, in characters."""
@@ -80,7 +78,7 @@ class KeptTurn:
         return " ".join(sheet_placement(p) for p in self.placements)
 
 
-class KeptGame:
+class KeptGame(EntryLog):
     """A game on a real table, kept turn by turn (see the module's docstring).
 
     ``players`` in seat order (clockwise); ``first`` the seat that starts (C10: the
@@ -103,11 +101,7 @@ class KeptGame:
         self.players = tuple(players)
         self.first = first
         self.referee = referee
-        self.log: list[str] = []
-        """Every entry, as played (undo and challenge included)."""
-        self._entries: list[str] = []
-        self._before: list[list[str]] = []
-        """The effective entries before each entry still in force (what undo restores)."""
+        EntryLog.__init__(self)
         self._rebuild()
 
     # -- the state, derived from the entries -----------------------------------------------
@@ -148,40 +142,17 @@ class KeptGame:
         """Enter one line (see the module's docstring); returns the turn it made or
         changed (for ``undo`` the turn now last, for ``end`` the last turn). Refused with
         IllegalMove or NotationError, the game unchanged."""
-        entry = " ".join(text.split())
-        if len(entry) > MAX_ENTRY:
-            raise NotationError(
-                lazy_plural(
-                    "an entry of at most {count} character",
-                    "an entry of at most {count} characters",
-                    MAX_ENTRY,
-                )
-            )
-        keyword = entry.split(" ", 1)[0].lower() if entry else ""
-        saved = list(self._entries)
-        if keyword == "undo" and entry.lower() == "undo":
+        entry = self.entered(text)
+        if entry.lower() == "undo":
             self._undo()
-        elif keyword == "challenge" and entry.lower() == "challenge":
-            self._challenge()
+        elif entry.lower() == "challenge":
+            saved = list(self._entries)
+            self._challenge()  # refused before it changes anything
             self._before.append(saved)
         else:
-            try:
-                self._entries.append(entry)
-                self._apply(entry, typed=True)
-            except (IllegalMove, NotationError):
-                self._entries = saved
-                self._rebuild()
-                raise
-            self._before.append(saved)
+            self._enter(entry, lambda made: self._apply(made, typed=True))
         self.log.append(entry)
         return self.turns[-1] if self.turns else KeptTurn(self.first, "pass")
-
-    def _undo(self) -> None:
-        """Take back the last entry still in force: a turn, a challenge or the end."""
-        if not self._before:
-            raise IllegalMove(lazy("there is nothing to undo"))
-        self._entries = self._before.pop()
-        self._rebuild()
 
     def _challenge(self) -> None:
         """C12: the last turn cut at its first mistake, or the challenge fails."""

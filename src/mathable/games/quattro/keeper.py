@@ -34,11 +34,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from mathable.engine.actions import Diago, Draw, Exchange, Pass, Penalty
+from mathable.engine.entries import EntryLog
 from mathable.engine.errors import IllegalMove, NotationError
 from mathable.engine.explain import Explanation
 from mathable.engine.notation import parse_placement
 from mathable.engine.tokens import CLASSIC_TOKENS, pieces_text
-from mathable.i18n import lazy, lazy_plural
+from mathable.i18n import lazy
 
 from .game import QUATTRO, QuattroGame
 from .state import HAND_SIZE, PILE_NAMES, QuattroSetup, QuattroState
@@ -47,8 +48,6 @@ from .view import PILES
 UNKNOWN = -1
 """A card the table has not seen (in a hand or the reserve): no pile ever takes it."""
 
-MAX_ENTRY = 400
-"""The longest entry read, in characters."""
 
 MAX_NAME = 40
 """The longest player's name, in characters."""
@@ -146,7 +145,7 @@ class KeptQuattroTurn:
     """Each card played explained as the piles stood when it was played."""
 
 
-class KeptQuattro:
+class KeptQuattro(EntryLog):
     """A match of Mathable Quattro on a real table, kept turn by turn (see the module's
     docstring): the same protocol as the board games' :class:`~mathable.games.board.
     keeper.KeptGame`. ``players`` in seat order, ``first`` the seat that starts,
@@ -171,10 +170,7 @@ class KeptQuattro:
         self.first = first
         self.referee = False
         self.rounds = rounds
-        self.log: list[str] = []
-        """Every entry, as played (undo included)."""
-        self._entries: list[str] = []
-        self._before: list[list[str]] = []
+        EntryLog.__init__(self)
         self._rebuild()
 
     # -- the state, derived from the entries -------------------------------------------
@@ -294,31 +290,12 @@ class KeptQuattro:
         """Enter one line (see the module's docstring); returns the turn it made (for
         ``undo`` the turn now last). Refused with IllegalMove or NotationError, the
         match unchanged."""
-        entry = " ".join(text.split())
-        if len(entry) > MAX_ENTRY:
-            raise NotationError(
-                lazy_plural(
-                    "an entry of at most {count} character",
-                    "an entry of at most {count} characters",
-                    MAX_ENTRY,
-                )
-            )
-        saved = list(self._entries)
+        entry = self.entered(text)
         made: KeptQuattroTurn | None = None
         if entry.lower() == "undo":
-            if not self._before:
-                raise IllegalMove(lazy("there is nothing to undo"))
-            self._entries = self._before.pop()
-            self._rebuild()
+            self._undo()
         else:
-            try:
-                self._entries.append(entry)
-                made = self._apply(entry)
-            except (IllegalMove, NotationError):
-                self._entries = saved
-                self._rebuild()
-                raise
-            self._before.append(saved)
+            made = self._enter(entry, self._apply)
         self.log.append(entry)
         if made is not None:
             return made
