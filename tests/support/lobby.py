@@ -26,3 +26,10 @@ def person(main: TestClient, name: str) -> TestClient:
     client.headers["X-Requested-With"] = "test"
     ok(client.patch("/api/me", json={"name": name}))
     return client
+
+
+def account(main: TestClient, name: str) -> TestClient:
+    """:func:`person`, signed up as an account of that name."""
+    client = person(main, name)
+    ok(client.post("/api/accounts", json={"name": name, "password": PASSWORD}), 201)
+    return client

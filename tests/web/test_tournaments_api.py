@@ -19,7 +19,7 @@ from mathable.web.api import create_app
 from mathable.web.infra.store import EventStore
 from mathable.web.tournaments.log import GameEnd
 from mathable.web.tournaments.service import Loaded, TournamentService, result_of
-from support.lobby import PASSWORD, ok, person
+from support.lobby import account, ok, person
 
 SWISS: dict[str, Any] = {
     "name": "Club Swiss <b>#1</b>",
@@ -36,12 +36,6 @@ SWISS: dict[str, Any] = {
 def main(tmp_path: Path, no_worker_processes: None) -> Iterator[TestClient]:
     with TestClient(create_app(f"sqlite:///{tmp_path / 'events.db'}")) as client:
         yield client
-
-
-def account(main: TestClient, name: str) -> TestClient:
-    client = person(main, name)
-    ok(client.post("/api/accounts", json={"name": name, "password": PASSWORD}), 201)
-    return client
 
 
 def listed(client: TestClient, **params: Any) -> list[dict[str, Any]]:

@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 
 from mathable.web.api import create_app
 from mathable.web.tournaments.service import TournamentService
-from support.lobby import PASSWORD, ok, person
+from support.lobby import account, ok
 
 ARENA: dict[str, Any] = {
     "name": "Friday arena",
@@ -34,12 +34,6 @@ NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"]
 def main(tmp_path: Path, no_worker_processes: None) -> Iterator[TestClient]:
     with TestClient(create_app(f"sqlite:///{tmp_path / 'events.db'}")) as client:
         yield client
-
-
-def account(main: TestClient, name: str) -> TestClient:
-    client = person(main, name)
-    ok(client.post("/api/accounts", json={"name": name, "password": PASSWORD}), 201)
-    return client
 
 
 def finish(game_id: str, winner: TestClient, loser: TestClient) -> None:

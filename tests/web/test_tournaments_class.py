@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 from mathable.online.tournaments import Event, Paused, Resumed
 from mathable.web.api import create_app
 from mathable.web.tournaments.service import DAY, TournamentService, paused_during
-from support.lobby import PASSWORD, ok, person
+from support.lobby import account, ok, person
 
 CLASS: dict[str, Any] = {
     "name": "Class 5B",
@@ -34,12 +34,6 @@ CLASS: dict[str, Any] = {
 def main(tmp_path: Path, no_worker_processes: None) -> Iterator[TestClient]:
     with TestClient(create_app(f"sqlite:///{tmp_path / 'events.db'}")) as client:
         yield client
-
-
-def account(main: TestClient, name: str) -> TestClient:
-    client = person(main, name)
-    ok(client.post("/api/accounts", json={"name": name, "password": PASSWORD}), 201)
-    return client
 
 
 def me(client: TestClient) -> str:
