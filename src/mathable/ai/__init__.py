@@ -22,13 +22,16 @@ from mathable.i18n import Text, lazy, lazy_context
 
 from .base import Bot, FamilyBot, board_from_view
 from .master import MasterBot
+from .quattro_levels import QuattroExpertBot, QuattroMasterBot
 from .simple import GentleBot, GreedyBot
 from .strong import ExpertBot, StrongBot
 
 BOT_CLASSES: dict[str, type[FamilyBot]] = {
-    kind.name: kind for kind in (GentleBot, GreedyBot, StrongBot, ExpertBot, MasterBot)
+    kind.name: kind
+    for kind in (GentleBot, GreedyBot, StrongBot, QuattroExpertBot, QuattroMasterBot)
 }
-"""The ladder, weakest first, by name."""
+"""The ladder, weakest first, by name (the expert and the master with their own Quattro
+play: :mod:`.quattro_levels`)."""
 
 DESCRIPTIONS: dict[str, Text] = {
     "gentle": lazy("Plays legal, modest turns with some randomness: a kind opponent for children."),
@@ -42,14 +45,14 @@ DESCRIPTIONS: dict[str, Text] = {
         "rather not keep, in simulated continuations (Quackle's method): opponent racks "
         "and draws sampled from the tokens it has not seen, the "
         "opponent's reply and its own next turn played out, judged together with the "
-        "strong player's own estimate. In Quattro and on Junior's numbered side it "
-        "plays as the strong player."
+        "strong player's own estimate. In Quattro it plays out the round on sampled "
+        "deals after each way its turn can end; on Junior's numbered side it plays as "
+        "the strong player."
     ),
     "master": lazy(
         "Plays as the expert, with a larger budget: more simulated continuations of more "
         "candidate turns and exchanges, for correspondence games and analysis (its turns "
-        "take about a second). In Quattro and on Junior's numbered side it plays as "
-        "the strong player."
+        "take about a second). On Junior's numbered side it plays as the strong player."
     ),
 }
 """What a player should expect of each level (the first sentence of its class's
@@ -86,11 +89,12 @@ def level_name(level: str) -> str:
 
 def plays_as(level: str, game: str) -> str:
     """The weakest level that plays exactly as ``level`` in ``game``: ``level`` itself,
-    but in Quattro and on Junior's numbered side, where the expert and the master play
-    as the strong player (:meth:`~.strong.ExpertBot.plays_as`).
+    but on Junior's numbered side, where the expert and the master play as the strong
+    player (:meth:`~.strong.ExpertBot.plays_as`; in Quattro they have their own play,
+    :mod:`.quattro_levels`).
 
-    >>> plays_as("master", "classic"), plays_as("master", "quattro"), plays_as("greedy", "quattro")
-    ('master', 'strong', 'greedy')
+    >>> plays_as("master", "quattro"), plays_as("master", "junior-numbers")
+    ('master', 'strong')
     """
     kind = BOT_CLASSES[level]
     return kind.plays_as(game) if issubclass(kind, ExpertBot) else level

@@ -3,26 +3,49 @@
 Every level plays legally; they differ in foresight:
 - gentle plays a random playable card, and draws when stuck;
 - greedy plays the highest playable card first and exchanges its highest card;
-- strong and expert search the order of plays that empties the most cards this turn
-  (announcing DIAGO when it plays more), put a drawn card where it opens the most plays
-  for their own hand, and exchange the card that fits the fewest equations.
+- strong searches the order of plays that empties the most cards this turn (announcing
+  DIAGO when it plays more), puts a drawn card where it opens the most plays for its own
+  hand, and exchanges the card that fits the fewest equations;
+- the expert and the master judge the ways a turn can end by rounds simulated on
+  sampled deals, every seat playing as strong (:mod:`.quattro_expert`).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import cache
 
 from mathable.engine.actions import Action, Diago, Draw, Exchange, Pass, Penalty, Place
+from mathable.engine.arithmetic import ALL_OPS, pair_results
 from mathable.games.quattro.game import PilesView, pile_accepts
+
+CHAIN_NODES = 4000
+"""The strong player's node budget for its chain search, per action."""
+
+
+@cache
+def _made(a: int, b: int) -> frozenset[int]:
+    """The results of + - x / of two top cards (as :func:`pile_accepts` makes them)."""
+    return pair_results(a, b, ALL_OPS)
+
+
+def accepted(tops: Sequence[int], diagonals: bool) -> tuple[frozenset[int], ...]:
+    """What each pile takes when the tops are ``tops``, as :func:`pile_accepts` says
+    (from the results of each pair of tops, kept: ~50 values, so few pairs)."""
+    a, b, c, d = tops
+    ab, ac, bd, cd = _made(a, b), _made(a, c), _made(b, d), _made(c, d)
+    if not diagonals:
+        return (ab | ac, ab | bd, ac | cd, bd | cd)
+    ad, bc = _made(a, d), _made(b, c)
+    return (ab | ac | ad, ab | bd | bc, ac | cd | bc, bd | cd | ad)
 
 
 def plays_from(tops: Sequence[int], hand: Sequence[int], diagonals: bool) -> list[Place]:
     """Every legal play of ``hand`` on the piles whose tops are ``tops``."""
     values = set(hand)
-    return [
-        Place(p, v) for p in range(4) for v in sorted(values & pile_accepts(tops, p, diagonals))
-    ]
+    taken = accepted(tops, diagonals)
+    return [Place(p, v) for p in range(4) for v in sorted(values & taken[p])]
 
 
 def longest_chain(
@@ -30,32 +53,49 @@ def longest_chain(
 ) -> list[Place]:
     """The longest sequence of plays from ``hand`` (depth-first, bounded by ``budget``
     nodes); on equal length the one ending with the most plays left open."""
-    best: list[Place] = []
-    seen: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
+    return [Place(pile, value) for pile, value in chain_pairs(tops, hand, diagonals, budget)]
 
-    def search(tops: tuple[int, ...], hand: tuple[int, ...], path: list[Place]) -> None:
+
+def chain_pairs(
+    tops: Sequence[int], hand: Sequence[int], diagonals: bool, budget: list[int]
+) -> list[tuple[int, int]]:
+    """:func:`longest_chain` as (pile, value) pairs: the search itself, depth-first
+    over the plays by pile then value, each position searched once, ``budget[0]``
+    positions at most (spent in place)."""
+    best: list[tuple[int, int]] = []
+    seen: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
+    path: list[tuple[int, int]] = []
+
+    def search(tops: tuple[int, ...], hand: tuple[int, ...]) -> None:
         nonlocal best
-        if len(path) > len(best):
+        depth = len(path)
+        if depth > len(best):
             best = list(path)
-        if budget[0] <= 0 or (len(best) == len(path) + len(hand) and len(best) > len(path)):
+        if budget[0] <= 0 or (len(best) == depth + len(hand) and len(best) > depth):
             return
         key = (tops, hand)
         if key in seen:
             return
         seen.add(key)
         budget[0] -= 1
-        for play in plays_from(tops, hand, diagonals):
-            rest = list(hand)
-            rest.remove(play.value)
-            new_tops = list(tops)
-            new_tops[play.cell] = play.value
-            path.append(play)
-            search(tuple(new_tops), tuple(rest), path)
-            path.pop()
-            if len(best) == len(path) + len(hand):
-                return  # the whole hand: nothing beats it
+        taken = accepted(tops, diagonals)
+        values = set(hand)
+        for pile in range(4):
+            fitting = values & taken[pile]
+            if not fitting:
+                continue
+            for value in sorted(fitting):
+                rest = list(hand)
+                rest.remove(value)
+                new_tops = list(tops)
+                new_tops[pile] = value
+                path.append((pile, value))
+                search(tuple(new_tops), tuple(rest))
+                path.pop()
+                if len(best) == depth + len(hand):
+                    return  # the whole hand: nothing beats it
 
-    search(tops, hand, [])
+    search(tuple(tops), tuple(hand))
     return best
 
 
@@ -112,10 +152,10 @@ def strong_plan(view: PilesView) -> tuple[Action, ...]:
         return (Exchange((worst,)),)
     plays = plays_from(tops, hand, view.diagonals)
     if plays or not view.turn_plays:
-        chain = longest_chain(tuple(tops), tuple(hand), view.diagonals, [4000])
+        chain = longest_chain(tuple(tops), tuple(hand), view.diagonals, [CHAIN_NODES])
         wider: list[Place] = []
         if not view.turn_plays and _may_announce_diago(view):
-            wider = longest_chain(tuple(tops), tuple(hand), True, [4000])
+            wider = longest_chain(tuple(tops), tuple(hand), True, [CHAIN_NODES])
             if len(wider) >= len(chain) + 2 or (wider and len(wider) == len(hand)):
                 return (Diago(), *wider)
         if chain:

@@ -1,0 +1,146 @@
+"""The expert and the master as the ladder registers them: their board play as
+:class:`~.strong.ExpertBot` and :class:`~.master.MasterBot`, and in Quattro their own
+play, rounds judged by simulation (:mod:`.quattro_expert`) rather than the strong
+player's chain search.
+
+Each takes its board settings (read from the board class's signature, so the ladder's
+spec parser offers them all) and the Quattro budgets, all counts: ``quattro_samples``,
+the deals each decision plays out (0: it plays as the strong player);
+``quattro_candidates``, the most candidates each deal judges; ``quattro_nodes``, the
+positions the simulations' chain searches may search in all per decision;
+``quattro_horizon``, the turns each deal plays after a candidate before the round is
+estimated from the cards in hand (0: to its end); ``quattro_infer``, whether the
+opponents are dealt the hands their last turns could have left. The board's ``cap_ms``
+is the Quattro decision's wall-clock safety cap too.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+from mathable.engine.actions import Action
+from mathable.games.quattro.view import PilesView
+from mathable.games.registry import game_type
+
+from .master import MasterBot
+from .quattro_expert import QuattroBudget, QuattroExpert
+from .strong import ExpertBot
+
+EXPERT_QUATTRO: dict[str, Any] = {
+    "quattro_samples": 48,
+    "quattro_candidates": 6,
+    "quattro_nodes": 40_000,
+    "quattro_horizon": 4,
+    "quattro_infer": True,
+}
+"""The expert's Quattro budgets (tuned on seeds below 1,000,000: docs/computer-players.md)."""
+MASTER_QUATTRO: dict[str, Any] = {
+    **EXPERT_QUATTRO,
+    "quattro_samples": 192,
+    "quattro_candidates": 10,
+    "quattro_nodes": 200_000,
+}
+"""The master's: four times the expert's deals, more candidates, five times the nodes."""
+
+
+class QuattroPlay:
+    """What the expert and the master add to their board class: Quattro judged by
+    simulated rounds (:class:`~.quattro_expert.QuattroExpert`)."""
+
+    name: str
+    quattro: QuattroExpert
+    capped: int
+    cap_ms: int | None
+
+    @staticmethod
+    def set_quattro(defaults: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
+        """The Quattro budgets taken out of ``settings`` (``defaults`` for those not
+        given), leaving the board's."""
+        return {name: settings.pop(name, value) for name, value in defaults.items()}
+
+    def keep_quattro(self, own: dict[str, Any]) -> None:
+        """Checks and keeps the Quattro budgets once the board's settings are set
+        (``cap_ms`` among them)."""
+        try:
+            budget = QuattroBudget(
+                samples=own["quattro_samples"],
+                candidates=own["quattro_candidates"],
+                cap_ms=self.cap_ms,
+                horizon=own["quattro_horizon"],
+                infer=own["quattro_infer"],
+                nodes=own["quattro_nodes"],
+            )
+        except ValueError as error:
+            raise ValueError(f"quattro_{error}") from None
+        self.quattro = QuattroExpert(budget, self.name)
+
+    def quattro_action(self, view: PilesView, bot: ExpertBot) -> Action:
+        """The Quattro expert's action, its cut-short decisions counted in ``capped``."""
+        before = self.quattro.capped
+        action = self.quattro.act(view, lambda at: bot.chance(view, at=at))
+        self.capped += self.quattro.capped - before
+        return action
+
+
+def _own_signature(board: type[ExpertBot], defaults: dict[str, Any]) -> inspect.Signature:
+    """``board``'s constructor signature with the Quattro budgets added (what
+    :func:`~mathable.ai.settings_of` reads)."""
+    signature = inspect.signature(board.__init__)
+    extra = [
+        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=value)
+        for name, value in defaults.items()
+    ]
+    params = [p for p in signature.parameters.values() if p.kind != p.VAR_KEYWORD]
+    return signature.replace(parameters=[*params, *extra])
+
+
+def _plays_quattro(game: str) -> bool:
+    return game_type(game).surface == "piles"
+
+
+class QuattroExpertBot(QuattroPlay, ExpertBot):
+    """Tries the strong player's best few turns, and exchanging the tokens it would
+    rather not keep, in simulated continuations (see :class:`~.strong.ExpertBot`); in
+    Quattro, plays out the round on sampled deals after each way its turn can end."""
+
+    def __init__(self, seed: int | None = None, **settings: Any) -> None:
+        """The board's settings (:class:`~.strong.ExpertBot`) and the Quattro budgets."""
+        own = self.set_quattro(EXPERT_QUATTRO, settings)
+        super().__init__(seed, **settings)
+        self.keep_quattro(own)
+
+    @classmethod
+    def plays_as(cls, game: str) -> str:
+        """Itself in Quattro, else as :meth:`ExpertBot.plays_as`."""
+        return cls.name if _plays_quattro(game) else super().plays_as(game)
+
+    def act_on_piles(self, view: PilesView) -> Action:
+        return self.quattro_action(view, self)
+
+
+class QuattroMasterBot(QuattroPlay, MasterBot):
+    """Plays as the expert, with a larger budget (see :class:`~.master.MasterBot`); in
+    Quattro, more sampled deals of more candidates."""
+
+    def __init__(self, seed: int | None = None, **settings: Any) -> None:
+        """The board's settings (:class:`~.master.MasterBot`) and the Quattro budgets."""
+        own = self.set_quattro(MASTER_QUATTRO, settings)
+        super().__init__(seed, **settings)
+        self.keep_quattro(own)
+
+    @classmethod
+    def plays_as(cls, game: str) -> str:
+        """Itself in Quattro, else as :meth:`MasterBot.plays_as`."""
+        return cls.name if _plays_quattro(game) else super().plays_as(game)
+
+    def act_on_piles(self, view: PilesView) -> Action:
+        return self.quattro_action(view, self)
+
+
+QuattroExpertBot.__init__.__signature__ = _own_signature(  # type: ignore[attr-defined]
+    ExpertBot, EXPERT_QUATTRO
+)
+QuattroMasterBot.__init__.__signature__ = _own_signature(  # type: ignore[attr-defined]
+    MasterBot, MASTER_QUATTRO
+)
