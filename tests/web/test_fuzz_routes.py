@@ -366,6 +366,20 @@ def tracebacks(log: str) -> list[str]:
     return re.findall(r"Traceback \(most recent call last\)|Exception in ASGI application", log)
 
 
+def tournament(server: Server) -> str:
+    """A tournament's id (issue 38), organized by an account of its own."""
+    headers = {"Origin": server.url, "X-Requested-With": "test"}
+    with httpx.Client(base_url=server.url, timeout=60, headers=headers) as organizer:
+        signed = organizer.post("/api/accounts", json={"name": "Fuzz Club", "password": "x" * 12})
+        assert signed.status_code == 201, signed.text
+        made = organizer.post(
+            "/api/tournaments",
+            json={"name": "Fuzzed", "variant": "classic", "system": "swiss", "rounds": 2},
+        )
+        assert made.status_code == 201, made.text
+        return str(made.json()["id"])
+
+
 def seeded(server: Server, cookies: httpx.Client) -> dict[str, list[str]]:
     """Real things to aim at: a game at one screen and an online one with their tokens
     and invitations, a chat line, a player, a seek; the ids by path parameter name."""
@@ -381,6 +395,7 @@ def seeded(server: Server, cookies: httpx.Client) -> dict[str, list[str]]:
     said = cookies.post(f"/api/games/{made['id']}/chat", json={"text": "hello", "token": tokens[0]})
     seek = cookies.post("/api/seeks", json={"variant": "classic"})
     return {
+        "tournament_id": [tournament(server), "nope"],
         "game_id": [made["id"], online["id"]],
         "token": tokens + invites,
         "player_id": [me["id"], "bot-greedy"],
@@ -437,6 +452,9 @@ def fuzz_frames(server: Server, fuzzer: Fuzzer, known: dict[str, list[str]], cou
     urls: list[tuple[str, bool]] = []
     for path in fuzzer.sockets:  # each socket the app has, as a seat and a spectator
         url = base + path.replace("{game_id}", game)
+        for name, values in known.items():  # a tournament's socket: a real one (issue 38)
+            if values and name != "game_id":
+                url = url.replace("{" + name + "}", values[0])
         answers = "{game_id}" in path  # a game's socket answers every frame; the lobby's none
         urls += [(f"{url}?token={token}", answers), (url, answers)]
         urls.append((f"{url}?patches=1&token={token}", answers))

@@ -102,8 +102,11 @@ def on_the_page(page: Page, server: Server, tid: str, opponent: httpx.Client | N
         if shown.get("resign") is not False:
             break
         if shown["to_move"] == seat:
+            # the page has the view where it is our turn; then the pass is stored (its
+            # seq counted: a computer may reply at once, so "not our turn" can be missed)
+            expect(page).to_have_title(re.compile("Your turn"), timeout=30000)
             page.click("#pass")
-            assert eventually(lambda: seen()["to_move"] != seat, 10)
+            assert eventually(functools.partial(stored_after, seen, shown["seq"]), 10)
         elif opponent is not None:
             act(opponent, game_id, "pass")
         else:
@@ -115,6 +118,11 @@ def on_the_page(page: Page, server: Server, tid: str, opponent: httpx.Client | N
     else:
         act(opponent, game_id, "resign")
     assert eventually(lambda: bool(seen()["over"]), 10)
+
+
+def stored_after(seen: Callable[[], dict[str, Any]], seq: int) -> bool:
+    """Whether the game has stored an action after ``seq``."""
+    return int(seen()["seq"]) > seq
 
 
 def moved_on(client: httpx.Client, tid: str, number: int) -> bool:
