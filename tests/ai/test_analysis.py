@@ -113,7 +113,9 @@ def test_every_game_reports_the_same_shape() -> None:
             if turn["equity_loss"] is None:  # Quattro: the cards that could have been played
                 assert turn["loss"] == max(0, turn["best_points"] - turn["points"])
             else:  # the board games: equity given away, in points (issue 35)
-                assert turn["loss"] == round(turn["equity_loss"]) >= 0
+                # the loss is the equity given away rounded; ``equity_loss`` is shown to a
+                # tenth, so 89.5 may be an 89.46 whose loss is 89
+                assert turn["loss"] >= 0 and abs(turn["loss"] - turn["equity_loss"]) <= 0.55
                 assert turn["best_equity"] >= turn["equity"]
                 assert 0 <= turn["win_after"] <= turn["win_before"] <= 100
     quattro_turns = analysis_report(quattro)["turns"]
