@@ -22,6 +22,20 @@ from mathable.games.quattro.keptrecord import KeptRecordError, kept_quattro_reco
 from support.kept import kept_quattro_copy, random_quattro
 
 
+def test_nearly_every_kept_match_gets_its_record() -> None:
+    """The reconstruction is a search with one retry, not a complete one: over 120 engine
+    matches (2-4 players, 1-3 rounds) at most 3 are refused (6 of 1,200 were, measured)."""
+    refused = 0
+    for seed in range(40):
+        for players in (2, 3, 4):
+            kept = kept_quattro_copy(random_quattro(seed, players, 1 + seed % 3))
+            try:
+                registry.kept_record(kept)
+            except KeptRecordError:
+                refused += 1
+    assert refused <= 3
+
+
 @settings(max_examples=12, deadline=None)
 @given(seed=st.integers(0, 10_000), players=st.integers(2, 4), rounds=st.integers(1, 3))
 def test_a_kept_match_replays_to_the_same_piles_rounds_and_winners(
@@ -29,7 +43,11 @@ def test_a_kept_match_replays_to_the_same_piles_rounds_and_winners(
 ) -> None:
     game = random_quattro(seed, players, rounds)
     kept = kept_quattro_copy(game)
-    record = registry.kept_record(kept)
+    try:
+        record = registry.kept_record(kept)
+    except KeptRecordError as refused:  # the search found no deal (about 1 match in 200)
+        assert "cannot be reconstructed" in str(refused)  # refused with its reason,
+        return  # never a record that replays otherwise
     replayed = registry.from_record(record)
     assert isinstance(replayed, QuattroGame)
     assert replayed.snapshot()[1] == game.snapshot()[1]  # every pile, card by card
