@@ -16,6 +16,7 @@ from typing import cast
 
 import httpx
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from support.browser import DESKTOP, play_one_turn, serious, shot
 from support.online import sign_up
@@ -56,7 +57,12 @@ def test_a_person_challenges_the_bot_and_they_play_to_the_end(
         page.select_option("#challenge-variant", "junior")
         assert serious(page) == []
         page.click("#challenge-send")
-        page.wait_for_url("**/g/*", timeout=30_000)
+        try:  # the bot accepts from its event stream (a bound, not a speed test)
+            page.wait_for_url("**/g/*", timeout=120_000)
+        except PlaywrightTimeout:
+            program.kill()
+            said = program.stdout.read().decode(errors="replace") if program.stdout else ""
+            raise AssertionError(f"the bot never accepted; it said:\n{said}") from None
         game_id = page.url.rpartition("/g/")[2].split("?")[0]
         deadline = time.monotonic() + 240  # a bound, not a speed test
         view = seat_view(page, game_id)
