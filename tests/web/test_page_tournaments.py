@@ -10,6 +10,7 @@ finds nothing serious at a phone's size, and nothing scrolls sideways. Screensho
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 import httpx
@@ -42,7 +43,15 @@ def finish(first: httpx.Client, game_id: str, second: httpx.Client) -> None:
     """Each seat passes once in the order of play (both have moved: O4), then the
     second player resigns: the first wins."""
     game = f"/api/games/{game_id}"
-    by_seat = {c.get(game).json()["seat"]: c for c in (first, second)}
+
+    def seat_of(client: httpx.Client) -> int:
+        """The client's seat, from its view once the game answers it (a bound)."""
+        deadline = time.monotonic() + 30
+        while "seat" not in (view := client.get(game).json()) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        return int(view["seat"])
+
+    by_seat = {seat_of(c): c for c in (first, second)}
     mover = int(first.get(game).json()["to_move"])
     for seat in (mover, 1 - mover):
         answer = by_seat[seat].post(game + "/actions", json={"action": "pass"})
