@@ -9,7 +9,7 @@ entry does.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from mathable.i18n import lazy, lazy_plural
@@ -20,6 +20,9 @@ T = TypeVar("T")
 
 MAX_ENTRY = 400
 """The longest entry read, in characters (a turn of 14 placements is about 100)."""
+
+MAX_NAME = 40
+"""The longest player's name a kept game takes, in characters."""
 
 
 class EntryLog:
@@ -71,3 +74,39 @@ class EntryLog:
             raise IllegalMove(lazy("there is nothing to undo"))
         self._entries = self._before.pop()
         self._rebuild()
+
+
+def check_table(
+    players: Sequence[str],
+    game: object,
+    fewest: int,
+    most: int,
+    shown: Callable[[str], str],
+    unwritable: Callable[[str, str], bool],
+) -> None:
+    """Refuse a table the game cannot seat: the number of players, a name empty, too long
+    or that its sheet cannot write (``unwritable(name, shown)``), or two names the same as
+    the sheet shows them (``shown``), whatever their case."""
+    if not fewest <= len(players) <= most:
+        raise IllegalMove(
+            lazy(
+                "{game} is played by {fewest} to {most} players",
+                game=game,
+                fewest=fewest,
+                most=most,
+            )
+        )
+    seen: set[str] = set()
+    for name in players:
+        written = shown(name)
+        if len(name) > MAX_NAME or unwritable(name, written):
+            raise IllegalMove(
+                lazy(
+                    "{name}: a player's name of 1 to {most} characters on one line",
+                    name=repr(name),
+                    most=MAX_NAME,
+                )
+            )
+        if written.casefold() in seen:
+            raise IllegalMove(lazy("two players are called {name}", name=written))
+        seen.add(written.casefold())

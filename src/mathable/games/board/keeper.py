@@ -30,7 +30,7 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from mathable.engine.entries import EntryLog
+from mathable.engine.entries import EntryLog, check_table
 from mathable.engine.errors import IllegalMove, NotationError
 from mathable.engine.explain import Explanation
 from mathable.engine.tokens import pieces_text
@@ -39,9 +39,6 @@ from mathable.i18n import lazy
 from .placements import explain_on_board
 from .transcript import ScoredPlacement, TableBoard, sheet_name, sheet_placement
 from .variants import CLASSIC, Variant
-
-MAX_NAME = 40
-"""The longest player's name, in characters."""
 
 _EXCHANGE = re.compile(r"exchange\s+(\d{1,2})", re.ASCII | re.IGNORECASE)
 _VALUE = re.compile(r"\d{1,3}", re.ASCII)
@@ -335,29 +332,14 @@ class KeptGame(EntryLog):
 def check_players(variant: Variant, players: Sequence[str]) -> None:
     """Refuse a table of players the game cannot seat: their number, empty, too long or
     equal names (as a sheet writes them)."""
-    if not variant.min_players <= len(players) <= variant.max_players:
-        raise IllegalMove(
-            lazy(
-                "{game} is played by {fewest} to {most} players",
-                game=variant.title,
-                fewest=variant.min_players,
-                most=variant.max_players,
-            )
-        )
-    seen: set[str] = set()
-    for name in players:
-        shown = sheet_name(name)
-        if not name.strip() or len(name) > MAX_NAME or "\n" in name or shown == "?":
-            raise IllegalMove(
-                lazy(
-                    "{name}: a player's name of 1 to {most} characters on one line",
-                    name=repr(name),
-                    most=MAX_NAME,
-                )
-            )
-        if shown.casefold() in seen:
-            raise IllegalMove(lazy("two players are called {name}", name=shown))
-        seen.add(shown.casefold())
+    check_table(
+        players,
+        variant.title,
+        variant.min_players,
+        variant.max_players,
+        sheet_name,
+        lambda name, shown: not name.strip() or "\n" in name or shown == "?",
+    )
 
 
 def drawn_first(variant: Variant, players: Sequence[str]) -> int:

@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from mathable.engine.actions import Diago, Draw, Exchange, Pass, Penalty
-from mathable.engine.entries import EntryLog
+from mathable.engine.entries import EntryLog, check_table
 from mathable.engine.errors import IllegalMove, NotationError
 from mathable.engine.explain import Explanation
 from mathable.engine.notation import parse_placement
@@ -48,9 +48,6 @@ from .view import PILES
 UNKNOWN = -1
 """A card the table has not seen (in a hand or the reserve): no pile ever takes it."""
 
-
-MAX_NAME = 40
-"""The longest player's name, in characters."""
 
 DECK = sum(CLASSIC_TOKENS.values())
 """Q1: the 106 cards."""
@@ -458,29 +455,14 @@ class KeptQuattro(EntryLog):
 def check_players(players: Sequence[str]) -> None:
     """Refuse a table Quattro cannot seat: the number of players, empty, too long or equal
     names."""
-    if not QUATTRO.min_players <= len(players) <= QUATTRO.max_players:
-        raise IllegalMove(
-            lazy(
-                "{game} is played by {fewest} to {most} players",
-                game=QUATTRO.title_text,
-                fewest=QUATTRO.min_players,
-                most=QUATTRO.max_players,
-            )
-        )
-    seen: set[str] = set()
-    for name in players:
-        shown = " ".join(name.split())
-        if not shown or len(name) > MAX_NAME or shown.startswith("#"):
-            raise IllegalMove(
-                lazy(
-                    "{name}: a player's name of 1 to {most} characters on one line",
-                    name=repr(name),
-                    most=MAX_NAME,
-                )
-            )
-        if shown.casefold() in seen:
-            raise IllegalMove(lazy("two players are called {name}", name=shown))
-        seen.add(shown.casefold())
+    check_table(
+        players,
+        QUATTRO.title_text,
+        QUATTRO.min_players,
+        QUATTRO.max_players,
+        lambda name: " ".join(name.split()),
+        lambda _name, shown: not shown or shown.startswith("#"),
+    )
 
 
 __all__ = ["UNKNOWN", "KeptCard", "KeptQuattro", "KeptQuattroTurn", "TableGame", "check_players"]
