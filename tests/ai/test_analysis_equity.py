@@ -32,10 +32,14 @@ BIG_RACK = (1, 56, 63, 72, 80, 81, 90)
 
 
 def _big_rack_game() -> BoardGame:
-    """Ann holds one small token and six that fit almost nowhere."""
+    """Ann holds one small token and six that fit almost nowhere. The seed is fixed: the
+    analysis draws its simulated continuations from the game's seed, so two games of the
+    same seed judge the same position alike (a random seed made the best exchange of one
+    game lose a point in another's samples)."""
     return BoardGame(
         "classic",
         ["Ann", "Bob"],
+        seed=35,
         setup=Setup((BIG_RACK, (3, 4, 6, 7, 7, 8, 21)), tuple(range(1, 40))),
     )
 
