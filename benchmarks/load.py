@@ -70,6 +70,7 @@ from websockets.exceptions import InvalidHandshake, WebSocketException
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))  # the throw-away PostgreSQL of the tests
 
+from mathable.web.infra.patches import apply_patch  # noqa: E402
 from pg import Cluster  # noqa: E402
 
 GENEROUS_LIMITS: dict[str, str] = {
@@ -99,6 +100,27 @@ TIMES_CODE = (
 ``mathable.web.rounds.computers.times``) go to its log, time-stamped (``time.time()``)."""
 
 TIME_LINE = re.compile(r"^(\d+\.\d+) bot-time (.*)$")
+
+WIRE_BYTES = [0]
+"""Bytes the benchmark's WebSocket clients have received from the servers, frames'
+headers included, as they came off TCP (compressed, when a socket negotiated
+per-message deflate): counted in :func:`_count_wire_bytes`."""
+
+
+def _count_wire_bytes() -> None:
+    """Count every byte the clients' sockets receive (:data:`WIRE_BYTES`), by wrapping
+    the websockets library's entry for data read from the connection."""
+    received = ClientConnection.data_received
+    if getattr(received, "counts_wire_bytes", False):
+        return
+
+    def data_received(self: ClientConnection, data: bytes) -> None:
+        WIRE_BYTES[0] += len(data)
+        received(self, data)
+
+    data_received.counts_wire_bytes = True  # type: ignore[attr-defined]
+    ClientConnection.data_received = data_received  # type: ignore[method-assign,assignment]
+
 
 PLACEMENT = re.compile(r"^([A-Za-z]+\d+)=(\d+)")
 CONNECTION_ERRORS = (OSError, WebSocketException, httpx.TransportError, TimeoutError)
@@ -146,18 +168,19 @@ def rss_kb(pid: int) -> int:
     return total
 
 
+def own_cpu_seconds(pid: int) -> float:
+    """User and system CPU time of one process alone, its threads included (0 once gone)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return 0.0
+    fields = stat[stat.rindex(")") + 2 :].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def cpu_seconds(pid: int) -> float:
     """User and system CPU time of a process and its live descendants."""
-    ticks = os.sysconf("SC_CLK_TCK")
-    total = 0.0
-    for each in [pid, *_children(pid)]:
-        try:
-            stat = Path(f"/proc/{each}/stat").read_text()
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2 :].split()
-        total += (int(fields[11]) + int(fields[12])) / ticks
-    return total
+    return sum(own_cpu_seconds(each) for each in [pid, *_children(pid)])
 
 
 class ServerProcess:
@@ -175,6 +198,7 @@ class ServerProcess:
         self.log = folder / f"server-{index}.log"
         self.process: subprocess.Popen[bytes] | None = None
         self.cpu_before_kill = 0.0
+        self.own_cpu_before_kill = 0.0
 
     def start(self, timeout: float = 60) -> ServerProcess:
         code = "from mathable.cli.app import main; main()"
@@ -211,11 +235,17 @@ class ServerProcess:
     def cpu_s(self) -> float:
         return self.cpu_before_kill + (cpu_seconds(self.pid) if self.process else 0.0)
 
+    def own_cpu_s(self) -> float:
+        """The server process's own CPU time, without its workers' (computers' turns,
+        analyses): the part of :meth:`cpu_s` that serving the actions costs."""
+        return self.own_cpu_before_kill + (own_cpu_seconds(self.pid) if self.process else 0.0)
+
     def kill(self) -> None:
         """SIGKILL the process and its children: no shutdown code runs."""
         if self.process is None:
             return
         self.cpu_before_kill += cpu_seconds(self.pid)
+        self.own_cpu_before_kill += own_cpu_seconds(self.pid)
         with contextlib.suppress(ProcessLookupError):
             os.killpg(self.process.pid, signal.SIGKILL)
         self.process.wait(10)
@@ -320,9 +350,23 @@ class Run:
                 self.deadline = min(self.deadline, now)
 
 
-def ws_url(base: str, game_id: str, token: str | None) -> str:
+def ws_url(base: str, game_id: str, token: str | None, patches: bool = False) -> str:
     url = base.replace("http://", "ws://") + f"/api/games/{game_id}/ws"
-    return url + (f"?token={token}" if token else "")
+    query = [f"token={token}"] if token else []
+    query += ["patches=1"] if patches else []
+    return url + ("?" + "&".join(query) if query else "")
+
+
+def socket_view(message: dict[str, Any], last: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The view a socket's message brings: a whole view, or (``--patches``, as the page
+    asks) a patch applied to the view the socket brought last; None for a patch that does
+    not follow it (the client then asks for the whole view, ``sync``)."""
+    if message.get("type") != "patch":
+        view: dict[str, Any] = message["view"]
+        return view
+    if last is None or message.get("from") != last["seq"]:
+        return None
+    return apply_patch(last, message)
 
 
 def choose(view: dict[str, Any], rng: random.Random) -> str:
@@ -367,7 +411,7 @@ class Player:
     async def play(self) -> None:
         """Play until the game ends or the run stops; reconnect when the server goes."""
         while not self.run.stopping and not self.game.over:
-            url = ws_url(self.run.urls[self.base], self.game.id, self.token)
+            url = ws_url(self.run.urls[self.base], self.game.id, self.token, self.run.args.patches)
             try:
                 async with connect(url, max_size=None, ping_interval=None, open_timeout=30) as ws:
                     await self._on(ws)
@@ -381,6 +425,7 @@ class Player:
     async def _on(self, ws: ClientConnection) -> None:
         idle = 0.0
         fresh = True  # the first view of a connection must hold every acknowledged action
+        last: dict[str, Any] | None = None  # the view this socket brought last (patches)
         while True:
             if self.run.stopping and self.inflight is None:
                 return
@@ -403,7 +448,9 @@ class Player:
                 view = await self._fetch()
                 fresh = True
             else:
-                view = message["view"]
+                view = last = socket_view(message, last)
+                if view is None:
+                    await ws.send(json.dumps({"type": "sync"}))
             while view is not None:
                 if fresh and view["seq"] <= self.max_acked:
                     self.run.seq_regressions += 1  # an acknowledged action is missing
@@ -485,20 +532,25 @@ async def watch(run: Run, game: GameRecord, base: int, ready: asyncio.Event) -> 
     last = -1
     while not run.stopping and not game.over:
         try:
-            url = ws_url(run.urls[base], game.id, None)
+            url = ws_url(run.urls[base], game.id, None, run.args.patches)
             async with connect(url, max_size=None, ping_interval=None, open_timeout=30) as ws:
+                seen: dict[str, Any] | None = None
                 async for raw in ws:
                     message = json.loads(raw)
                     ready.set()
-                    if message.get("type") != "view":
+                    if message.get("type") not in ("view", "patch"):
                         run.error(f"watcher {message.get('status')}")
                         continue
-                    seq = message["view"]["seq"]
+                    seen = socket_view(message, seen)
+                    if seen is None:
+                        await ws.send(json.dumps({"type": "sync"}))
+                        continue
+                    seq = seen["seq"]
                     if seq < last:
                         run.watcher_regressions += 1
                     last = seq
                     run.watcher_updates += 1
-                    if message["view"].get("over"):
+                    if seen.get("over"):
                         return
         except (*CONNECTION_ERRORS, InvalidHandshake) as exc:
             run.error(f"watcher {type(exc).__name__}", exc)
@@ -989,7 +1041,10 @@ async def drive(
     setup_s = run.started - setup_start
     if not args.actions:
         run.deadline = run.started + args.duration
+    _count_wire_bytes()
+    wire_before = WIRE_BYTES[0]
     cpu_before = [s.cpu_s() for s in servers]
+    own_cpu_before = [s.own_cpu_s() for s in servers]
     database_before = cpu_seconds(database_pid) if database_pid else 0.0
     client_before = resource.getrusage(resource.RUSAGE_SELF)
     while time.monotonic() < run.deadline:
@@ -998,7 +1053,9 @@ async def drive(
             run.deadline = time.monotonic()
     window = time.monotonic() - run.started
     run.stopping = True
+    wire_after = WIRE_BYTES[0]
     cpu_after = [s.cpu_s() for s in servers]
+    own_cpu_after = [s.own_cpu_s() for s in servers]
     database_after = cpu_seconds(database_pid) if database_pid else 0.0
     client_after = resource.getrusage(resource.RUSAGE_SELF)
     end_kb = [s.rss_kb() for s in servers]
@@ -1019,6 +1076,11 @@ async def drive(
     for client in http:
         await client.aclose()
     latencies = run.latency["ws"] + run.latency["http"]
+
+    def per_action(cpu_s: float) -> float | None:
+        """CPU milliseconds per action measured in the window (``None`` with none)."""
+        return round(1000 * cpu_s / run.window_actions, 3) if run.window_actions else None
+
     client_cpu = (client_after.ru_utime + client_after.ru_stime) - (
         client_before.ru_utime + client_before.ru_stime
     )
@@ -1048,8 +1110,16 @@ async def drive(
             "rss_mb_peak": [round(k / 1024, 1) for k in peaks],
             "rss_mb_end": [round(k / 1024, 1) for k in end_kb],
             "cpu_s": [round(b - a, 2) for a, b in zip(cpu_before, cpu_after, strict=True)],
+            "own_cpu_s": [
+                round(b - a, 2) for a, b in zip(own_cpu_before, own_cpu_after, strict=True)
+            ],
+            "cpu_ms_per_action": per_action(sum(cpu_after) - sum(cpu_before)),
+            "own_cpu_ms_per_action": per_action(sum(own_cpu_after) - sum(own_cpu_before)),
         },
         "client_cpu_s": round(client_cpu, 2),
+        "socket_bytes_received_per_action": (
+            round((wire_after - wire_before) / run.window_actions) if run.window_actions else None
+        ),
         "database_cpu_s": round(database_after - database_before, 2),
         "check": checked,
     }
@@ -1114,6 +1184,11 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--bots", type=int, default=1, help="computer seats per game")
     parser.add_argument("--bot", default="gentle", help="the computer level")
     parser.add_argument("--http-share", type=float, default=0.2, help="actions sent by POST")
+    parser.add_argument(
+        "--patches",
+        action="store_true",
+        help="sockets ask for patches after the first view, as the page does",
+    )
     parser.add_argument(
         "--think", type=float, default=0, help="seconds a person pauses (0: flat out)"
     )
@@ -1180,6 +1255,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 "bots",
                 "bot",
                 "http_share",
+                "patches",
                 "think",
                 "spread",
                 "fault",

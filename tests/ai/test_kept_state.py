@@ -45,7 +45,9 @@ def test_a_kept_board_equals_one_built_from_the_view(variant: str, seed: int) ->
         assert tables(kept) == tables(board_from_view(view)[1])
         checked += 1
         game.apply(players[game.to_move].act(view))
-    assert checked > 10
+    # every action's view was checked; a game may be short (hypothesis found a Junior
+    # game of 10 actions ended by C11c after two rounds of exchanges)
+    assert checked == len(game.log) and game.is_over
 
 
 def test_a_token_taken_back_rebuilds_the_kept_board() -> None:

@@ -7,7 +7,9 @@ was acknowledged. The database is the authority: any number of server processes 
 share it. The primary key (game, seq) makes two writers racing for the same sequence
 number impossible, whichever process they run in: the second insert fails
 (:class:`ConflictError`) and its action is refused. :meth:`EventStore.watch` follows the
-changes other processes make (:mod:`.feed`).
+changes other processes make (:mod:`.feed`). Events appended while another write is under
+way are committed together once it ends (a group commit: one transaction and one flush
+to the disk for them all), each append still answered for its own event.
 """
 
 from __future__ import annotations
@@ -86,6 +88,22 @@ class StoredGame:
     are derived from them (:mod:`mathable.online.clocks`)."""
 
 
+@dataclass
+class _Append:
+    """One event waiting to be written in a group commit (:meth:`EventStore.append`)."""
+
+    row: dict[str, Any]
+    """The ``events`` row."""
+    ends: bool
+    """The event ends its game (its ``running_clock`` is cleared with it)."""
+    done: bool = False
+    """Its group's write is over: its caller may go on."""
+    written: bool = False
+    """Committed."""
+    error: BaseException | None = None
+    """Why it was not written."""
+
+
 def sqlite_path(database_url: str) -> str:
     """The file of a ``sqlite:///path`` URL (``sqlite://`` alone: in memory)."""
     url = parse_url(database_url)
@@ -120,6 +138,12 @@ class EventStore:
         self._writer: AbstractContextManager[Any] = (
             threading.RLock() if is_sqlite(self.url) and not in_memory(self.url) else nullcontext()
         )
+        self._appends: list[_Append] = []
+        """Events waiting for the next group commit (:meth:`_commit_in_group`)."""
+        self._appending = threading.Condition()
+        """Guards :attr:`_appends` and :attr:`_leading`; wakes the waiting appends."""
+        self._leading = False
+        """Whether an append is writing a group now (the others wait for it)."""
         try:
             self.engine = make_engine(self.url)
             migrate(self.engine)
@@ -334,22 +358,15 @@ class EventStore:
         with self._mine_lock:  # before the row exists, so the feed never reports it here
             before = self._mine.get(game_id)
             self._mine[game_id] = max(before or 0, seq + 1)
+        row = {
+            "game_id": game_id,
+            "seq": seq,
+            "action": action,
+            "seat": seat,
+            "created": time.time() if at is None else at,
+        }
         try:
-            with self._write() as connection:
-                connection.execute(  # parameters apart: the statement is compiled once
-                    self._insert_event,
-                    {
-                        "game_id": game_id,
-                        "seq": seq,
-                        "action": action,
-                        "seat": seat,
-                        "created": time.time() if at is None else at,
-                    },
-                )
-                if ends:
-                    connection.execute(
-                        update(games).where(games.c.id == game_id).values(running_clock=False)
-                    )
+            self._commit_in_group(_Append(row, ends))
         except Exception as exc:
             with self._mine_lock:  # the row that exists is another's: news after all
                 if before is None:
@@ -360,6 +377,68 @@ class EventStore:
                 raise ConflictError(f"event {seq} of game {game_id} exists") from None
             raise
         self._notify(game_id, seq + 1)
+
+    def _commit_in_group(self, pending: _Append) -> None:
+        """Write ``pending`` and return once it is committed, or raise why it was not.
+
+        A group commit (issue 34, cheaper actions): the appends that arrive while another
+        is being written wait for it, then the first of them writes them all in one
+        transaction: one ``BEGIN``, one ``COMMIT`` and, on a SQLite file, one flush of
+        the log to the disk for the group, as durable as one each. An append that finds
+        no write under way writes at once (alone): no append waits for company."""
+        group: list[_Append] = []
+        with self._appending:
+            self._appends.append(pending)
+            while self._leading and not pending.done:
+                self._appending.wait()
+            if not pending.done:  # no group is being written: this append writes one
+                self._leading = True
+                group, self._appends = self._appends, []
+        if group:
+            try:
+                self._write_group(group)
+            finally:
+                with self._appending:
+                    for each in group:
+                        each.done = True
+                    self._leading = False
+                    self._appending.notify_all()
+        if not pending.written:
+            raise pending.error or DatabaseError("the event's group was not written")
+
+    def _write_group(self, group: list[_Append]) -> None:
+        """Write a group of events in one transaction; if it fails (an event another
+        process took first, the database down), each is written alone again, so that
+        each gets its own answer. Sets each one's :attr:`~_Append.error`, never raises."""
+        if len(group) > 1:
+            try:
+                self._write_events(group)
+            except Exception:  # each is tried alone below, with its own answer
+                pass
+            else:
+                for each in group:
+                    each.written = True
+                return
+        for each in group:
+            try:
+                self._write_events([each])
+            except Exception as exc:
+                each.error = exc
+            else:
+                each.written = True
+
+    def _write_events(self, group: list[_Append]) -> None:
+        """Insert the events (and stop the clocks of the games they end) in one
+        transaction."""
+        ended = [each.row["game_id"] for each in group if each.ends]
+        with self._write() as connection:
+            # the statement is compiled once; one event's parameters alone, as before
+            rows = [each.row for each in group]
+            connection.execute(self._insert_event, rows[0] if len(rows) == 1 else rows)
+            if ended:
+                connection.execute(
+                    update(games).where(games.c.id.in_(ended)).values(running_clock=False)
+                )
 
     # -- reading ------------------------------------------------------------------------
 
