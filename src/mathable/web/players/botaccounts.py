@@ -3,7 +3,7 @@
 An account that has played no game may become a **bot account**
 (``POST /api/account/bot``): a program then acts for it with an API token sent as
 ``Authorization: Bearer <token>``, and every page marks its name BOT. The token is
-``secrets.token_urlsafe(32)`` (256 random bits), shown once and kept as its SHA-256 only:
+:func:`new_token` (256 random bits after ``mbt_``), shown once and kept as its SHA-256 only:
 for a token of that entropy a fast hash is enough (no guessing to slow down, unlike a
 password's argon2), and a lookup is one indexed read. A new token replaces the old one;
 ``DELETE /api/account/bot/token`` revokes it (the account stays a bot).
@@ -35,6 +35,17 @@ from mathable.web.players.players import PERSON, Player, PlayerStore
 
 MAX_TOKEN = 200
 """A bearer token longer than this (characters) is refused unread."""
+
+
+TOKEN_PREFIX = "mbt_"
+"""Every token's start: a token never begins with ``-`` (a bare urlsafe token did one time
+in 32, and ``bot.py --token -x…`` was then read as an option and refused), and a secret
+scanner can tell ours apart."""
+
+
+def new_token() -> str:
+    """A new API token: the prefix and 256 random bits, URL-safe."""
+    return TOKEN_PREFIX + secrets.token_urlsafe(32)
 
 
 def token_digest(token: str) -> str:
@@ -75,7 +86,7 @@ class BotAccounts:
         token, shown this once. 401 a guest, 409 games played or a bot already."""
         if not player.account or player.kind != PERSON:
             raise ServiceError(401, _("log in to your account first"))
-        token = secrets.token_urlsafe(32)
+        token = new_token()
         now = time.time()
         with self.store.writing() as connection:
             played = connection.execute(
@@ -102,7 +113,7 @@ class BotAccounts:
 
     def renew(self, player: Player) -> str:
         """A new token for the bot account of ``player`` (the old one stops working)."""
-        token = secrets.token_urlsafe(32)
+        token = new_token()
         self._set(player, token_digest(token))
         return token
 
