@@ -71,6 +71,7 @@ def play_to_the_end(pages: dict[int, Page], game_id: str) -> int:
     raise AssertionError("the game did not end in 2,000 actions")
 
 
+@pytest.mark.realtime
 def test_meet_play_rated_games_chat_watch_and_see_ratings(
     server: Server, contexts: list[BrowserContext]
 ) -> None:

@@ -25,7 +25,7 @@ from playwright.sync_api import Browser, Page, expect
 from support.browser import DESKTOP, play_one_turn
 from webserver import Server
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.realtime]
 
 
 @pytest.fixture(scope="module")
