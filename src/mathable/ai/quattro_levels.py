@@ -17,6 +17,7 @@ is the Quattro decision's wall-clock safety cap too.
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable
 from typing import Any
 
 from mathable.engine.actions import Action
@@ -46,22 +47,21 @@ MASTER_QUATTRO: dict[str, Any] = {
 
 class QuattroPlay:
     """What the expert and the master add to their board class: Quattro judged by
-    simulated rounds (:class:`~.quattro_expert.QuattroExpert`)."""
+    simulated rounds (:class:`~.quattro_expert.QuattroExpert`), with the budgets
+    :attr:`quattro_defaults` unless the settings give others. Put before the board
+    class among the bases: its constructor takes the Quattro budgets out of the settings
+    and hands the rest on."""
 
     name: str
     quattro: QuattroExpert
+    quattro_defaults: dict[str, Any]
     capped: int
     cap_ms: int | None
 
-    @staticmethod
-    def set_quattro(defaults: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
-        """The Quattro budgets taken out of ``settings`` (``defaults`` for those not
-        given), leaving the board's."""
-        return {name: settings.pop(name, value) for name, value in defaults.items()}
-
-    def keep_quattro(self, own: dict[str, Any]) -> None:
-        """Checks and keeps the Quattro budgets once the board's settings are set
-        (``cap_ms`` among them)."""
+    def __init__(self, seed: int | None = None, **settings: Any) -> None:
+        """The board's settings and the Quattro budgets."""
+        own = {name: settings.pop(name, value) for name, value in self.quattro_defaults.items()}
+        super().__init__(seed, **settings)  # type: ignore[call-arg]  # the board class
         try:
             budget = QuattroBudget(
                 samples=own["quattro_samples"],
@@ -75,10 +75,18 @@ class QuattroPlay:
             raise ValueError(f"quattro_{error}") from None
         self.quattro = QuattroExpert(budget, self.name)
 
-    def quattro_action(self, view: PilesView, bot: ExpertBot) -> Action:
+    @classmethod
+    def plays_as(cls, game: str) -> str:
+        """Itself in Quattro, else as its board class says."""
+        if game_type(game).surface == "piles":
+            return cls.name
+        return super().plays_as(game)  # type: ignore[misc,no-any-return]  # the board class
+
+    def act_on_piles(self, view: PilesView) -> Action:
         """The Quattro expert's action, its cut-short decisions counted in ``capped``."""
         before = self.quattro.capped
-        action = self.quattro.act(view, lambda at: bot.chance(view, at=at))
+        assert isinstance(self, ExpertBot)
+        action = self.quattro.act(view, lambda at: self.chance(view, at=at))
         self.capped += self.quattro.capped - before
         return action
 
@@ -95,8 +103,17 @@ def _own_signature(board: type[ExpertBot], defaults: dict[str, Any]) -> inspect.
     return signature.replace(parameters=[*params, *extra])
 
 
-def _plays_quattro(game: str) -> bool:
-    return game_type(game).surface == "piles"
+def _init_for(board: type[ExpertBot], defaults: dict[str, Any]) -> Callable[..., None]:
+    """A level's own constructor: :class:`QuattroPlay`'s, with the signature of
+    ``board``'s plus the Quattro budgets (each level its own function, so each its own
+    signature)."""
+
+    def __init__(self: QuattroPlay, seed: int | None = None, **settings: Any) -> None:
+        QuattroPlay.__init__(self, seed, **settings)
+
+    __init__.__doc__ = f"The settings of {board.__name__} and the Quattro budgets."
+    __init__.__signature__ = _own_signature(board, defaults)  # type: ignore[attr-defined]
+    return __init__
 
 
 class QuattroExpertBot(QuattroPlay, ExpertBot):
@@ -104,43 +121,13 @@ class QuattroExpertBot(QuattroPlay, ExpertBot):
     rather not keep, in simulated continuations (see :class:`~.strong.ExpertBot`); in
     Quattro, plays out the round on sampled deals after each way its turn can end."""
 
-    def __init__(self, seed: int | None = None, **settings: Any) -> None:
-        """The board's settings (:class:`~.strong.ExpertBot`) and the Quattro budgets."""
-        own = self.set_quattro(EXPERT_QUATTRO, settings)
-        super().__init__(seed, **settings)
-        self.keep_quattro(own)
-
-    @classmethod
-    def plays_as(cls, game: str) -> str:
-        """Itself in Quattro, else as :meth:`ExpertBot.plays_as`."""
-        return cls.name if _plays_quattro(game) else super().plays_as(game)
-
-    def act_on_piles(self, view: PilesView) -> Action:
-        return self.quattro_action(view, self)
+    quattro_defaults = EXPERT_QUATTRO
+    __init__ = _init_for(ExpertBot, EXPERT_QUATTRO)
 
 
 class QuattroMasterBot(QuattroPlay, MasterBot):
     """Plays as the expert, with a larger budget (see :class:`~.master.MasterBot`); in
     Quattro, more sampled deals of more candidates."""
 
-    def __init__(self, seed: int | None = None, **settings: Any) -> None:
-        """The board's settings (:class:`~.master.MasterBot`) and the Quattro budgets."""
-        own = self.set_quattro(MASTER_QUATTRO, settings)
-        super().__init__(seed, **settings)
-        self.keep_quattro(own)
-
-    @classmethod
-    def plays_as(cls, game: str) -> str:
-        """Itself in Quattro, else as :meth:`MasterBot.plays_as`."""
-        return cls.name if _plays_quattro(game) else super().plays_as(game)
-
-    def act_on_piles(self, view: PilesView) -> Action:
-        return self.quattro_action(view, self)
-
-
-QuattroExpertBot.__init__.__signature__ = _own_signature(  # type: ignore[attr-defined]
-    ExpertBot, EXPERT_QUATTRO
-)
-QuattroMasterBot.__init__.__signature__ = _own_signature(  # type: ignore[attr-defined]
-    MasterBot, MASTER_QUATTRO
-)
+    quattro_defaults = MASTER_QUATTRO
+    __init__ = _init_for(MasterBot, MASTER_QUATTRO)
