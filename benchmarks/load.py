@@ -19,6 +19,14 @@ WebSocket update, or the POST's answer). Only actions sent inside the measuring 
 count (it opens once every slot has its first game and sockets). Several processes share
 one database, behind no proxy: game ``i`` and its sockets go to process ``i mod P``
 (``--spread seat`` sends the second person and the watcher to the next process).
+The sockets get whole views, unless ``--patches``: then, as the page, the first view
+whole and patches after it (applied by the clients).
+
+CPU per action (issue 34): ``server.cpu_ms_per_action`` is the servers' CPU, their worker
+processes' (the computers' thinking) included, over the actions measured;
+``own_cpu_ms_per_action`` the server processes' own (event loop and threads) alone.
+``socket_bytes_received_per_action`` counts the bytes the clients' sockets read off TCP
+(frames' headers included, compressed where a socket negotiated per-message deflate).
 
 Afterwards every game is checked against what the clients were told: every acknowledged
 action present (its sequence number reached, its placement on the board, and for a finished
