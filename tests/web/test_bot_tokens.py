@@ -1,6 +1,6 @@
 """Bot API tokens read as what they are (issue 36): a token never begins with ``-``, so
 ``examples/bot.py --token TOKEN`` as docs/api.md writes it takes every token (a bare
-``secrets.token_urlsafe`` began with ``-`` one time in 32 and was refused by argparse as
+``secrets.token_urlsafe`` began with ``-`` one time in 64 and was refused by argparse as
 an unknown option: a fresh run's bot challenge test met one)."""
 
 from __future__ import annotations

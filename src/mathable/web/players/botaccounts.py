@@ -39,7 +39,7 @@ MAX_TOKEN = 200
 
 TOKEN_PREFIX = "mbt_"
 """Every token's start: a token never begins with ``-`` (a bare urlsafe token did one time
-in 32, and ``bot.py --token -x…`` was then read as an option and refused), and a secret
+in 64, and ``bot.py --token -x…`` was then read as an option and refused), and a secret
 scanner can tell ours apart."""
 
 
