@@ -10,10 +10,10 @@ PostgreSQL's events table) from the test, so that the appends made meanwhile que
 from __future__ import annotations
 
 import threading
-import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from sqlalchemy import event
 
 from mathable.web.infra.store import ConflictError, EventStore
+from support.waiting import eventually
 
 SPEC: dict[str, Any] = {"variant": "classic"}
 CLOCKED: dict[str, Any] = {"variant": "classic", "clock": {"minutes": 10}}
@@ -85,23 +86,13 @@ def append_together(store: EventStore, appenders: list[Appender]) -> None:
     are written as one group after it."""
     with database_held(store):
         appenders[0].start()
-        assert wait_for(lambda: store._leading)
+        assert eventually(lambda: store._leading, 30.0)
         for count, each in enumerate(appenders[1:], start=1):
             each.start()
-            assert wait_for(lambda count=count: queued(store) == count)
+            assert eventually(partial(lambda n: queued(store) == n, count), 30.0)
     for each in appenders:
         each.join(30)
         assert not each.is_alive()
-
-
-def wait_for(check: Any, seconds: float = 30.0) -> bool:
-    """Whether ``check()`` came true within ``seconds`` (a bound, not a timing)."""
-    deadline = time.monotonic() + seconds
-    while not check():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.005)
-    return True
 
 
 def test_appends_made_during_a_write_are_committed_in_one_group(store: EventStore) -> None:
