@@ -161,7 +161,9 @@ def test_the_switch_changes_the_language_and_keeps_it(
     page.click("#menu")  # a phone's header: the settings behind its Menu (issue 32)
     page.select_option("#lang-switch", "nl")
     page.wait_for_load_state("load")
-    page.wait_for_function("document.documentElement.lang === 'nl'")
+    # awaited by Playwright's own script, not wait_for_function: the page's CSP forbids
+    # the eval of its predicate (a fresh run met it once the page had reloaded)
+    expect(page.locator("html")).to_have_attribute("lang", "nl")
     page.goto(server.url + "/lobby")  # kept in a cookie
     assert page.evaluate("document.documentElement.lang") == "nl"
     assert page.evaluate("document.documentElement.scrollWidth") <= 390  # fits a phone
