@@ -20,8 +20,11 @@ value seen; a card of a rebuilt reserve already has one (it was on a pile). The 
 discarded face down in an exchange is chosen knowing what the match does next (a first
 pass records it): a card of known value that would fit before its player plays it, else
 one never played, else the most constrained unknown card (a second try discards the
-freest instead). The cards never seen then take the deck's remaining values, each
-avoiding its forbidden ones (a bipartite matching). The record is replayed by the engine
+freest instead). When neither way can follow the match, a search tries the other
+choices of which card was played or discarded (two cards alike are one choice), the
+deepest first, up to :data:`SEARCH_TRIES` ways (a few ms each). The cards never seen
+then take the deck's remaining values, each avoiding its forbidden ones (a bipartite
+matching). The record is replayed by the engine
 and compared with the keeper before it is served; a match whose table the engine cannot
 follow (a card played that the rules would have had played earlier, a card the rebuilt
 reserve cannot give, a hand that cannot be filled) is refused with the reason.
@@ -62,10 +65,21 @@ class _Cards:
     """The deck's cards without values, followed through a kept match (see the module's
     docstring): card ``i`` is ``i``; ``values`` fills as cards show or are worked out."""
 
-    def __init__(self, piles: tuple[int, ...], players: int, freer_out: bool = False) -> None:
+    def __init__(
+        self,
+        piles: tuple[int, ...],
+        players: int,
+        freer_out: bool = False,
+        script: list[int] | None = None,
+    ) -> None:
         self.freer_out = freer_out
         """Discard the least constrained unknown card (a second try, when the cards never
         seen cannot all take values the other way)."""
+        self.script = script or []
+        """The search's choices so far (:func:`_search`): at the ``k``-th choice, take
+        option ``script[k]`` (0, the preferred one, past its end)."""
+        self.made: list[tuple[int, int]] = []
+        """Each choice made: the option taken and how many there were."""
         self.values: dict[int, int] = dict(enumerate(piles))
         self.used: Counter[int] = Counter(piles)
         self.forbidden: dict[int, set[int]] = {}
@@ -134,16 +148,33 @@ class _Cards:
                     )
                 )
 
+    def choose(self, options: list[int]) -> int:
+        """One of ``options`` (the preferred first; two cards alike, the same value or
+        none with the same forbidden values, are one option), as the script says."""
+        distinct: list[int] = []
+        seen: set[object] = set()
+        for card in options:
+            alike = self.values.get(card, frozenset(self.forbidden.get(card, ())))
+            if alike not in seen:
+                seen.add(alike)
+                distinct.append(card)
+        k = len(self.made)
+        pick = min(self.script[k] if k < len(self.script) else 0, len(distinct) - 1)
+        self.made.append((pick, len(distinct)))
+        return distinct[pick]
+
     def play(self, seat: int, pile: int, value: int) -> None:
-        """A card of ``seat``'s hand played as ``value`` on ``pile``."""
+        """A card of ``seat``'s hand played as ``value`` on ``pile``: one of that value
+        already, else the most constrained card whose forbidden values allow it (keeping
+        the freer ones for later), or as the search chooses."""
         hand = self.hands[seat]
         known = [c for c in hand if self.values.get(c) == value]
         free = [c for c in hand if c not in self.values and value not in self.forbidden.get(c, ())]
-        if known:
-            card = known[0]
-        elif free:
-            card = max(free, key=lambda c: len(self.forbidden.get(c, ())))
-            self.fix(card, value)
+        free.sort(key=lambda c: -len(self.forbidden.get(c, ())))
+        if known or free:
+            card = self.choose(known[:1] + free)
+            if card not in self.values:
+                self.fix(card, value)
         else:
             raise KeptRecordError(
                 lazy(
@@ -202,14 +233,12 @@ class _Cards:
 
         known = sorted((c for c in held if c in self.values), key=fate)
         free = [c for c in held if c not in self.values]
+        free.sort(key=lambda c: len(self.forbidden.get(c, ())), reverse=not self.freer_out)
         if known and fate(known[0])[0] < 2:
-            card = known[0]
-        elif free:
-            constraints = [len(self.forbidden.get(c, ())) for c in free]
-            pick = min if self.freer_out else max
-            card = free[constraints.index(pick(constraints))]
+            options = [known[0], *free, *known[1:]]
         else:
-            card = held[0]
+            options = [*free, *known]
+        card = self.choose(options)
         hand.remove(card)
         self.discarded[index] = card
 
@@ -330,6 +359,23 @@ def _follow(kept: KeptQuattro, table: TableGame, cards: _Cards, ahead: list[_Eve
             cards.deal(state.to_move)
 
 
+SEARCH_TRIES = 600
+"""How many other ways of following the cards the search tries (the choices of which
+card was played or discarded, deepest first) before a match is refused: about 2 s at
+most. Of 1,200 random matches the first two ways refused 6; with the search 1 (the
+other five took 5 to 443 tries)."""
+
+
+def _next_script(made: list[tuple[int, int]]) -> list[int] | None:
+    """The choices of the next try after one that failed having made ``made``: the
+    deepest choice with an option left takes its next one (None: none is left)."""
+    for k in range(len(made) - 1, -1, -1):
+        taken, count = made[k]
+        if taken + 1 < count:
+            return [t for t, _ in made[:k]] + [taken + 1]
+    return None
+
+
 def kept_quattro_record(kept: KeptQuattro) -> dict[str, Any]:
     """The record of ``kept`` (JSON-ready, the format of :mod:`mathable.engine.records`
     with an explicit deal), checked by replaying it; raises KeptRecordError saying why
@@ -340,6 +386,8 @@ def kept_quattro_record(kept: KeptQuattro) -> dict[str, Any]:
     watcher = _Watcher(table.tops, len(kept.players))
     _follow(kept, table, watcher, [])
     found: tuple[_Cards, dict[int, int]] | None = None
+    script: list[int] | None = []
+    tries = 0
     for freer_out in (False, True):
         table = kept.table_at_start()
         assert table is not None
@@ -350,6 +398,18 @@ def kept_quattro_record(kept: KeptQuattro) -> dict[str, Any]:
             break
         except KeptRecordError as exc:
             reason = exc.text
+            if not freer_out:
+                script = _next_script(cards.made)
+    while found is None and script is not None and tries < SEARCH_TRIES:
+        tries += 1
+        table = kept.table_at_start()
+        assert table is not None
+        cards = _Cards(table.tops, len(kept.players), script=script)
+        try:
+            _follow(kept, table, cards, watcher.events)
+            found = cards, cards.valued()
+        except KeptRecordError:
+            script = _next_script(cards.made)
     if found is None:
         raise KeptRecordError(lazy("the hands cannot be reconstructed: {reason}", reason=reason))
     cards, values = found
