@@ -634,7 +634,7 @@ async def beside(run: Run, index: int) -> None:
         players = [{"name": f"C{i + 1}", "bot": run.args.beside_bot} for i in range(4)]
         seed = rng.randrange(2**31)
         body: dict[str, Any] = {
-            "variant": "classic",
+            "variant": run.args.variant,
             "players": players,
             "mode": "screen",
             "seed": seed,
@@ -730,7 +730,7 @@ async def person(run: Run, latencies: list[float]) -> None:
     await run.go.wait()
     while not run.stopping:
         body = {
-            "variant": "classic",
+            "variant": run.args.variant,
             "players": [{"name": "P1"}, {"name": "C", "bot": run.args.person_bot}],
             "mode": "screen",
             "seed": rng.randrange(2**31),

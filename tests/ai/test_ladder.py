@@ -20,7 +20,17 @@ from mathable.ai.arena import (
     paired_summary,
     run_one,
 )
-from mathable.ai.ladder import END, START, check_seed, matches, play, rewrite, table
+from mathable.ai.ladder import (
+    END,
+    START,
+    check_seed,
+    matches,
+    parse_match,
+    play,
+    rewrite,
+    rewrite_rows,
+    table,
+)
 from mathable.cli.app import app
 
 
@@ -131,6 +141,52 @@ def test_the_ladder_plays_each_level_against_the_next_and_writes_the_readme(
     with pytest.raises(ValueError, match="markers"):
         rewrite(unmarked, text)
     assert unmarked.read_text(encoding="utf-8") == "no markers here\n"
+
+
+def test_one_match_measured_again_replaces_its_row_alone(tmp_path: Path) -> None:
+    """``mathable ladder -g junior -m gentle-greedy --readme``: the table keeps every
+    other row and every line around the rows; the match's row is the new one."""
+    whole = play(["junior"], 1, REPORTING_SEEDS_FROM, only=[("gentle", "greedy")])
+    readme = tmp_path / "README.md"
+    kept_rows = [
+        "| classic | gentle vs greedy | 9 (18) | 90.0% (80.0–99.0%) | +1.0 (+0.0 to +2.0) "
+        "| 1 vs 2 | 0.1 / 0.2 / 0.3 |",
+        "| junior | greedy vs strong | 9 (18) | 80.0% (70.0–90.0%) | +1.0 (+0.0 to +2.0) "
+        "| 1 vs 2 | 0.1 / 0.2 / 0.3 |",
+    ]
+    stale = kept_rows[1].replace("greedy vs strong", "gentle vs greedy")
+    block = ["header line", "", "| game | match |", "|---|---|", kept_rows[0], stale]
+    block += [kept_rows[1], "", "a note after the table"]
+    readme.write_text(
+        "before\n" + START + "\n" + "\n".join(block) + "\n" + END + "\nafter\n",
+        encoding="utf-8",
+    )
+    rewrite_rows(readme, whole)
+    written = readme.read_text(encoding="utf-8")
+    lines = written.splitlines()
+    assert stale not in lines and whole[0].row() in lines
+    assert lines.index(whole[0].row()) == lines.index(kept_rows[1]) - 1  # in its place
+    assert all(row in lines for row in kept_rows)
+    assert written.startswith("before\n" + START + "\nheader line\n")
+    assert written.endswith("a note after the table\n" + END + "\nafter\n")
+    # A match the table has no row for goes after its game's rows (a new game: last).
+    quattro = play(["quattro"], 1, REPORTING_SEEDS_FROM, only=[("gentle", "greedy")])
+    rewrite_rows(readme, quattro)
+    lines = readme.read_text(encoding="utf-8").splitlines()
+    assert lines.index(quattro[0].row()) == lines.index(kept_rows[1]) + 1
+    unmarked = tmp_path / "other.md"
+    unmarked.write_text("no markers here\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="markers"):
+        rewrite_rows(unmarked, whole)
+
+
+def test_a_match_is_named_by_its_two_levels() -> None:
+    assert parse_match("Strong-Expert") == ("strong", "expert")
+    with pytest.raises(ValueError, match="no match 'expert-strong' in the ladder"):
+        parse_match("expert-strong")
+    refused = CliRunner().invoke(app, ["ladder", "--match", "gentle-master", "--deals", "1"])
+    assert refused.exit_code != 0 and "gentle-greedy, greedy-strong" in refused.output
+    assert "Traceback" not in refused.output
 
 
 def test_the_arena_reports_the_paired_margin_in_json() -> None:

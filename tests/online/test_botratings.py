@@ -4,9 +4,14 @@ number of processes, and the shipped file covers every game and level."""
 
 from __future__ import annotations
 
+import json
 from collections import Counter
+from pathlib import Path
+
+from typer.testing import CliRunner
 
 from mathable.ai import BOTS
+from mathable.cli.app import app
 from mathable.games.registry import GAMES
 from mathable.online import botratings
 from mathable.online.ratings import PROVISIONAL_DEVIATION, Rating, provisional
@@ -45,3 +50,25 @@ def test_the_shipped_ratings_cover_every_game_and_level_and_the_ladder_climbs() 
         assert found["gentle"].rating < found["expert"].rating, variant
     assert botratings.starting_rating("nobody", "classic") is None
     assert botratings.starting_rating("expert", "chess") is None
+
+
+def test_one_game_rated_again_keeps_the_other_games_ratings(tmp_path: Path) -> None:
+    """``mathable rate-bots -v junior-numbers --out FILE``: that game's ratings are made
+    afresh and the other games' in FILE kept; a FILE made otherwise is refused, unchanged."""
+    out = tmp_path / "ratings.json"
+    classic = {"gentle": {"rating": 1234.5, "deviation": 110.0, "volatility": 0.06, "games": 9}}
+    made = {"seed": 7, "pairs": 1, "levels": list(BOTS), "games": {"classic": classic}}
+    out.write_text(json.dumps(made), encoding="utf-8")
+    command = ["rate-bots", "-v", "junior-numbers", "--pairs", "1", "--seed", "7"]
+    result = CliRunner().invoke(app, [*command, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    written = json.loads(out.read_text(encoding="utf-8"))
+    assert list(written["games"]) == ["classic", "junior-numbers"]
+    assert written["games"]["classic"] == classic
+    assert written["games"]["junior-numbers"] == botratings.calibrate(
+        "junior-numbers", list(BOTS), 1, seed=7
+    )
+    before = out.read_text(encoding="utf-8")
+    refused = CliRunner().invoke(app, [*command[:-1], "8", "--out", str(out)])
+    assert refused.exit_code != 0 and "--seed 7 --pairs 1" in refused.output
+    assert "Traceback" not in refused.output and out.read_text(encoding="utf-8") == before

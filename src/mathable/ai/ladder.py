@@ -174,6 +174,51 @@ def cap_line(rungs: Sequence[Rung]) -> str:
     return f"\nDecisions the wall-clock safety cap (`cap_ms`) cut short: {told}.\n"
 
 
+def parse_match(text: str) -> tuple[str, str]:
+    """A match of the ladder as typed, ``strong-expert``: (weaker, stronger), refused
+    unless it is one of :func:`matches`."""
+    known = matches()
+    weaker, _dash, stronger = text.strip().lower().partition("-")
+    if (weaker, stronger) not in known:
+        told = ", ".join(f"{w}-{s}" for w, s in known)
+        raise ValueError(f"no match {text!r} in the ladder (matches: {told})")
+    return weaker, stronger
+
+
+def _row_key(line: str) -> tuple[str, str] | None:
+    """The (game, match) a line of the table is the row of; None for any other line."""
+    cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+    if not line.startswith("| ") or len(cells) < 2 or " vs " not in cells[1]:
+        return None
+    return cells[0], cells[1]
+
+
+def rewrite_rows(readme: Path, rungs: Sequence[Rung]) -> None:
+    """Put the rows of ``rungs`` into the ladder's table in ``readme`` in place of the
+    rows of the same game and match (a new match goes after its game's last row, a new
+    game at the table's end); every other line between the markers stays as it is, so
+    one game's or one match's rungs can be measured again alone."""
+    source = readme.read_text(encoding="utf-8")
+    pattern = re.compile(re.escape(START) + "(.*?)" + re.escape(END), re.DOTALL)
+    found = pattern.search(source)
+    if found is None:
+        raise ValueError(f"{readme} has no {START} ... {END} markers")
+    lines = found.group(1).split("\n")
+    if not any(_row_key(line) for line in lines):
+        raise ValueError(f"{readme}'s ladder has no table to put rows in")
+    for rung in rungs:
+        row = rung.row()
+        keyed = [(i, key) for i, line in enumerate(lines) if (key := _row_key(line))]
+        same = [i for i, key in keyed if key == _row_key(row)]
+        if same:
+            lines[same[0]] = row
+            continue
+        of_game = [i for i, key in keyed if key[0] == rung.game]
+        lines.insert((of_game or [i for i, _key in keyed])[-1] + 1, row)
+    text = "\n".join(lines)
+    readme.write_text(source[: found.start(1)] + text + source[found.end(1) :], encoding="utf-8")
+
+
 def rewrite(readme: Path, text: str) -> None:
     """Put ``text`` between the ladder markers of ``readme`` (which must hold them)."""
     source = readme.read_text(encoding="utf-8")

@@ -274,11 +274,27 @@ def ladder(
             help=helps(lazy("A game to measure (again for more); all by default.")),
         ),
     ] = None,
+    match: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--match",
+            "-m",
+            help=helps(
+                # TRANSLATORS: strong-expert is typed as it is (two levels' names)
+                lazy("A match to measure, such as strong-expert (again for more); all by default.")
+            ),
+        ),
+    ] = None,
     readme: Annotated[
         Path | None,
         typer.Option(
             "--readme",
-            help=helps(lazy("Write the table into this file, between its ladder markers.")),
+            help=helps(
+                lazy(
+                    "Write the table into this file, between its ladder markers (with "
+                    "--game or --match: only the rows measured, the others kept)."
+                )
+            ),
         ),
     ] = None,
     json_out: JsonFlag = False,
@@ -292,13 +308,20 @@ def ladder(
         game_type(name)
     try:
         rungs_of.check_seed(seed)
+        only = None if not match else [rungs_of.parse_match(each) for each in match]
     except ValueError as exc:
         raise fail(str(exc)) from None
-    total = len(chosen) * len(rungs_of.matches()) * 2 * deals
+    played = [
+        (name, pair)
+        for name in chosen
+        for pair in (only or rungs_of.matches())
+        if not rungs_of.same_player(name, *pair)
+    ]
+    total = len(played) * 2 * deals
     with Progress(console=err, transient=True, disable=json_out) as progress:
         # TRANSLATORS: a progress bar's label while the ladder is measured
         task = progress.add_task(_("the ladder"), total=total)
-        rungs = rungs_of.play(chosen, deals, seed, jobs, lambda: progress.advance(task))
+        rungs = rungs_of.play(chosen, deals, seed, jobs, lambda: progress.advance(task), only)
     if json_out:
         print_json(
             {
@@ -323,12 +346,40 @@ def ladder(
         sys.stdout.write(text)  # markdown: its lines as they are, never wrapped
         return
     try:
-        rungs_of.rewrite(readme, text)
+        if games or match:  # a part of the ladder measured again: its rows alone
+            rungs_of.rewrite_rows(readme, rungs)
+        else:
+            rungs_of.rewrite(readme, text)
     except (OSError, ValueError) as exc:
         raise fail(
             _("cannot write the ladder into {file}: {reason}", file=str(readme), reason=exc)
         ) from None
     console.print(Text(_("wrote the ladder into {file}", file=str(readme))))
+
+
+def _kept_ratings(out: Path, seed: int, pairs: int, levels: list[str]) -> dict[str, Any]:
+    """The games' ratings already in ``out``, to keep beside those rated now: refused
+    (nothing written) unless they were made alike (the same seed, deals and levels)."""
+    try:
+        data = json.loads(out.read_text(encoding="utf-8"))
+        made = (data["seed"], data["pairs"], data["levels"])
+        games = data["games"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise fail(
+            _("cannot keep the ratings in {file}: {reason}", file=str(out), reason=exc)
+        ) from None
+    if made != (seed, pairs, levels) or not isinstance(games, dict):
+        raise fail(
+            _(
+                "{file} was made with --seed {seed} --pairs {pairs} and the levels "
+                "{levels}: rate with the same, or write another file",
+                file=str(out),
+                seed=made[0],
+                pairs=made[1],
+                levels=", ".join(map(str, made[2])),
+            )
+        )
+    return games
 
 
 TRAIN_LEAVES_HELP = helps(
@@ -458,7 +509,16 @@ def rate_bots(
         ),
     ] = None,
     out: Annotated[
-        Path | None, typer.Option("--out", help=helps(lazy("Write the JSON to this file.")))
+        Path | None,
+        typer.Option(
+            "--out",
+            help=helps(
+                lazy(
+                    "Write the JSON to this file (with --variant, into it: the other "
+                    "games' ratings there are kept)."
+                )
+            ),
+        ),
     ] = None,
 ) -> None:
     from rich.progress import Progress
@@ -469,6 +529,9 @@ def rate_bots(
     for name in chosen:
         game_type(name)
     levels = list(ai.BOTS)
+    kept: dict[str, Any] = {}
+    if out is not None and variants and out.exists():
+        kept = _kept_ratings(out, seed, pairs, levels)
     total = len(chosen) * pairs * len(levels) * (len(levels) - 1)
     rated: dict[str, Any] = {}
     with Progress(console=err, transient=True) as progress:
@@ -478,7 +541,13 @@ def rate_bots(
             rated[name] = botratings.calibrate(
                 name, levels, pairs, seed, jobs, lambda: progress.advance(task)
             )
-    data = {"seed": seed, "pairs": pairs, "levels": levels, "games": rated}
+    games = {name: rated.get(name, kept.get(name)) for name in registry.GAMES}
+    data = {
+        "seed": seed,
+        "pairs": pairs,
+        "levels": levels,
+        "games": {name: ratings for name, ratings in games.items() if ratings is not None},
+    }
     if out is None:
         print_json(data)
         return
