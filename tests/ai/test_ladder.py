@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import statistics
 from pathlib import Path
 
@@ -29,9 +30,11 @@ from mathable.ai.ladder import (
     play,
     rewrite,
     rewrite_rows,
+    same_player,
     table,
 )
 from mathable.cli.app import app
+from mathable.games.registry import GAMES
 
 
 def test_a_spec_sets_a_levels_knobs_by_their_types() -> None:
@@ -171,6 +174,8 @@ def test_one_match_measured_again_replaces_its_row_alone(tmp_path: Path) -> None
     assert written.endswith("a note after the table\n" + END + "\nafter\n")
     # A match the table has no row for goes after its game's rows (a new game: last).
     quattro = play(["quattro"], 1, REPORTING_SEEDS_FROM, only=[("gentle", "greedy")])
+    assert re.search(r" \| \d\.\d vs \d\.\d \| ", quattro[0].row())  # rounds won, to a tenth
+    assert re.search(r" \| \d+ vs \d+ \| ", whole[0].row())  # points, whole
     rewrite_rows(readme, quattro)
     lines = readme.read_text(encoding="utf-8").splitlines()
     assert lines.index(quattro[0].row()) == lines.index(kept_rows[1]) + 1
@@ -208,3 +213,23 @@ def test_the_arena_reports_the_paired_margin_in_json() -> None:
         refused = CliRunner().invoke(app, ["arena", "gentle", spec])
         assert refused.exit_code != 0 and reason in refused.output
         assert "internal error" not in refused.output and "Traceback" not in refused.output
+
+
+def test_the_documented_ladder_has_every_rung_and_says_same_only_of_one_player() -> None:
+    """docs/computer-players.md's table has a row for every game and match, and a row
+    says "the same player" exactly where the two levels play alike in that game (a row
+    left from before a game had its own expert is stale)."""
+    docs = Path(__file__).resolve().parents[2] / "docs" / "computer-players.md"
+    block = docs.read_text(encoding="utf-8").split(START)[1].split(END)[0]
+    rows = {}
+    for line in block.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if line.startswith("| ") and len(cells) == 7 and " vs " in cells[1]:
+            rows[(cells[0], cells[1])] = cells
+    for game in GAMES:
+        for weaker, stronger in matches():
+            cells = rows[(game, f"{weaker} vs {stronger}")]
+            alike = same_player(game, weaker, stronger)
+            assert ("the same player" in cells[3]) == alike, (game, weaker, stronger)
+            if not alike:
+                assert int(cells[2].split()[0].replace(",", "")) >= 100, cells

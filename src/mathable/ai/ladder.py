@@ -61,10 +61,17 @@ class Rung:
             f"| {self.game} | {self.weaker} vs {self.stronger} | {p['deals']:,} ({p['games']:,})"
             f" | {100 * p['win_rate']:.1f}% ({100 * rate_low:.1f}–{100 * rate_high:.1f}%)"
             f" | {p['margin']:+.1f} ({low:+.1f} to {high:+.1f})"
-            f" | {weaker['mean_score']:.0f} vs {stronger['mean_score']:.0f}"
+            f" | {_scores(weaker['mean_score'], stronger['mean_score'])}"
             f" | {stronger['mean_ms_per_turn']:.1f} / {stronger['p95_ms_per_turn']:.1f}"
             f" / {stronger['max_ms_per_turn']:.1f} |"
         )
+
+
+def _scores(weaker: float, stronger: float) -> str:
+    """The two mean scores, whole where they are points; to a tenth where both are
+    small (Quattro's rounds won: 0.5 vs 0.5 rather than 0 vs 0)."""
+    digits = 1 if max(weaker, stronger) < 10 else 0
+    return f"{weaker:.{digits}f} vs {stronger:.{digits}f}"
 
 
 def check_seed(seed: int) -> None:
