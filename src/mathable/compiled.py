@@ -15,4 +15,5 @@ COMPILED_MODULES = (
     "mathable.ai.search",
     "mathable.ai.evaluation",
     "mathable.ai.simulation",
+    "mathable.ai.quattro_chain",
 )

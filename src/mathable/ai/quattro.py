@@ -14,31 +14,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from functools import cache
 
 from mathable.engine.actions import Action, Diago, Draw, Exchange, Pass, Penalty, Place
-from mathable.engine.arithmetic import ALL_OPS, pair_results
 from mathable.games.quattro.game import PilesView, pile_accepts
+
+from .quattro_chain import accepted, chain_pairs
 
 CHAIN_NODES = 4000
 """The strong player's node budget for its chain search, per action."""
-
-
-@cache
-def _made(a: int, b: int) -> frozenset[int]:
-    """The results of + - x / of two top cards (as :func:`pile_accepts` makes them)."""
-    return pair_results(a, b, ALL_OPS)
-
-
-def accepted(tops: Sequence[int], diagonals: bool) -> tuple[frozenset[int], ...]:
-    """What each pile takes when the tops are ``tops``, as :func:`pile_accepts` says
-    (from the results of each pair of tops, kept: ~50 values, so few pairs)."""
-    a, b, c, d = tops
-    ab, ac, bd, cd = _made(a, b), _made(a, c), _made(b, d), _made(c, d)
-    if not diagonals:
-        return (ab | ac, ab | bd, ac | cd, bd | cd)
-    ad, bc = _made(a, d), _made(b, c)
-    return (ab | ac | ad, ab | bd | bc, ac | cd | bc, bd | cd | ad)
 
 
 def plays_from(tops: Sequence[int], hand: Sequence[int], diagonals: bool) -> list[Place]:
@@ -52,51 +35,8 @@ def longest_chain(
     tops: tuple[int, ...], hand: tuple[int, ...], diagonals: bool, budget: list[int]
 ) -> list[Place]:
     """The longest sequence of plays from ``hand`` (depth-first, bounded by ``budget``
-    nodes); on equal length the one ending with the most plays left open."""
+    nodes; :func:`~.quattro_chain.chain_pairs`); on equal length the first found."""
     return [Place(pile, value) for pile, value in chain_pairs(tops, hand, diagonals, budget)]
-
-
-def chain_pairs(
-    tops: Sequence[int], hand: Sequence[int], diagonals: bool, budget: list[int]
-) -> list[tuple[int, int]]:
-    """:func:`longest_chain` as (pile, value) pairs: the search itself, depth-first
-    over the plays by pile then value, each position searched once, ``budget[0]``
-    positions at most (spent in place)."""
-    best: list[tuple[int, int]] = []
-    seen: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
-    path: list[tuple[int, int]] = []
-
-    def search(tops: tuple[int, ...], hand: tuple[int, ...]) -> None:
-        nonlocal best
-        depth = len(path)
-        if depth > len(best):
-            best = list(path)
-        if budget[0] <= 0 or (len(best) == depth + len(hand) and len(best) > depth):
-            return
-        key = (tops, hand)
-        if key in seen:
-            return
-        seen.add(key)
-        budget[0] -= 1
-        taken = accepted(tops, diagonals)
-        values = set(hand)
-        for pile in range(4):
-            fitting = values & taken[pile]
-            if not fitting:
-                continue
-            for value in sorted(fitting):
-                rest = list(hand)
-                rest.remove(value)
-                new_tops = list(tops)
-                new_tops[pile] = value
-                path.append((pile, value))
-                search(tuple(new_tops), tuple(rest))
-                path.pop()
-                if len(best) == depth + len(hand):
-                    return  # the whole hand: nothing beats it
-
-    search(tuple(tops), tuple(hand))
-    return best
 
 
 def _fit(value: int, hand: Sequence[int]) -> int:

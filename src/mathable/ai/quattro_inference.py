@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 
 from mathable.games.quattro.view import PilesView, QuattroTurn
 
-from .quattro import accepted
+from .quattro_chain import accepted
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,8 @@ from functools import lru_cache
 
 from mathable.games.quattro.game import pile_accepts
 
-from .quattro import CHAIN_NODES, chain_pairs, plays_from
+from .quattro import CHAIN_NODES, plays_from
+from .quattro_chain import chain_pairs
 
 MAX_TURNS = 40
 """The most turns a continuation plays before the round is estimated from the cards in
