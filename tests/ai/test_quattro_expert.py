@@ -317,3 +317,36 @@ def test_the_start_of_a_turn_is_rebuilt_from_a_view_mid_turn() -> None:
                 rebuilt += 1
             game.apply(bots[game.to_move].act(view))
     assert rebuilt > 10
+
+
+def _longest_by_brute_force(tops: list[int], hand: list[int], diagonals: bool) -> int:
+    """The longest chain's length, every order of plays tried (no memo, no budget)."""
+    best = 0
+    for play in plays_from(tops, hand, diagonals):
+        now, left = list(tops), list(hand)
+        now[play.cell] = play.value
+        left.remove(play.value)
+        best = max(best, 1 + _longest_by_brute_force(now, left, diagonals))
+    return best
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    tops=st.lists(st.sampled_from(DECK), min_size=4, max_size=4),
+    hand=st.lists(st.sampled_from(DECK), min_size=1, max_size=6),
+    diagonals=st.booleans(),
+)
+def test_the_chain_search_finds_a_longest_legal_chain(
+    tops: list[int], hand: list[int], diagonals: bool
+) -> None:
+    """Strong's chain search (compiled or not: :mod:`mathable.ai.quattro_chain`) plays
+    legally and as long as any order of the hand's plays can, given room to search."""
+    budget = [100_000]
+    chain = longest_chain(tuple(tops), tuple(hand), diagonals, budget)
+    now, left = list(tops), list(hand)
+    for play in chain:
+        assert play in plays_from(now, left, diagonals)
+        now[play.cell] = play.value
+        left.remove(play.value)
+    assert len(chain) == _longest_by_brute_force(tops, hand, diagonals)
+    assert 0 < budget[0] <= 100_000
