@@ -57,7 +57,13 @@ def test_one_game_rated_again_keeps_the_other_games_ratings(tmp_path: Path) -> N
     afresh and the other games' in FILE kept; a FILE made otherwise is refused, unchanged."""
     out = tmp_path / "ratings.json"
     classic = {"gentle": {"rating": 1234.5, "deviation": 110.0, "volatility": 0.06, "games": 9}}
-    made = {"seed": 7, "pairs": 1, "levels": list(BOTS), "games": {"classic": classic}}
+    made = {
+        "seed": 7,
+        "pairs": 1,
+        "levels": list(BOTS),
+        "games": {"classic": classic},
+        "master": "a note on how a level was rated apart",
+    }
     out.write_text(json.dumps(made), encoding="utf-8")
     command = ["rate-bots", "-v", "junior-numbers", "--pairs", "1", "--seed", "7"]
     result = CliRunner().invoke(app, [*command, "--out", str(out)])
@@ -65,6 +71,7 @@ def test_one_game_rated_again_keeps_the_other_games_ratings(tmp_path: Path) -> N
     written = json.loads(out.read_text(encoding="utf-8"))
     assert list(written["games"]) == ["classic", "junior-numbers"]
     assert written["games"]["classic"] == classic
+    assert written["master"] == made["master"]
     assert written["games"]["junior-numbers"] == botratings.calibrate(
         "junior-numbers", list(BOTS), 1, seed=7
     )

@@ -358,8 +358,9 @@ def ladder(
 
 
 def _kept_ratings(out: Path, seed: int, pairs: int, levels: list[str]) -> dict[str, Any]:
-    """The games' ratings already in ``out``, to keep beside those rated now: refused
-    (nothing written) unless they were made alike (the same seed, deals and levels)."""
+    """What ``out`` holds (its games' ratings, and any note), to keep beside the games
+    rated now: refused (nothing written) unless made alike (the same seed, deals and
+    levels)."""
     try:
         data = json.loads(out.read_text(encoding="utf-8"))
         made = (data["seed"], data["pairs"], data["levels"])
@@ -376,10 +377,10 @@ def _kept_ratings(out: Path, seed: int, pairs: int, levels: list[str]) -> dict[s
                 file=str(out),
                 seed=made[0],
                 pairs=made[1],
-                levels=", ".join(map(str, made[2])),
+                levels=", ".join(map(str, made[2])) if isinstance(made[2], list) else made[2],
             )
         )
-    return games
+    return dict(data)
 
 
 TRAIN_LEAVES_HELP = helps(
@@ -529,7 +530,7 @@ def rate_bots(
     for name in chosen:
         game_type(name)
     levels = list(ai.BOTS)
-    kept: dict[str, Any] = {}
+    kept: dict[str, Any] = {"games": {}}
     if out is not None and variants and out.exists():
         kept = _kept_ratings(out, seed, pairs, levels)
     total = len(chosen) * pairs * len(levels) * (len(levels) - 1)
@@ -541,8 +542,9 @@ def rate_bots(
             rated[name] = botratings.calibrate(
                 name, levels, pairs, seed, jobs, lambda: progress.advance(task)
             )
-    games = {name: rated.get(name, kept.get(name)) for name in registry.GAMES}
+    games = {name: rated.get(name, kept["games"].get(name)) for name in registry.GAMES}
     data = {
+        **kept,  # what else the file says (how a level was rated apart) stays
         "seed": seed,
         "pairs": pairs,
         "levels": levels,
