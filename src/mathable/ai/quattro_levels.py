@@ -29,7 +29,7 @@ from .quattro_expert import QuattroBudget, QuattroExpert
 from .strong import ExpertBot
 
 EXPERT_QUATTRO: dict[str, Any] = {
-    "quattro_samples": 48,
+    "quattro_samples": 128,
     "quattro_candidates": 6,
     "quattro_nodes": 40_000,
     "quattro_horizon": 4,
@@ -42,7 +42,7 @@ MASTER_QUATTRO: dict[str, Any] = {
     "quattro_candidates": 10,
     "quattro_nodes": 200_000,
 }
-"""The master's: four times the expert's deals, more candidates, five times the nodes."""
+"""The master's: half again the expert's deals, more candidates, five times the nodes."""
 
 
 class QuattroPlay:
