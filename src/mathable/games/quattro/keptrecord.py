@@ -40,7 +40,7 @@ from mathable.engine.actions import Action, Draw, Exchange, Pass, Penalty, Place
 from mathable.engine.errors import MathableError
 from mathable.engine.rng import Rng
 from mathable.engine.tokens import CLASSIC_TOKENS
-from mathable.i18n import lazy
+from mathable.i18n import Text, lazy
 
 from .game import QUATTRO, QuattroGame, pile_accepts
 from .keeper import KeptQuattro, TableGame
@@ -385,34 +385,35 @@ def kept_quattro_record(kept: KeptQuattro) -> dict[str, Any]:
         raise KeptRecordError(lazy("the four cards turned up are not entered yet"))
     watcher = _Watcher(table.tops, len(kept.players))
     _follow(kept, table, watcher, [])
-    found: tuple[_Cards, dict[int, int]] | None = None
-    script: list[int] | None = []
-    tries = 0
-    for freer_out in (False, True):
-        table = kept.table_at_start()
-        assert table is not None
-        cards = _Cards(table.tops, len(kept.players), freer_out)
+
+    def attempt(
+        freer_out: bool = False, script: list[int] | None = None
+    ) -> tuple[_Cards, dict[int, int] | str | Text]:
+        """One way of following the cards: the cards followed, with their values, or
+        the text of why they could not be followed."""
+        start = kept.table_at_start()
+        assert start is not None
+        cards = _Cards(start.tops, len(kept.players), freer_out, script)
         try:
-            _follow(kept, table, cards, watcher.events)
-            found = cards, cards.valued()
-            break
+            _follow(kept, start, cards, watcher.events)
+            return cards, cards.valued()
         except KeptRecordError as exc:
-            reason = exc.text
-            if not freer_out:
-                script = _next_script(cards.made)
-    while found is None and script is not None and tries < SEARCH_TRIES:
-        tries += 1
-        table = kept.table_at_start()
-        assert table is not None
-        cards = _Cards(table.tops, len(kept.players), script=script)
-        try:
-            _follow(kept, table, cards, watcher.events)
-            found = cards, cards.valued()
-        except KeptRecordError:
-            script = _next_script(cards.made)
-    if found is None:
-        raise KeptRecordError(lazy("the hands cannot be reconstructed: {reason}", reason=reason))
-    cards, values = found
+            return cards, exc.text
+
+    cards, values = attempt()
+    if not isinstance(values, dict):
+        script = _next_script(cards.made)  # the search starts from the first way's choices
+        cards, values = attempt(freer_out=True)
+        tries = 0
+        while not isinstance(values, dict) and script is not None and tries < SEARCH_TRIES:
+            tries += 1
+            searched, found = attempt(script=script)
+            if isinstance(found, dict):
+                cards, values = searched, found
+            else:
+                script = _next_script(searched.made)
+    if not isinstance(values, dict):  # the reason of the second way
+        raise KeptRecordError(lazy("the hands cannot be reconstructed: {reason}", reason=values))
     setup = {
         "hands": [[values[c] for c in hand] for hand in cards.start_hands],
         "piles": [values[c] for c in range(4)],
