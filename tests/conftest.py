@@ -2,7 +2,8 @@
 chromium driven by Playwright, each once per test module (the browser tests of web/ and
 learn/ share them; their helpers are in :mod:`support.browser`). And the order of the
 files: those with slow tests first, so that the parallel suite's workers (``make test``:
-pytest-xdist, a file to a worker) stay busy to the end instead of one finishing alone."""
+pytest-xdist, a file to a worker) stay busy to the end instead of one finishing alone.
+And cheap password hashes for the in-process apps (:mod:`support.passwords`)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,13 @@ from webserver import Server
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Passwords hashed cheaply in every in-process app (:mod:`support.passwords`)."""
+    from support import passwords
+
+    passwords.install()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

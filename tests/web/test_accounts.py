@@ -22,6 +22,7 @@ from mathable.web.infra.db import players
 from mathable.web.infra.store import EventStore
 from mathable.web.players.accounts import COOKIE
 from mathable.web.players.players import WRONG_LOGIN, PlayerStore
+from support import passwords
 
 PASSWORD = "correct horse battery"
 
@@ -222,13 +223,22 @@ def test_names_and_passwords_out_of_bounds_are_refused_naming_the_field(
     )
 
 
+def test_the_server_hashes_passwords_with_argon2id_at_its_defaults() -> None:
+    """The tests hash cheaply (support.passwords); the server at RFC 9106's low-memory
+    profile, which is what a stored hash records."""
+    hasher = passwords.PRODUCTION()
+    assert (hasher.time_cost, hasher.memory_cost, hasher.parallelism) == (3, 65536, 4)
+    assert hasher.hash(PASSWORD).startswith("$argon2id$v=19$m=65536,t=3,p=4$")
+    assert passwords.cheap_hasher().hash(PASSWORD).startswith("$argon2id$v=19$m=1024,t=1,p=1$")
+
+
 def test_a_rehash_when_the_hashers_parameters_are_raised(database_url: str) -> None:
     store = EventStore(database_url)
     try:
         weak = PlayerStore(store, PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))
         guest = weak.new_guest()
         weak.register(guest.id, "Ann", PASSWORD)
-        strong = PlayerStore(store)
+        strong = PlayerStore(store, passwords.PRODUCTION())
 
         def digest() -> str:
             with store.reading() as connection:

@@ -42,6 +42,16 @@ MAX_PASSWORD = 200
 """A password's bounds, in characters (the upper one: argon2's work stays bounded)."""
 WRONG_LOGIN = lazy("wrong name or password")
 """The one answer to a failed log-in, whichever of the two was wrong."""
+
+
+def password_hasher() -> PasswordHasher:
+    """argon2id at argon2-cffi's defaults (RFC 9106's low-memory profile: 3 passes over
+    64 MiB, 4 lanes), the work a password costs to check. A stored hash made with weaker
+    parameters is made again at the next log-in. The tests put a cheap hasher here, as
+    Django's test settings do: a hash is ~0.1 s of CPU and the suite makes thousands."""
+    return PasswordHasher()
+
+
 GUEST_NUMBERS = 9_000_000
 """How many numbers a new guest's name ("Guest 4821937") is drawn from, 1000000 and up:
 a guest's name is unique among the guests, drawn again on the rare repeat."""
@@ -83,7 +93,7 @@ class PlayerStore:
 
     def __init__(self, store: EventStore, hasher: PasswordHasher | None = None) -> None:
         self.store = store
-        self.hasher = hasher or PasswordHasher()
+        self.hasher = hasher or password_hasher()
         # a log-in with an unknown name still verifies a hash: as slow as a wrong password
         self._decoy = self.hasher.hash(secrets.token_urlsafe(16))
         self.guesses = GuessLimiter(store)
