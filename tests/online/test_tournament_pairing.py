@@ -143,9 +143,14 @@ def test_the_bye_goes_to_the_lowest_ranked_player_without_one() -> None:
 # ------------------------------------------------ whole random tournaments, and an oracle
 
 
-def flaws(state: State, paired: Paired) -> tuple[bool, bool, bool]:
-    """What a pairing gives up, most important first: a pair meeting again, a second bye,
-    a first-player balance outside ±1 (each board's best way round)."""
+Seen = tuple[set[frozenset[str]], Counter[str], Counter[str]]
+"""The rounds so far as :func:`flaws` reads them: the pairs that met, the byes, and each
+player's first-player balance."""
+
+
+def seen(state: State) -> Seen:
+    """What the rounds so far hold for :func:`flaws` (read once for all of a brute
+    force's candidate pairings)."""
     met: set[frozenset[str]] = set()
     byes: Counter[str] = Counter()
     balance: Counter[str] = Counter()
@@ -155,6 +160,13 @@ def flaws(state: State, paired: Paired) -> tuple[bool, bool, bool]:
             met.add(frozenset((b.first, b.second)))
             balance[b.first] += 1
             balance[b.second] -= 1
+    return met, byes, balance
+
+
+def flaws(state: State, paired: Paired, rounds: Seen | None = None) -> tuple[bool, bool, bool]:
+    """What a pairing gives up, most important first: a pair meeting again, a second bye,
+    a first-player balance outside ±1 (each board's best way round)."""
+    met, byes, balance = seen(state) if rounds is None else rounds
 
     def outside(a: str, b: str) -> bool:
         x, y = balance[a], balance[b]
@@ -187,11 +199,12 @@ def best_possible(state: State) -> tuple[tuple[bool, bool, bool], dict[str, int]
     ranked = sorted(active, key=lambda p: (-points[p], -state.players[p].rating, p))
     table = {p: i for i, p in enumerate(ranked)}
     options: dict[tuple[bool, bool, bool], dict[str, int]] = {}
+    rounds = seen(state)
     for bye in active if len(active) % 2 else [None]:
         rest = [p for p in active if p != bye]
         for pairs in matchings(rest):
             boards = tuple(Board(i, a, b) for i, (a, b) in enumerate(pairs, start=1))
-            found = flaws(state, Paired(0, boards, bye, 0))
+            found = flaws(state, Paired(0, boards, bye, 0), rounds)
             if bye is not None:
                 options.setdefault(found, {})[bye] = table.get(bye, len(table))
             else:
