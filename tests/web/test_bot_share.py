@@ -25,6 +25,7 @@ from starlette.types import Receive, Scope, Send
 from mathable.web.api import create_app
 from mathable.web.infra.botshare import QUIET_AFTER, BotLimits
 from mathable.web.rounds.service import GameService
+from support.waiting import eventually
 
 COMPUTERS = {
     "variant": "classic",
@@ -113,7 +114,7 @@ def test_the_third_game_of_computers_from_one_address_is_refused_another_address
 
 
 def test_a_finished_game_frees_its_slot(one: tuple[TestClient, Any]) -> None:
-    client, (_service, held) = one
+    client, (service, held) = one
     client.cookies.clear()
     made = [create(client, COMPUTERS, "10.0.0.1").json()["id"] for _n in range(2)]
     assert create(client, COMPUTERS, "10.0.0.1").status_code == 429
@@ -122,6 +123,11 @@ def test_a_finished_game_frees_its_slot(one: tuple[TestClient, Any]) -> None:
     while not all(client.get(f"/api/games/{g}").json()["over"] for g in made):
         assert time.monotonic() < deadline, "the games between computers did not end"
         time.sleep(0.1)
+    # A game counts as live until its result is stored (the count is the store's, so
+    # that processes agree): its last action shows in memory the moment it is applied,
+    # its result is written a few milliseconds later, in the thread that stores the
+    # action. Once written, the slot is free.
+    assert eventually(lambda: all(service.standings.written(g) for g in made))
     assert create(client, COMPUTERS, "10.0.0.1").status_code == 201
 
 
