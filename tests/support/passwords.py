@@ -1,7 +1,7 @@
 """Passwords hashed cheaply in the tests (as Django's test settings swap in a fast hasher):
 argon2id still, at its smallest work (1 pass over 1 MiB, 1 lane) instead of the
-production's 3 passes over 64 MiB, which cost ~0.1 s of CPU a hash and the suite makes
-thousands (every app's decoy hash, every account, every log-in). ``tests/conftest.py``
+production's 3 passes over 64 MiB, which cost ~0.1 s of CPU a hash, and the suite makes
+many (every app's decoy hash, every account, every log-in). ``tests/conftest.py``
 installs it for the in-process apps; the production's parameters keep a test of their own
 (``web/test_accounts.py``), through :data:`PRODUCTION`."""
 

@@ -48,7 +48,7 @@ def password_hasher() -> PasswordHasher:
     """argon2id at argon2-cffi's defaults (RFC 9106's low-memory profile: 3 passes over
     64 MiB, 4 lanes), the work a password costs to check. A stored hash made with weaker
     parameters is made again at the next log-in. The tests put a cheap hasher here, as
-    Django's test settings do: a hash is ~0.1 s of CPU and the suite makes thousands."""
+    Django's test settings do: a hash is ~0.1 s of CPU and the suite makes many."""
     return PasswordHasher()
 
 
