@@ -163,10 +163,11 @@ def seen(state: State) -> Seen:
     return met, byes, balance
 
 
-def flaws(state: State, paired: Paired, rounds: Seen | None = None) -> tuple[bool, bool, bool]:
-    """What a pairing gives up, most important first: a pair meeting again, a second bye,
-    a first-player balance outside ±1 (each board's best way round)."""
-    met, byes, balance = seen(state) if rounds is None else rounds
+def flaws(rounds: Seen, paired: Paired) -> tuple[bool, bool, bool]:
+    """What a pairing gives up after ``rounds`` (:func:`seen`), most important first: a
+    pair meeting again, a second bye, a first-player balance outside ±1 (each board's
+    best way round)."""
+    met, byes, balance = rounds
 
     def outside(a: str, b: str) -> bool:
         x, y = balance[a], balance[b]
@@ -204,7 +205,7 @@ def best_possible(state: State) -> tuple[tuple[bool, bool, bool], dict[str, int]
         rest = [p for p in active if p != bye]
         for pairs in matchings(rest):
             boards = tuple(Board(i, a, b) for i, (a, b) in enumerate(pairs, start=1))
-            found = flaws(state, Paired(0, boards, bye, 0), rounds)
+            found = flaws(rounds, Paired(0, boards, bye, 0))
             if bye is not None:
                 options.setdefault(found, {})[bye] = table.get(bye, len(table))
             else:
@@ -274,7 +275,7 @@ def check_pairing(state: State, paired: Paired, oracle: bool) -> None:
         assert (paired.bye is not None) == (len(state.active()) % 2 == 1)
         if oracle and len(state.active()) <= 9:
             best, byes = best_possible(state)
-            got = flaws(state, paired)
+            got = flaws(seen(state), paired)
             assert got == best, (got, best)
             if byes and not best[1]:
                 assert paired.bye == max(byes, key=lambda p: byes[p])  # the lowest-ranked
@@ -358,7 +359,7 @@ def test_a_large_swiss_never_repeats_and_keeps_first_moves_within_one() -> None:
     while state.status != "finished":
         for event in due(state, 1):
             if isinstance(event, Paired):
-                assert flaws(state, event) == (False, False, False)
+                assert flaws(seen(state), event) == (False, False, False)
             apply(state, event)
             if isinstance(event, Paired):
                 for b in event.boards:
