@@ -5,11 +5,12 @@ and the terminal's.
 It is cheap for most turns (a computer that exchanges because nothing fits: about 0.1
 ms), but where placements were open it runs the strong player's turn search and threat
 estimate (up to a tenth of a second): so it is never made per view. Each live game's
-log is followed once, action by action, by a shadow replay (:class:`TurnReasons`), which
-notes the computers' exchanges and passes with the view they were made from; their
-reasons are then worked out once, in a thread (:meth:`TurnReasons.explain_waiting`), and
-kept with the game for every later view, in each reader's language (lazy texts). The web
-server explains in a thread (``web/rounds/views.py``), the terminal game at once.
+log is followed once (:class:`TurnReasons`), noting the computers' exchanges and passes
+by the seat that made each action; their reasons are then worked out once, in a thread
+(:meth:`TurnReasons.explain_waiting`), each from the view it was made from (a shadow
+replay of the log, advanced only as far as they go), and kept with the game for every
+later view, in each reader's language (lazy texts). The web server explains in a thread
+(``web/rounds/views.py``), the terminal game at once.
 """
 
 from __future__ import annotations
@@ -24,65 +25,76 @@ from mathable.engine.protocol import Game
 from mathable.games.board.view import BoardView
 from mathable.i18n import Text
 
-from .families import surface_of
 from .reasons import why_not_placed
 
 
 class TurnReasons:
     """One game's computer exchanges and passes and why each was made, by finished turn
-    (as the game's summaries number them): followed on the event loop (cheap: one action
-    applied to a shadow game), explained in a thread."""
+    (as the game's summaries number them): found on the event loop (cheap: the new
+    actions of the log and their seats, :meth:`~mathable.engine.protocol.Game.actors`),
+    explained in a thread on a shadow replay advanced only as far as the last of them."""
 
     def __init__(self, game: Game, computers: Collection[int]) -> None:
         self.computers = frozenset(computers)
+        self._on_board = game.game_type.surface == "board"  # a game of piles: none to explain
         self._shadow = game.fresh()
-        self._walked: list[Action] = []
+        self._log: tuple[Action, ...] = ()
+        """The actions followed so far."""
         self._lock = threading.Lock()
+        self._replaying = threading.Lock()  # the shadow: one explainer at a time
         self.reasons: dict[int, Text] = {}
         """Why the computer's turn was no placement, by finished turn (explained ones)."""
-        self.waiting: list[tuple[int, BoardView, Action]] = []
-        """The turns still to explain: the turn's number, its view, the action."""
+        self.waiting: list[tuple[int, Action]] = []
+        """The turns still to explain: the action's place in the log, the action."""
         self.explaining = False
         """A background explanation is under way (the web server's views start one)."""
         self.task: object | None = None
         """The background explanation's handle (a task), held here while it runs."""
 
     def follows(self, log: tuple[Action, ...]) -> bool:
-        """Whether the actions followed so far are still the start of ``log`` (an undo
-        or a challenge replaces the log: then a new :class:`TurnReasons` follows it)."""
-        walked = self._walked
-        return len(walked) <= len(log) and all(a is b for a, b in zip(walked, log, strict=False))
+        """Whether the actions followed so far are still the start of ``log``. The log
+        only grows, or is replaced by a replay (an undo, a challenge) that keeps no
+        action after the first it changes: so the last action followed, the same object
+        at the same place, says so (then a new :class:`TurnReasons` follows it)."""
+        followed = len(self._log)
+        return followed <= len(log) and (followed == 0 or self._log[-1] is log[followed - 1])
 
-    def follow(self, log: tuple[Action, ...]) -> None:
-        """Apply the actions of ``log`` not followed yet to the shadow game, noting each
-        computer's exchange or pass made at the start of its turn on a board (a game of
-        piles has none to explain)."""
-        shadow = self._shadow
-        for action in log[len(self._walked) :]:
-            if isinstance(action, Exchange | Pass) and shadow.to_move in self.computers:
-                view = shadow.view(shadow.to_move, explained=False)
-                if surface_of(view) == "board":
-                    with self._lock:
-                        self.waiting.append(
-                            (len(shadow.summaries()), cast(BoardView, view), action)
-                        )
-            shadow.apply(action)
-            self._walked.append(action)
+    def follow(self, log: tuple[Action, ...], actors: tuple[int, ...]) -> None:
+        """Note the computers' exchanges and passes among the actions of ``log`` not
+        followed yet (``actors``: the seat of each action of the log), on a board (a
+        game of piles has none to explain)."""
+        if self._on_board:
+            found = [
+                (place, action)
+                for place in range(len(self._log), len(log))
+                if isinstance(action := log[place], Exchange | Pass)
+                and actors[place] in self.computers
+            ]
+            if found:
+                with self._lock:
+                    self.waiting.extend(found)
+        self._log = log
 
     def explain_waiting(self) -> bool:
         """Work out the waiting turns' reasons (blocking: call it in a thread, or off the
-        event loop); whether any reason is new."""
+        event loop); whether any is new. Each is judged from the view of the seat to
+        move when it was made, and numbered by the turns finished before it."""
         found = False
-        while True:
-            with self._lock:
-                if not self.waiting:
-                    return found
-                index, view, action = self.waiting.pop(0)
-            reason = why_not_placed(view, action)
-            if reason is not None:
+        with self._replaying:
+            while True:
                 with self._lock:
-                    self.reasons[index] = reason
-                found = True
+                    if not self.waiting:
+                        return found
+                    place, action = self.waiting.pop(0)
+                shadow = self._shadow
+                for earlier in self._log[len(shadow.log) : place]:
+                    shadow.apply(earlier)
+                view = shadow.view(shadow.to_move, explained=False)
+                reason = why_not_placed(cast(BoardView, view), action)
+                if reason is not None:
+                    with self._lock:
+                        self.reasons[len(shadow.summaries())] = reason
+                    found = True
 
 
 _followed: weakref.WeakKeyDictionary[Game, TurnReasons] = weakref.WeakKeyDictionary()
@@ -100,5 +112,5 @@ def turn_reasons(game: Game, computers: Collection[int]) -> TurnReasons | None:
         found = _followed.get(game)
         if found is None or found.computers != frozenset(computers) or not found.follows(log):
             found = _followed[game] = TurnReasons(game, computers)
-        found.follow(log)
+        found.follow(log, game.actors())
     return found

@@ -89,6 +89,9 @@ class Game(ABC):
     seed: int
     house_rules: HouseRules
     _log: list[Action]
+    _actors: list[int]
+    """The seat that made each action of :attr:`_log` (:meth:`actors`), noted as it is
+    applied."""
     _taken_back: Words = lazy("an action")
     """What undo would take back, for its refusal ("a token placed", "a card played")."""
     _rules_version: int | None = None
@@ -120,6 +123,7 @@ class Game(ABC):
         self.seed = secrets.randbits(63) if seed is None else seed
         self.house_rules = house_rules or HouseRules()
         self._log = []
+        self._actors = []
 
     def _checked_version(self, version: int | None) -> int | None:
         """``version`` (None: the game type's own), refused if the game has no such
@@ -158,23 +162,16 @@ class Game(ABC):
             self._check_meta(action)
         elif isinstance(action, Shake):
             self._check_shake(action)
+        actor = acting.actor_of(self, action)  # before the step moves the turn on
         self._step(action)
         self._log.append(action)
+        self._actors.append(actor)
 
     def actors(self) -> tuple[int, ...]:
         """The seat that made each action of the log (a challenge: its challenger when
-        named; a seat leaving or aborting: that seat; else the seat to move), from one
-        replay kept and extended while the log grows (views ask after every action)."""
-        log = self._log
-
-        def start() -> tuple[Game, list[int]]:
-            return self.fresh(), []
-
-        shadow, made = self._kept("actors", log, start)
-        for action in log[len(made) :]:
-            made.append(acting.actor_of(shadow, action))
-            shadow.apply(action)
-        return tuple(made)
+        named; a seat leaving or aborting: that seat; else the seat to move), noted as
+        each was applied (views ask after every action: no replay)."""
+        return tuple(self._actors)
 
     def undo_steps(self, seat: int | None, computers: Collection[int] = ()) -> int:
         """How many actions an undo by ``seat`` takes back now (its own last action and
@@ -418,6 +415,7 @@ class Game(ABC):
 
     def _rebuild(self, log: Sequence[Action]) -> None:
         self._log = []
+        self._actors = []
         self._reset()
         for action in log:
             self.apply(action)
