@@ -70,8 +70,8 @@ class _StopFirst(BoardGame):
     """A game listing a proposal to stop first when there is one, so that the harness,
     which mostly plays the first kind of action offered, proposes often."""
 
-    def legal_actions(self) -> list[Action]:
-        actions = super().legal_actions()
+    def legal_actions(self, *, exchanges: bool = True) -> list[Action]:
+        actions = super().legal_actions(exchanges=exchanges)
         return sorted(actions, key=lambda action: not isinstance(action, EndGame))
 
 

@@ -82,6 +82,9 @@ def random_sim_test(
                 raise ConformanceError(f"{where}: no legal action but the game is not over")
             if steps >= max_actions:
                 raise ConformanceError(f"{where}: still running after {max_actions} actions")
+            listed = game.legal_actions(exchanges=False)  # a view's list: all but exchanges
+            if listed != [a for a in actions if action_kind(a) != "exchange"]:
+                raise ConformanceError(f"{where} step {steps}: without exchanges {listed!r}")
             before = game.snapshot()
             action = _pick(actions, rng)
             try:

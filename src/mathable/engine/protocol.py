@@ -214,8 +214,10 @@ class Game(ABC):
         """The same game before any action: players, seed, house rules and setup."""
 
     @abstractmethod
-    def legal_actions(self) -> list[Action]:
-        """Every action that would be accepted now (placements first)."""
+    def legal_actions(self, *, exchanges: bool = True) -> list[Action]:
+        """Every action that would be accepted now (placements first). ``exchanges=False``
+        leaves the exchanges out: a choice of tokens (127 for a rack of 7) that a view
+        does not list, made after every action for the seat to move."""
 
     @abstractmethod
     def legal_placements(self) -> Placements:

@@ -258,8 +258,9 @@ class BoardGame(Game):
         """The placements the player to move may make now, as a lazy view."""
         return LegalPlacements(self)
 
-    def legal_actions(self) -> list[Action]:
-        """Every action that would be accepted now (placements first)."""
+    def legal_actions(self, *, exchanges: bool = True) -> list[Action]:
+        """Every action that would be accepted now (placements first); the exchanges
+        last, and only with ``exchanges``."""
         state = self._state
         if state.over:
             return []
@@ -279,6 +280,8 @@ class BoardGame(Game):
         actions.append(Pass())
         if self.variant.agreed_end and state.turn.declined_by is None and state.may_propose_stop():
             actions.append(EndGame())
+        if not exchanges:
+            return actions
         rack = sorted(self.rack(self.to_move))
         for k in range(1, min(len(rack), len(state.bag)) + 1):
             for combo in sorted(set(itertools.combinations(rack, k))):

@@ -249,8 +249,9 @@ class QuattroGame(Game):
         """The cards the player to move may play on a pile now."""
         return QuattroPlays(self._state)
 
-    def legal_actions(self) -> list[Action]:
-        """Every action that would be accepted now."""
+    def legal_actions(self, *, exchanges: bool = True) -> list[Action]:
+        """Every action that would be accepted now (the cards one may give back after
+        a round only with ``exchanges``)."""
         state = self._state
         if state.over:
             return []
@@ -259,7 +260,7 @@ class QuattroGame(Game):
             return [Place(p, state.drawn) for p in range(4)]
         if state.phase == "after":
             hand = sorted(set(state.hands[state.to_move]))
-            return [*(Exchange((v,)) for v in hand), Penalty()]
+            return [*(Exchange((v,)) for v in hand if exchanges), Penalty()]
         actions: list[Action] = list(state.plays())
         if state.played:
             return actions

@@ -19,7 +19,6 @@ from mathable import i18n
 from mathable.ai import level_name
 from mathable.ai.turnreasons import TurnReasons, turn_reasons
 from mathable.engine.acting import ActionRefused
-from mathable.engine.actions import action_kind
 from mathable.engine.kept import kept
 from mathable.engine.protocol import Game, View
 from mathable.online.clocks import Clocks
@@ -253,13 +252,7 @@ class Views(LiveGames):
         if seat is not None and seat == game.to_move and not game.is_over:
             # exchanges are not listed (127 choices of 7 tokens): ``available`` says one
             # may exchange, the page lets the player choose, the engine checks the choice
-            legal = sorted(
-                {
-                    game.format_action(a)
-                    for a in game.legal_actions()
-                    if action_kind(a) != "exchange"
-                }
-            )
+            legal = sorted({game.format_action(a) for a in game.legal_actions(exchanges=False)})
         for keyword in available:  # a word alone: challenge, accept, decline...
             if keyword not in WRITTEN_OUT and keyword not in legal:
                 legal.append(keyword)
