@@ -312,6 +312,11 @@ def create_app(database_url: str | None = None) -> FastAPI:
     app.state.service = service
     app.state.admissions = Admissions(settings.sockets)
     _answer_refusals(app)
+    # the games' routes first: an action's POST and socket are most of the traffic, and a
+    # request is matched against the routes in order (no other route shares their paths:
+    # tests/web/test_routes_order.py)
+    for router in (routes.catalog, routes.games, routes.after, routes.live):
+        app.include_router(router)
     # the session cookie (innermost: the answers that set it are gzipped and get the
     # security headers too) and the players' routes
     accounts.install(
@@ -336,8 +341,6 @@ def create_app(database_url: str | None = None) -> FastAPI:
     app.include_router(routes.pages)
     app.include_router(assets.router)  # the page's files by hashed names (issue 32)
     app.mount("/static", StaticFiles(directory=assets.STATIC), name="static")
-    for router in (routes.catalog, routes.games, routes.after, routes.live):
-        app.include_router(router)
     app.include_router(chat.router)  # the chat of each game (issue 15)
     app.include_router(learning.router)  # explained placements (issue 18)
     app.include_router(practice.router)  # practice: the page and its panel (issue 18)
