@@ -9,11 +9,14 @@ import json
 import random
 from typing import Any
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from mathable import i18n, new_game
 from mathable.engine.kept import Kept, kept, naming_key
 from mathable.engine.protocol import Game
 from mathable.games.registry import GAMES
-from mathable.web.infra.connections import Encoded, dumps, dumps_object
+from mathable.web.infra.connections import Encoded, dumps, dumps_object, dumps_value
 from mathable.web.rounds.views import view_data
 
 
@@ -99,3 +102,16 @@ def test_a_patch_measures_kept_parts_as_json_writes_them() -> None:
     parts = [Kept({"x": "é"}), Kept({"y": [1, 2]}), Kept({})]
     for value in ([*parts], [parts[0]], [parts[1], {"z": "ü"}, 3]):
         assert _size(value) == len(dumps(plain(value)))
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@given(JSON_VALUES)
+def test_a_seat_values_text_is_what_json_writes(value: Any) -> None:
+    """The shortcut for a seat's flags and numbers writes exactly :func:`dumps`'s text."""
+    assert dumps_value(value) == dumps(value)

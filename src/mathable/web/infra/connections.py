@@ -137,6 +137,19 @@ def dumps(value: Any) -> str:
     return _ENCODER.encode(value)
 
 
+_SCALARS: dict[object, str] = {True: "true", False: "false", None: "null"}
+
+
+def dumps_value(value: Any) -> str:
+    """:func:`dumps`, the same text, written at once for the values a seat's own keys
+    mostly hold (a flag, a seat, nothing): an encoder call costs more than the value."""
+    if value is True or value is False or value is None:
+        return _SCALARS[value]
+    if type(value) is int:
+        return str(value)
+    return dumps(value)
+
+
 def _kept_list(value: Any) -> bool:
     return type(value) is list and bool(value) and type(value[0]) is Kept
 
@@ -252,7 +265,7 @@ class SeatView(Encoded):
             parts.append(
                 dumps_object({key: value})[len(dumps(key)) + 2 : -1]
                 if _kept_list(value)
-                else dumps(value)
+                else dumps_value(value)
             )
             parts.append(piece)
         return "".join(parts)
