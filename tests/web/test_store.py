@@ -101,6 +101,33 @@ def test_events_are_stored_in_order_and_a_taken_seq_is_refused_in_any_process(
     assert b.list_ids(1)[0][0] == "h"
 
 
+def test_events_go_on_after_the_writers_connection_was_cut(database_url: str) -> None:
+    """The events are written on a connection kept from one append to the next (issue
+    34, cheaper actions); cut under it (PostgreSQL restarted, every connection ended; a
+    SQLite handle closed), the next append is written on a new one, nothing lost."""
+    store = EventStore(database_url)
+    try:
+        store.create("g", {"variant": "classic", "seed": 1}, SEATS)
+        store.append("g", 0, "pass", 0)
+        kept = store._events_connection
+        assert kept is not None  # kept after the append
+        if database_url.startswith("postgresql"):
+            with store.engine.connect() as other:
+                other.exec_driver_sql(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
+        else:
+            kept.connection.dbapi_connection.close()  # type: ignore[union-attr]
+        store.append("g", 1, "pass", 1)
+        assert store._events_connection is not None and store._events_connection is not kept
+        loaded = store.load("g")
+        assert loaded is not None and loaded.actions == ["pass", "pass"]
+    finally:
+        store.close()
+    assert store._events_connection is None  # closed with the store
+
+
 def test_an_invitation_is_claimed_once_whichever_process_claims_it(
     stores: tuple[EventStore, EventStore],
 ) -> None:

@@ -19,12 +19,12 @@ import secrets
 import threading
 import time
 from collections.abc import Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
 from sqlalchemy import Connection, bindparam, func, insert, select, update
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
 
 from mathable.web.infra.db import (
     DatabaseError,
@@ -144,6 +144,9 @@ class EventStore:
         """Guards :attr:`_appends` and :attr:`_leading`; wakes the waiting appends."""
         self._leading = False
         """Whether an append is writing a group now (the others wait for it)."""
+        self._events_connection: Connection | None = None
+        """The connection the groups of events are written on (:meth:`_write_events`),
+        kept open from one group to the next (one group is written at a time)."""
         try:
             self.engine = make_engine(self.url)
             migrate(self.engine)
@@ -429,16 +432,60 @@ class EventStore:
 
     def _write_events(self, group: list[_Append]) -> None:
         """Insert the events (and stop the clocks of the games they end) in one
-        transaction."""
+        transaction. A kept connection found gone (the database restarted, the
+        connection cut) is replaced and the group written once more on the new one."""
         ended = [each.row["game_id"] for each in group if each.ends]
-        with self._write() as connection:
-            # the statement is compiled once; one event's parameters alone, as before
-            rows = [each.row for each in group]
-            connection.execute(self._insert_event, rows[0] if len(rows) == 1 else rows)
-            if ended:
-                connection.execute(
-                    update(games).where(games.c.id.in_(ended)).values(running_clock=False)
-                )
+        rows = [each.row for each in group]
+        for attempt in range(2):
+            kept = self._events_connection is not None
+            try:
+                with self._write_kept() as connection:
+                    # the statement is compiled once; one event's parameters alone
+                    connection.execute(self._insert_event, rows[0] if len(rows) == 1 else rows)
+                    if ended:
+                        connection.execute(
+                            update(games).where(games.c.id.in_(ended)).values(running_clock=False)
+                        )
+                return
+            except DBAPIError as exc:
+                if attempt or not kept or not exc.connection_invalidated:
+                    raise
+
+    @contextmanager
+    def _write_kept(self) -> Iterator[Connection]:
+        """:meth:`_write` on the events' own connection (issue 34, cheaper actions: no
+        pool checkout, check-in and liveness ping per group), opened when first needed
+        and after a failure; a database in memory, one connection shared by all, has
+        none of its own."""
+        if not self.shared:
+            with self._write() as connection:
+                yield connection
+            return
+        with self._lock, self._writer:
+            kept = self._events_connection
+            if kept is None:
+                kept = self.engine.connect()
+                if is_sqlite(self.url):
+                    kept = kept.execution_options(immediate=True)
+                self._events_connection = kept
+            try:
+                with kept.begin():
+                    yield kept
+            except BaseException:
+                self._events_connection = None
+                with suppress(Exception):
+                    kept.close()
+                raise
+
+    def _close_kept(self) -> None:
+        """Close the events' connection (before the pool is disposed of)."""
+        with self._appending:
+            while self._leading:  # a group being written finishes first
+                self._appending.wait()
+            connection, self._events_connection = self._events_connection, None
+        if connection is not None:
+            with suppress(Exception):
+                connection.close()
 
     # -- reading ------------------------------------------------------------------------
 
@@ -629,6 +676,7 @@ class EventStore:
         if self._notifier is not None:
             self._notifier.close()
         self.unwatch()
+        self._close_kept()
         self.engine.dispose()
 
 
