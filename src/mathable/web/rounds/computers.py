@@ -211,7 +211,9 @@ class Computers(Finisher):
         opponent never waits behind them (issue 30); if the pool cannot answer, the
         engine's first legal action. Its cost is logged on :data:`TIMES`."""
         try:
-            view = game.view(seat)
+            # without explanations: bots never read them, and they were half of what
+            # went to the worker (issue 34)
+            view = game.view(seat, explained=False)
             queued = time.time()
             if alone:
                 job = computers_decision
