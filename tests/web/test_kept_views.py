@@ -4,11 +4,14 @@ views and their JSON text are exactly what they were when every view made its ow
 from __future__ import annotations
 
 import copy
+import dataclasses
+import datetime
 import gc
 import json
 import random
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -115,3 +118,52 @@ JSON_VALUES = st.recursive(
 def test_a_seat_values_text_is_what_json_writes(value: Any) -> None:
     """The shortcut for a seat's flags and numbers writes exactly :func:`dumps`'s text."""
     assert dumps_value(value) == dumps(value)
+
+
+def json_text(value: Any) -> str:
+    """What Python's ``json`` writes, with the API's settings."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+EXACT_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.text()
+    | st.text(st.characters(categories=["Cs", "Cc", "Zl", "So"])),  # surrogates, controls
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text() | st.integers(), inner, max_size=4)
+    ),  # keys json converts
+    max_leaves=12,
+)
+
+
+@given(EXACT_VALUES)
+def test_the_views_json_is_the_text_json_writes(value: Any) -> None:
+    """:func:`dumps` (orjson, issue 34) writes exactly ``json``'s text, or leaves the
+    values orjson refuses (integer keys, huge integers, lone surrogates) to ``json``."""
+    assert dumps(value) == json_text(value)
+
+
+FINITE_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@given(FINITE_VALUES)
+def test_floats_are_written_as_the_same_numbers(value: Any) -> None:
+    """A float may be written in another form (``1e16``), never as another number (an
+    infinity, which JSON has no word for, is ``null``: no view holds one)."""
+    assert json.loads(dumps(value)) == json.loads(json_text(value))
+
+
+def test_what_json_refuses_is_refused() -> None:
+    @dataclasses.dataclass
+    class Point:
+        x: int
+
+    for value in (Point(1), datetime.date(2026, 11, 28), {1.5j: 1}):
+        with pytest.raises(TypeError):
+            dumps(value)

@@ -38,6 +38,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
 from starlette.websockets import WebSocket
 
 from mathable import i18n
@@ -132,9 +133,22 @@ _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 per call: half the cost of encoding a seat's few own keys)."""
 
 
+_ORJSON_AS_JSON = orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
+"""orjson refusing what ``json`` refuses too (a dataclass, a date), rather than writing it."""
+
+
 def dumps(value: Any) -> str:
-    """Compact JSON text, as the API answers it (FastAPI's ``JSONResponse`` settings)."""
-    return _ENCODER.encode(value)
+    """Compact JSON text, as the API answers it (FastAPI's ``JSONResponse`` settings).
+
+    Written by orjson (issue 34, cheaper actions: a view's text about fifteen times
+    faster), which writes what ``json`` writes but for floats, in another form of the
+    same number (``1e16`` for ``1e+16``; an infinity, which JSON has no word for, as
+    ``null``); what orjson refuses (a key that is not a string, an integer beyond 64
+    bits, a lone surrogate) ``json`` writes, or refuses."""
+    try:
+        return orjson.dumps(value, option=_ORJSON_AS_JSON).decode()
+    except TypeError:  # orjson.JSONEncodeError is one
+        return _ENCODER.encode(value)
 
 
 _SCALARS: dict[object, str] = {True: "true", False: "false", None: "null"}
