@@ -73,6 +73,29 @@ class Placements(Protocol):
     def count(self) -> int: ...
 
 
+class _Leaving:
+    """Who left a game and whether it was aborted, as far as its log was read."""
+
+    __slots__ = ("aborted", "departures", "left", "read", "seats_in")
+
+    def __init__(self, seats: int) -> None:
+        self.read = 0
+        """The actions of the log read so far."""
+        self.departures: tuple[Leave, ...] = ()
+        self.aborted = False
+        self.left: tuple[str, ...] = ("",) * seats
+        """Per seat, why it left ("" for a seat still in)."""
+        self.seats_in: tuple[int, ...] = tuple(range(seats))
+
+    def left_by(self, leave: Leave) -> None:
+        """Note a seat leaving."""
+        self.departures = (*self.departures, leave)
+        reasons = list(self.left)
+        reasons[leave.seat] = leave.reason
+        self.left = tuple(reasons)
+        self.seats_in = tuple(s for s, why in enumerate(reasons) if not why)
+
+
 class Game(ABC):
     """A game as its seed, options and log; a game family keeps the state and the rules.
 
@@ -437,44 +460,39 @@ class Game(ABC):
     @property
     def departures(self) -> tuple[Leave, ...]:
         """The seats that left the game, in the order they left (from the log)."""
-        return self._leaving()[0]
+        return self._leaving().departures
 
-    def _leaving(self) -> tuple[tuple[Leave, ...], bool]:
-        """The departures and whether the game was aborted, read from the log once and
-        kept (:meth:`_kept`): a view asks on every action, and scanning the whole log
-        each time made a game's views quadratic in its length (issue 16's self-play)."""
+    def _leaving(self) -> _Leaving:
+        """Who left and whether the game was aborted, read from the log once and kept
+        (:meth:`_kept`): a view asks many times on every action, and scanning the whole
+        log each time made a game's views quadratic in its length (issue 16's
+        self-play)."""
         log = self._log
-
-        def start() -> list[Any]:
-            return [0, (), False]  # actions read, departures, aborted
-
-        read: list[Any] = self._kept("leaving", log, start)
-        if read[0] < len(log):
-            for action in log[read[0] :]:
+        seats = len(self.players)
+        read = self._kept("leaving", log, lambda: _Leaving(seats))
+        if read.read < len(log):
+            for action in log[read.read :]:
                 if isinstance(action, Leave):
-                    read[1] = (*read[1], action)
+                    read.left_by(action)
                 elif isinstance(action, Abort):
-                    read[2] = True
-            read[0] = len(log)
-        return read[1], read[2]
+                    read.aborted = True
+            read.read = len(log)
+        return read
 
     @property
     def left(self) -> tuple[str, ...]:
         """Per seat, why it left (``resign``, ``flag``, ``claim``), "" for a seat still in."""
-        reasons = [""] * len(self.players)
-        for leave in self.departures:
-            reasons[leave.seat] = leave.reason
-        return tuple(reasons)
+        return self._leaving().left
 
     @property
     def seats_in(self) -> tuple[int, ...]:
         """The seats still in the game (every seat, unless some left)."""
-        return tuple(s for s, why in enumerate(self.left) if not why)
+        return self._leaving().seats_in
 
     @property
     def aborted(self) -> bool:
         """Whether the game was called off (:class:`~.actions.Abort`)."""
-        return self._leaving()[1]
+        return self._leaving().aborted
 
     def can_leave(self, seat: int | None) -> bool:
         """Whether ``seat`` may leave now (resign; a flag or a claim against it): a seat
@@ -489,9 +507,14 @@ class Game(ABC):
     @property
     def started(self) -> bool:
         """Whether every seat still in has completed a turn: before that a game online
-        may only be aborted (ruling O4: no resignation, no claim, nothing rated)."""
-        moved = {summary.seat for summary in self.summaries()}
-        return all(s in moved for s in self.seats_in)
+        may only be aborted (ruling O4: no resignation, no claim, nothing rated). Kept
+        while the log is as long (a view asks several times)."""
+        log = self._log
+        known: list[Any] = self._kept("started", log, lambda: [-1, False])
+        if known[0] != len(log):
+            moved = {summary.seat for summary in self.summaries()}
+            known[:] = [len(log), all(s in moved for s in self.seats_in)]
+        return bool(known[1])
 
     def _check_meta(self, action: Leave | Abort) -> None:
         """Refuse a Leave or Abort that may not be played now (before anything changes)."""
