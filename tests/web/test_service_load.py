@@ -27,6 +27,7 @@ from mathable.engine.actions import Action
 from mathable.engine.protocol import View
 from mathable.web.api import create_app
 from mathable.web.infra.workers import WORKER_NICENESS
+from support.api import act, new_game, tokens, view
 
 FOUR_COMPUTERS = {
     "variant": "classic",
@@ -167,6 +168,33 @@ def test_computer_players_and_analysis_run_in_worker_processes(
         # and at a lower CPU priority: the event loop gets a core first
         niceness = portal.call(app.state.service.workers.run, os.nice, 0)
         assert niceness >= os.nice(0) + WORKER_NICENESS
+
+
+@pytest.mark.parametrize(("level", "here"), [("greedy", True), ("strong", False)])
+def test_a_quick_computer_beside_a_person_decides_here_the_others_in_workers(
+    database_url: str, monkeypatch: pytest.MonkeyPatch, level: str, here: bool
+) -> None:
+    """A quick level (:data:`~mathable.ai.QUICK_LEVELS`: it decides in less than the
+    trip to a worker and back, issue 34) opposite a person decides on a thread of the
+    server; the other levels in the worker processes (a game between computers only:
+    the test above)."""
+    monkeypatch.setenv("MATHABLE_WORKERS", "1")
+    decisions = bot_spy(monkeypatch)
+    with TestClient(create_app(database_url)) as client:
+        made = new_game(client, players=[{"name": "Ann"}, {"name": "C", "bot": level}])
+        game_id, ann = made["id"], tokens(made)[0]
+        for _ in range(2):  # two of Ann's turns, each answered by the computer
+            assert wait_for(lambda: view(client, game_id, ann)["to_move"] == 0)
+            turns = len(view(client, game_id, ann)["turns"])
+            placement = next(a for a in view(client, game_id, ann)["legal"] if "=" in a)
+            assert act(client, game_id, ann, placement).status_code == 200
+            if len(view(client, game_id, ann)["turns"]) == turns:  # Ann's turn goes on
+                assert act(client, game_id, ann, "end").status_code == 200
+        assert wait_for(lambda: view(client, game_id, ann)["to_move"] == 0)
+        seats = [t["seat"] for t in view(client, game_id)["turns"]]
+        assert seats.count(1) >= 2  # the computer answered
+    assert bool(decisions) == here
+    assert all(pid == os.getpid() for pid in decisions)
 
 
 def test_a_finished_games_analysis_is_computed_once_and_kept(

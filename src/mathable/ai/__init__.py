@@ -107,6 +107,12 @@ def same_player_note(level: str, game: str) -> str | None:
     return None if alike == level else f"{level} = {alike} in this game"
 
 
+QUICK_LEVELS = ("gentle", "greedy")
+"""Levels that decide in less CPU than it takes to hand a decision to a worker process
+and back (gentle ~50 µs, greedy ~30 µs a decision on average on the CI machine, a
+quarter of a millisecond at most): a web server decides them on a thread of its own
+(issue 34, cheaper actions)."""
+
 SLOW_LEVELS = ("master",)
 """Levels whose turns take about a second or more: for correspondence games and analysis.
 A server's live games should not offer them (their turns there would run into its
@@ -260,6 +266,7 @@ __all__ = [
     "BOTS",
     "DESCRIPTIONS",
     "LEVEL_NAMES",
+    "QUICK_LEVELS",
     "SLOW_LEVELS",
     "Bot",
     "ExpertBot",

@@ -18,7 +18,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-from mathable.ai import in_time
+from mathable.ai import QUICK_LEVELS, in_time
 from mathable.engine.actions import Action, Place
 from mathable.engine.errors import IllegalMove
 from mathable.engine.protocol import Game
@@ -208,8 +208,10 @@ class Computers(Finisher):
     ) -> Action:
         """A computer player's action from its seat's view, in the worker pool; in a game
         between computers only (``alone``), in the computers' own pool, so that a person's
-        opponent never waits behind them (issue 30); if the pool cannot answer, the
-        engine's first legal action. Its cost is logged on :data:`TIMES`."""
+        opponent never waits behind them (issue 30); a quick level's beside a person on a
+        thread here (:data:`~mathable.ai.QUICK_LEVELS`: cheaper than the trip to a worker,
+        issue 34); if the pool cannot answer, the engine's first legal action. Its cost
+        is logged on :data:`TIMES`."""
         try:
             # without explanations: bots never read them, and they were half of what
             # went to the worker (issue 34)
@@ -218,6 +220,8 @@ class Computers(Finisher):
             if alone:
                 job = computers_decision
                 decision = await self.computer_workers.run(job, level, seed, view, queued)
+            elif level in QUICK_LEVELS:
+                decision = await asyncio.to_thread(bot_decision, level, seed, view, queued)
             else:
                 decision = await self.workers.run(bot_decision, level, seed, view, queued)
         except asyncio.CancelledError:
