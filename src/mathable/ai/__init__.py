@@ -13,6 +13,7 @@ expected reply, ranking of plans), ``simulation`` (the expert's continuations),
 
 from __future__ import annotations
 
+import functools
 import inspect
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -132,10 +133,13 @@ CAP_SETTINGS = ("cap_ms", "budget_ms")
 """The settings that set a level's wall-clock safety cap (``budget_ms``: its former name)."""
 
 
+@functools.lru_cache(maxsize=256)
 def with_cap(spec: str, cap_ms: int) -> str:
     """``spec`` with the wall-clock safety cap ``cap_ms`` (a server's lower one), where
     its level has a cap and the spec does not set it already: ``"expert"`` ->
     ``"expert:cap_ms=1000"``; a level without a cap, or a cap already set, as it is.
+    Kept per spec (a server asks at every computer decision; reading a level's
+    settings costs more than a quick level's decision).
 
     >>> with_cap("expert", 1000), with_cap("expert:budget_ms=500", 1000), with_cap("greedy", 1000)
     ('expert:cap_ms=1000', 'expert:budget_ms=500', 'greedy')
