@@ -154,8 +154,19 @@ class EventStore:
             raise DatabaseError(f"cannot open the database: {reason(exc, self.url)}") from None
         if self.postgresql:
             self._notifier = PostgresNotifier(psycopg_arguments(self.url), self._origin)
+        # an event's insert in the database's own words, made once: sent as it is, it
+        # skips SQLAlchemy's statement cache and parameter work at every action (issue
+        # 34; its columns are text and numbers, which need no conversion)
+        compiled = insert(events).compile(dialect=self.engine.dialect)
+        self._insert_event = compiled.string
+        self._insert_order = compiled.positiontup
+        """The parameters' order where the driver takes them by position (SQLite), else
+        None (by name: PostgreSQL's)."""
 
-    _insert_event = insert(events)
+    def _event_parameters(self, row: dict[str, Any]) -> dict[str, Any] | tuple[Any, ...]:
+        """An event's row as the driver takes it (:attr:`_insert_order`)."""
+        order = self._insert_order
+        return row if order is None else tuple(row[name] for name in order)
 
     @property
     def postgresql(self) -> bool:
@@ -435,13 +446,14 @@ class EventStore:
         transaction. A kept connection found gone (the database restarted, the
         connection cut) is replaced and the group written once more on the new one."""
         ended = [each.row["game_id"] for each in group if each.ends]
-        rows = [each.row for each in group]
+        rows = [self._event_parameters(each.row) for each in group]
         for attempt in range(2):
             kept = self._events_connection is not None
             try:
                 with self._write_kept() as connection:
-                    # the statement is compiled once; one event's parameters alone
-                    connection.execute(self._insert_event, rows[0] if len(rows) == 1 else rows)
+                    connection.exec_driver_sql(
+                        self._insert_event, rows[0] if len(rows) == 1 else rows
+                    )
                     if ended:
                         connection.execute(
                             update(games).where(games.c.id.in_(ended)).values(running_clock=False)
