@@ -173,10 +173,7 @@ def dumps_object(value: dict[str, Any]) -> str:
     game's finished turns, the same in every view: :mod:`mathable.engine.kept`) written
     from their own text, made once, instead of encoded again for every view. The keys
     between them are encoded together, as ``json`` writes a dict: key by key."""
-    for item in value.values():  # a loop: this runs for every view, over every key
-        if type(item) is list and item and type(item[0]) is Kept:
-            break
-    else:
+    if not any(map(_kept_list, value.values())):
         return dumps(value)
     parts: list[str] = []
     run: dict[str, Any] = {}
