@@ -30,6 +30,30 @@ def seated(page: Page) -> None:
     expect(page.locator("#watching")).to_have_count(0)
 
 
+def test_a_first_visit_sends_nothing_before_it_knows_its_guest(
+    server: Server, browser: Browser
+) -> None:
+    """On a first visit, the answer to ``/api/me`` makes the guest and sets its cookie; a
+    request sent before that answer carries no cookie, and its answer set a second
+    guest's cookie. Arriving after a game was made, it cost the creator their seat (a
+    fresh run caught the test below seated as a spectator): every other request waits."""
+    page = browser.new_context(viewport=DESKTOP).new_page()
+    order: list[tuple[str, str]] = []
+    page.on("request", lambda r: order.append(("sent", r.url)) if "/api/" in r.url else None)
+    page.on(
+        "requestfinished",
+        lambda r: order.append(("answered", r.url)) if r.url.endswith("/api/me") else None,
+    )
+    page.goto(server.url + "/")
+    expect(page.locator("#me-name")).to_be_visible()
+    expect(page.locator("#my-games-title")).to_be_visible()  # the home page's lists asked
+    answered = order.index(("answered", server.url + "/api/me"))
+    early = [url for event, url in order[:answered] if not url.endswith("/api/me")]
+    assert early == []
+    assert len([event for event, _ in order if event == "sent"]) >= 5  # variants, bots, lists
+    page.context.close()
+
+
 def test_an_invitation_binds_the_seat_to_the_browser_and_leaves_no_token_in_the_address(
     server: Server, browser: Browser
 ) -> None:
