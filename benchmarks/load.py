@@ -266,7 +266,8 @@ class ServerProcess:
         try:
             self.process.wait(15)
         except subprocess.TimeoutExpired:
-            self.kill()
+            self.kill()  # its children too
+            return
         with contextlib.suppress(ProcessLookupError):
             os.killpg(self.process.pid, signal.SIGKILL)  # a worker pool left behind
         self.process = None

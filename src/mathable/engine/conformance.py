@@ -85,6 +85,10 @@ def random_sim_test(
             listed = game.legal_actions(exchanges=False)  # a view's list: all but exchanges
             if listed != [a for a in actions if action_kind(a) != "exchange"]:
                 raise ConformanceError(f"{where} step {steps}: without exchanges {listed!r}")
+            for seat in range(len(game.players)):  # a seat's own keys, without a view
+                own = game.own_view_dict(seat)
+                if own != game.view(seat, explained=False).own_dict():
+                    raise ConformanceError(f"{where} step {steps}: seat {seat}'s own {own!r}")
             before = game.snapshot()
             action = _pick(actions, rng)
             try:

@@ -212,6 +212,13 @@ class Game(ABC):
         answer it cheaply, without building a view."""
         return self.view(seat, explained=False).available
 
+    def own_view_dict(self, seat: int) -> dict[str, Any]:
+        """``view(seat).own_dict()``: the keys of the seat's JSON view that another
+        seat's view of the same state may not share (:attr:`View.OWN_KEYS`). A server
+        puts them into the view it shares among the seats, once per seat and action;
+        families answer it without building a whole view."""
+        return self.view(seat, explained=False).own_dict()
+
     def score_sheet(self) -> str:
         """The game as a paper score sheet, for games whose type has them
         (:attr:`GameType.sheets`); ValueError otherwise."""

@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, ClassVar
@@ -163,13 +163,26 @@ class View:
     def own_dict(self) -> dict[str, Any]:
         """The :data:`OWN_KEYS` of :meth:`to_dict`, and only those, as it writes them: what
         this seat's view has that another seat's view of the same state may not."""
-        return {
-            "seat": self.seat,
-            "rack": list(self.rack),
-            "unseen": {str(v): n for v, n in self.unseen.items()},
-            "playable": list(self.playable),
-            "available": list(self.available),
-        }
+        return own_fields(self.seat, self.rack, self.unseen, self.playable, self.available)
+
+
+def own_fields(
+    seat: int | None,
+    rack: tuple[int, ...],
+    unseen: Mapping[int, int],
+    playable: tuple[int, ...],
+    available: tuple[str, ...],
+) -> dict[str, Any]:
+    """The common :data:`View.OWN_KEYS` as a view's JSON writes them, in one place for
+    :meth:`View.own_dict` and a game's :meth:`~.protocol.Game.own_view_dict` (which
+    makes them without building a whole view)."""
+    return {
+        "seat": seat,
+        "rack": list(rack),
+        "unseen": {str(v): n for v, n in unseen.items()},
+        "playable": list(playable),
+        "available": list(available),
+    }
 
 
 def _summary_dict(s: TurnSummary) -> dict[str, Any]:

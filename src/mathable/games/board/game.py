@@ -35,6 +35,7 @@ from mathable.engine.explain import Explanation
 from mathable.engine.notation import Position, format_turn
 from mathable.engine.protocol import Game, GameType, HouseRules, TurnSummary, Words, seat_names
 from mathable.engine.validation import check_new_game
+from mathable.engine.view import own_fields
 from mathable.i18n import Text, lazy, lazy_plural
 from mathable.i18n import current as current_language
 
@@ -455,6 +456,14 @@ class BoardGame(Game):
             can_challenge=self.can_challenge,
             deductions=self.deductions,
         )
+
+    def own_view_dict(self, seat: int) -> dict[str, Any]:
+        """The seat's own keys of its view (its rack, what it has not seen, what it may
+        do), without the rest of :meth:`view`."""
+        if not 0 <= seat < len(self.players):
+            raise ValueError(lazy("seat {seat} is not in this game", seat=seat))
+        rack = self.rack(seat)
+        return own_fields(seat, rack, self.unseen(seat), rack, self.available(seat))
 
     def status(self) -> Words:
         """One line on the state, as a lazy text: the question the player to move must

@@ -242,9 +242,8 @@ class Views(LiveGames):
             own = {key: shared[key] for key in shared.own_keys if key not in SEAT_KEYS}
             available: tuple[str, ...] = tuple(shared["available"])
         else:
-            view = game.view(seat, explained=False)  # its summaries are the shared ones
-            own = view.own_dict()
-            available = view.available
+            own = game.own_view_dict(seat)  # the rest is the shared view's
+            available = tuple(own["available"])
             ended = None if live.timing is None else live.timing.ending_text()
             if ended is not None:  # the clock's ending (:meth:`_build_shared`), to each
                 own.update({key: str(ended) for key in ("end_reason", "status") if key in own})
