@@ -85,6 +85,9 @@ def random_sim_test(
             listed = game.legal_actions(exchanges=False)  # a view's list: all but exchanges
             if listed != [a for a in actions if action_kind(a) != "exchange"]:
                 raise ConformanceError(f"{where} step {steps}: without exchanges {listed!r}")
+            moved = {summary.seat for summary in game.summaries()}
+            if game.started != all(seat in moved for seat in game.seats_in):  # memo (O4)
+                raise ConformanceError(f"{where} step {steps}: started {game.started}")
             for seat in range(len(game.players)):  # a seat's own keys, without a view
                 own = game.own_view_dict(seat)
                 if own != game.view(seat, explained=False).own_dict():

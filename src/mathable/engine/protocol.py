@@ -515,10 +515,11 @@ class Game(ABC):
     def started(self) -> bool:
         """Whether every seat still in has completed a turn: before that a game online
         may only be aborted (ruling O4: no resignation, no claim, nothing rated). Kept
-        while the log is as long (a view asks several times)."""
+        while the log is as long (a view asks several times); once true, kept while the
+        log grows in place (a finished turn stays finished, and seats only leave)."""
         log = self._log
         known: list[Any] = self._kept("started", log, lambda: [-1, False])
-        if known[0] != len(log):
+        if known[0] != len(log) and not known[1]:
             moved = {summary.seat for summary in self.summaries()}
             known[:] = [len(log), all(s in moved for s in self.seats_in)]
         return bool(known[1])

@@ -66,9 +66,13 @@ class BoardView(View):
     def last_turn_targets(self) -> tuple[tuple[Cell, ...], ...]:
         """Per seat, the cells its last finished turn placed on."""
         last: dict[int, tuple[Cell, ...]] = {}
-        for turn in self.turns:
-            last[turn.seat] = tuple(sorted({p.cell for p in turn.placements}))
-        return tuple(last.get(seat, ()) for seat in range(len(self.players)))
+        seats = len(self.players)
+        for turn in reversed(self.turns):  # from the newest, until every seat is found
+            if turn.seat not in last:
+                last[turn.seat] = tuple(sorted({p.cell for p in turn.placements}))
+                if len(last) == seats:
+                    break
+        return tuple(last.get(seat, ()) for seat in range(seats))
 
     def to_dict(self, cell_name: Callable[[Cell], Any] | None = None) -> dict[str, Any]:
         """JSON-ready data; ``cell_name`` turns cell numbers into names if given."""
