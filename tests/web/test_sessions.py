@@ -185,6 +185,46 @@ def test_a_log_in_opens_a_new_session_and_ends_the_old(app: Any) -> None:
             assert ok(old.get("/api/me"))["account"] is False
 
 
+def test_a_read_answered_after_a_log_in_leaves_the_browser_logged_in(app: Any) -> None:
+    """The lobby's poll (a read) sent with the guest's cookie, answered after the log-in
+    that ended that session: its answer sets no cookie, as the browser would have taken
+    a fresh guest's over the account's (logged out); /api/me and writes still do."""
+    with browser(app) as laptop, browser(app) as phone:
+        account = sign_up(laptop, "Ivy")
+        ok(phone.get("/api/me"))
+        ok(phone.patch("/api/me", json={"name": "Tom"}))  # a guest with a session
+        guest = cookie_of(phone)
+        assert log_in(phone, "Ivy") == account  # the guest's session ends
+        with browser(app) as poll:  # the read sent before the log-in's answer
+            use_cookie(poll, guest)
+            for path in ("/api/games?mine=true", "/api/me/games", "/api/me/sessions"):
+                answer = poll.get(path)
+                assert answer.status_code == 200 and "set-cookie" not in answer.headers, path
+            assert "set-cookie" in poll.get("/api/me").headers  # it names a fresh guest
+        assert ok(phone.get("/api/me")) == account
+
+
+def test_a_first_visits_reads_set_no_cookie_but_its_question_who_am_i(app: Any) -> None:
+    """A first visit's reads other than /api/me set no cookie: each would have made a
+    guest of its own, the last answer's winning over a seat bound to the first."""
+    with browser(app) as visitor:
+        for path in (
+            "/api/variants",
+            "/api/bots",
+            "/api/games?mine=true",
+            "/api/me/games",
+            "/api/seeks",
+        ):
+            answer = visitor.get(path)
+            assert answer.status_code == 200 and "set-cookie" not in answer.headers, path
+        me = ok(visitor.get("/api/me"))
+        assert ok(visitor.get("/api/games?mine=true")) == []
+        assert ok(visitor.get("/api/me")) == me  # the cookie /api/me set names the guest
+    with browser(app) as writer:  # a write without a cookie makes its guest, cookie and all
+        named = ok(writer.patch("/api/me", json={"name": "Kim"}))
+        assert ok(writer.get("/api/me")) == named
+
+
 def test_log_out_ends_the_cookie_on_the_server(app: Any) -> None:
     with browser(app) as phone:
         account = sign_up(phone, "Ben")

@@ -46,6 +46,9 @@ SALT = "mathable.session"
 MAX_COOKIE = 200
 """A session cookie longer than this (characters) is not read."""
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+NAMING_READ = "/api/me"
+"""The one read whose answer sets a fresh guest's cookie (a page asks it before anything
+else, and it names the guest); any write does too (:class:`SessionCookies`)."""
 
 # -- shapes ------------------------------------------------------------------------------
 
@@ -386,10 +389,20 @@ class SessionCookies:
         if scope["type"] == "websocket":
             await self.app(scope, receive, send)
             return
+        # A fresh guest's cookie (none was sent, or it named an ended session) is set by
+        # an answer to /api/me or to a write, never by another read's: a read sent before
+        # a log-in and answered after it would put a stranger's cookie over the account's
+        # (the browser logged out), and on a first visit over a seat just bound
+        names_guest = scope["method"] not in SAFE_METHODS or scope["path"] == NAMING_READ
 
         async def sending(message: Message) -> None:
             starting = message["type"] == "http.response.start"
-            if starting and visitor.changed and visitor.session_id is not None:
+            if (
+                starting
+                and visitor.changed
+                and visitor.session_id is not None
+                and (visitor.live or names_guest)
+            ):
                 answer = MutableHeaders(scope=message)
                 answer.append("set-cookie", self._cookie(visitor.session_id, scope))
             await send(message)
