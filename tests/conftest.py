@@ -42,9 +42,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    from playwright.sync_api import sync_playwright  # only the browser tests load it
+    from playwright.sync_api import expect, sync_playwright  # only the browser tests load it
 
     from support.browser import CHROMIUM, FLAGS
+
+    # An expectation passes as soon as it holds; on a loaded machine (CI runs two workers
+    # of tests beside chromium) a page may take longer than Playwright's 5 s to get there
+    expect.set_options(timeout=15_000)
 
     assert Path(CHROMIUM).exists(), "Debian's chromium is missing: run `make test` (it installs it)"
     with sync_playwright() as playwright:
