@@ -11,6 +11,7 @@ named here too, where front ends have always found them).
 
 from __future__ import annotations
 
+import operator
 import secrets
 from abc import ABC, abstractmethod
 from collections import Counter
@@ -345,7 +346,7 @@ class Game(ABC):
         if (
             kept is None
             or len(kept[0]) > len(summaries)
-            or any(a is not b for a, b in zip(kept[0], summaries, strict=False))
+            or not all(map(operator.is_, kept[0], summaries))  # (in C: per action)
         ):
             kept = self._memos[key] = ([], [])
         sources, done = kept

@@ -140,7 +140,7 @@ class View:
             "scores": list(self.scores),
             "bag_size": self.bag_size,
             "to_move": self.to_move,
-            "unseen": {str(v): n for v, n in self.unseen.items()},
+            "unseen": counts_json(self.unseen),
             "house_rules": dict(self.house_rules),
             "over": self.over,
             "end_reason": self.end_reason,
@@ -179,10 +179,23 @@ def own_fields(
     return {
         "seat": seat,
         "rack": list(rack),
-        "unseen": {str(v): n for v, n in unseen.items()},
+        "unseen": counts_json(unseen),
         "playable": list(playable),
         "available": list(available),
     }
+
+
+_NUMBER_TEXTS: dict[int, str] = {number: str(number) for number in range(256)}
+
+
+def counts_json(counts: Mapping[int, int]) -> dict[str, int]:
+    """``{str(value): count}``: a count per value (``unseen``) as JSON writes it, without
+    a ``str`` call per value (views are built after every action, issue 34)."""
+    texts = _NUMBER_TEXTS
+    try:
+        return {texts[value]: count for value, count in counts.items()}
+    except KeyError:  # a value outside the table
+        return {str(value): count for value, count in counts.items()}
 
 
 def _summary_dict(s: TurnSummary) -> dict[str, Any]:
