@@ -12,7 +12,7 @@ import re
 
 from playwright.sync_api import Browser, Page, expect
 
-from support.browser import DESKTOP, serious
+from support.browser import DESKTOP, page_fetch, serious
 from webserver import Server
 
 
@@ -30,36 +30,12 @@ def seated(page: Page) -> None:
     expect(page.locator("#watching")).to_have_count(0)
 
 
-def test_a_first_visit_sends_nothing_before_it_knows_its_guest(
-    server: Server, browser: Browser
-) -> None:
-    """On a first visit, the answer to ``/api/me`` makes the guest and sets its cookie; a
-    request sent before that answer carries no cookie, and its answer set a second
-    guest's cookie. Arriving after a game was made, it cost the creator their seat (a
-    fresh run caught the test below seated as a spectator): every other request waits."""
-    page = browser.new_context(viewport=DESKTOP).new_page()
-    order: list[tuple[str, str]] = []
-    page.on("request", lambda r: order.append(("sent", r.url)) if "/api/" in r.url else None)
-    page.on(
-        "requestfinished",
-        lambda r: order.append(("answered", r.url)) if r.url.endswith("/api/me") else None,
-    )
-    page.goto(server.url + "/")
-    expect(page.locator("#me-name")).to_be_visible()
-    expect(page.locator("#my-games-title")).to_be_visible()  # the home page's lists asked
-    answered = order.index(("answered", server.url + "/api/me"))
-    early = [url for event, url in order[:answered] if not url.endswith("/api/me")]
-    assert early == []
-    assert len([event for event, _ in order if event == "sent"]) >= 5  # variants, bots, lists
-    page.context.close()
-
-
 def test_an_invitation_binds_the_seat_to_the_browser_and_leaves_no_token_in_the_address(
     server: Server, browser: Browser
 ) -> None:
     ann = fresh(browser, server)
     body = {"variant": "classic", "players": [{"name": "Ann"}, {"name": "Bob"}], "mode": "online"}
-    made = ann.request.post(server.url + "/api/games", data=body).json()  # Ann's cookie
+    made = page_fetch(ann, "/api/games", body)  # Ann's cookie
     game = f"/g/{made['id']}"
     ann.goto(server.url + game)  # no token anywhere: her cookie holds seat 0
     seated(ann)
@@ -95,19 +71,16 @@ def test_the_lobby_lists_my_games_my_turn_first_each_at_its_plain_address(
     body = {"variant": "classic", "players": [{"name": "Ann"}, {"name": "Bob"}], "mode": "online"}
     ids = []
     for _ in range(2):
-        made = ann.request.post(server.url + "/api/games", data=body).json()
+        made = page_fetch(ann, "/api/games", body)
         invite = made["seats"][1]["invite"].rpartition("invite=")[2]
-        joined = bob.request.post(
-            f"{server.url}/api/games/{made['id']}/join", data={"invite": invite}
-        )
-        assert joined.ok, joined.text()
+        page_fetch(bob, f"/api/games/{made['id']}/join", {"invite": invite})
         ids.append(made["id"])
     first, second = ids
-    api = server.url + "/api/games/"
-    if ann.request.get(api + first).json()["to_move"] != 0:  # Ann to move in the first
-        assert bob.request.post(api + first + "/actions", data={"action": "pass"}).ok
-    if ann.request.get(api + second).json()["to_move"] == 0:  # and not in the second
-        assert ann.request.post(api + second + "/actions", data={"action": "pass"}).ok
+    api = "/api/games/"
+    if page_fetch(ann, api + first)["to_move"] != 0:  # Ann to move in the first
+        page_fetch(bob, api + first + "/actions", {"action": "pass"})
+    if page_fetch(ann, api + second)["to_move"] == 0:  # and not in the second
+        page_fetch(ann, api + second + "/actions", {"action": "pass"})
     ann.goto(server.url + "/lobby")
     rows = ann.locator("#my-game-rows tr")
     expect(rows).to_have_count(2)

@@ -109,10 +109,6 @@ export function h(tag, attrs = {}, ...children) {
 // with the session cookie needs one of the two, which no other origin's page can send
 // without asking first (issue 30; the server checks Origin too).
 export async function api(path, options = {}) {
-  // on a first visit, the answer to /api/me makes the guest and sets its cookie: every
-  // other request waits for it, so that no answer to a request sent without the cookie
-  // sets a second guest's cookie later (over a seat just bound to the first guest)
-  if (path !== "/api/me") await whoAmI().catch(() => {});
   const headers = { "Content-Type": "application/json", "X-Requested-With": "mathable", ...options.headers };
   const response = await fetch(path, { ...options, headers });
   const text = await response.text();

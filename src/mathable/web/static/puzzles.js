@@ -7,7 +7,7 @@
 // in this browser (localStorage). "Next puzzle" draws another of the chosen band and
 // theme (issue 32: the operations the answer's equations use, + − × ÷: ?theme=×).
 
-import { SYMBOLS, announce, api, app, capsOf, h, setWhere, state, whoAmI } from "./core.js";
+import { SYMBOLS, announce, api, app, capsOf, h, setWhere, state } from "./core.js";
 import { nt, pt, t } from "./i18n.js";
 import { coordinates, targetName } from "./surface.js";
 
@@ -42,7 +42,6 @@ async function another() {
   const query = new URLSearchParams();
   if (puzzle.band) query.set("band", puzzle.band);
   if (puzzle.theme) query.set("theme", puzzle.theme);
-  await whoAmI().catch(() => {});  // as api() does: the guest's cookie first
   const first = await fetch("/api/puzzles?" + query + "&limit=1");
   const total = Number(first.headers.get("X-Total-Count") || "1");
   let offset = Math.floor(Math.random() * Math.max(1, total));
