@@ -14,7 +14,7 @@ from mathable.i18n import current as current_language
 from .actions import Cell
 from .explain import Explanation
 from .gametype import Words
-from .kept import kept
+from .kept import Kept, kept, kept_run
 
 
 @dataclass(frozen=True)
@@ -148,12 +148,22 @@ class View:
             "surface": list(self.surface),
             "playable": list(self.playable),
             "available": list(self.available),
-            "summaries": [kept(s, lang, partial(_summary_dict, s)) for s in self.summaries],
+            "summaries": self.summaries_data(lang),
             "status": self.status,
             "notice": self.notice,
             "target_notes": list(self.target_notes),
             "left": list(self.left),
         }
+
+    def summaries_data(self, lang: str) -> list[Kept]:
+        """The finished turns' summaries as JSON-ready data, their texts in ``lang``:
+        each made once and shared by every later view (:mod:`.kept`)."""
+        summaries = self.summaries
+        return kept_run(
+            ("summaries", lang),
+            lambda index: kept(summaries[index], lang, partial(_summary_dict, summaries[index])),
+            summaries,
+        )
 
     def to_dict(self, cell_name: Callable[[Cell], Any] | None = None) -> dict[str, Any]:
         """JSON-ready data: the common fields and the game's own (``cell_name`` names

@@ -396,18 +396,16 @@ class BoardGame(Game):
         """C13, the player card: tokens of each value not seen by ``seat`` (bag plus the
         other racks, unless they lie face up, as every rack does once the game is over;
         for a spectator, everything not on the board or face up)."""
-        state, variant = self._state, self.variant
-        counts = dict(variant.tokens)
-        for value, placed in state.placed_counts.items():
-            counts[value] = counts.get(value, 0) - placed
-        if variant.open_racks or self.is_over:  # face-up tiles are seen by everyone
+        state = self._state
+        counts = state.unplaced.copy()  # every value, smallest first
+        if self.variant.open_racks or self.is_over:  # face-up tiles are seen by everyone
             for rack in state.racks:
                 for value in rack:
                     counts[value] -= 1
         elif seat is not None:
             for value in state.racks[seat]:
                 counts[value] -= 1
-        return {v: counts[v] for v in variant.token_values}
+        return counts
 
     def position(self, seat: int | None = None) -> Position:
         """The one-line position as ``seat`` sees it (other racks shown by size only)."""

@@ -102,9 +102,10 @@ class BoardState:
         self.start_cells = frozenset(variant.layout.start_cells())
         self.printed = [self.board.values[c] for c in sorted(self.start_cells)]
         """The tokens printed on the board (never from the bag)."""
-        self.placed_counts: dict[int, int] = {}
-        """How many tokens of each value players have placed on the board (the printed
-        ones aside): views count the unseen tokens from it, not by scanning the board."""
+        self.unplaced: dict[int, int] = {v: variant.tokens[v] for v in variant.token_values}
+        """How many tokens of each value are not on the board yet (the bag's and the
+        racks'), smallest value first: views count the unseen tokens from it (C13), not
+        by scanning the board."""
         self.scores = [0] * players
         self.deductions = [0] * players
         self.racks: list[list[int]] = [[] for _ in range(players)]
@@ -248,7 +249,8 @@ class BoardState:
                 self.turn.first_mistake = len(self.effective)
         rack.remove(value)
         board.place(cell, value)
-        self.placed_counts[value] = self.placed_counts.get(value, 0) + 1
+        if value in self.unplaced:
+            self.unplaced[value] -= 1
         if action.extra:
             rack.append(self.bag.pop())
             rack.sort()

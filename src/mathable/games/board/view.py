@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mathable.engine.actions import Cell
-from mathable.engine.kept import kept, naming_key
+from mathable.engine.kept import Kept, kept, kept_run, named_cells, naming_key, where_not
 from mathable.engine.protocol import View, Words
 from mathable.i18n import current as current_language
 from mathable.i18n import lazy
@@ -107,20 +107,32 @@ class BoardView(View):
         naming = naming_key(cell_name)
         lang = current_language()
 
-        def turn(index: int, t: TurnRecord) -> dict[str, Any]:
-            if naming is None:
-                return turn_dict(index, t)
+        turns = self.turns
+
+        def turn(index: int) -> Kept:
+            t = turns[index]
             texts = tuple(written[index]["explanations"]) if index < len(written) else ()
             return kept(t, (lang, naming, texts), lambda: turn_dict(index, t))
 
+        if naming is None:
+            turns_data: list[Any] = [turn_dict(i, t) for i, t in enumerate(turns)]
+        elif len(written) >= len(turns):  # each turn's part is made of it and its summary
+            turns_data = kept_run(("turns", lang, naming), turn, turns, written[: len(turns)])
+        else:
+            turns_data = [turn(index) for index in range(len(turns))]
+        names = None if cell_name is None else named_cells(cell_name, len(self.surface))
         return {
             **common,
-            "board": {name(c): v for c, v in enumerate(self.surface) if v != EMPTY},
+            "board": (
+                {name(c): v for c, v in enumerate(self.surface) if v != EMPTY}
+                if names is None
+                else where_not(self.surface, names, EMPTY)
+            ),
             "turn": {
                 "placements": [placed(p) for p in self.turn_placements],
                 "points": self.turn_points,
             },
-            "turns": [turn(index, t) for index, t in enumerate(self.turns)],
+            "turns": turns_data,
             "start_draws": [list(d) for d in self.start_draws],
             "can_challenge": self.can_challenge,
             "deductions": list(self.deductions),
