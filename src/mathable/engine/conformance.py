@@ -16,7 +16,7 @@ import json
 import random
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from .acting import ActionRefused
@@ -90,8 +90,14 @@ def random_sim_test(
                 raise ConformanceError(f"{where} step {steps}: started {game.started}")
             for seat in range(len(game.players)):  # a seat's own keys, without a view
                 own = game.own_view_dict(seat)
-                if own != game.view(seat, explained=False).own_dict():
+                view = game.view(seat, explained=False)
+                if own != view.own_dict():
                     raise ConformanceError(f"{where} step {steps}: seat {seat}'s own {own!r}")
+                names = [f.name for f in fields(view)]  # made at once (View.made): a view
+                if sorted(vars(view)) != sorted(names) or view != type(view)(  # as __init__
+                    **{name: getattr(view, name) for name in names}
+                ):
+                    raise ConformanceError(f"{where} step {steps}: seat {seat}'s view {view!r}")
             before = game.snapshot()
             action = _pick(actions, rng)
             try:

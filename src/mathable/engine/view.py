@@ -5,9 +5,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import partial
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from mathable.i18n import current as current_language
 
@@ -82,6 +82,20 @@ class View:
     """The keys of :meth:`to_dict` whose values depend on the seat (:meth:`own_dict`
     makes them); every other key reads the same in every seat's view of one state, so a
     server builds and encodes those once for all seats (issue 34, cheaper actions)."""
+
+    @classmethod
+    def made(cls, **fields: Any) -> Self:
+        """``cls(**fields)``, the same view, made at once: a frozen dataclass's
+        ``__init__`` sets each field through ``object.__setattr__``, and a view is made
+        after every action and for every computer's decision (a tenth of a greedy
+        self-play game, issue 35). Every field is required, as ``__init__`` requires it."""
+        names = _field_names(cls)
+        if fields.keys() != names:
+            missing, unknown = sorted(names - fields.keys()), sorted(fields.keys() - names)
+            raise TypeError(f"{cls.__name__}: missing fields {missing}, unknown {unknown}")
+        view = object.__new__(cls)
+        object.__setattr__(view, "__dict__", fields)
+        return view
 
     @property
     def status(self) -> str:
@@ -218,3 +232,14 @@ def _summary_dict(s: TurnSummary) -> dict[str, Any]:
         "explanations": [e.text() for e in s.explanations],
         "no_fit": s.no_fit,
     }
+
+
+_FIELDS: dict[type, frozenset[str]] = {}
+
+
+def _field_names(cls: type) -> frozenset[str]:
+    """The names of a view class's fields, read once per class."""
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS.setdefault(cls, frozenset(f.name for f in fields(cls)))
+    return names

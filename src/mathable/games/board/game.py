@@ -425,7 +425,7 @@ class BoardGame(Game):
             raise ValueError(lazy("seat {seat} is not in this game", seat=seat))
         n = len(self.players)
         over = self.is_over
-        return BoardView(
+        return BoardView.made(
             variant=self.variant.name,
             seat=seat,
             players=self.players,

@@ -456,7 +456,7 @@ class QuattroGame(Game):
             status.append(lazy("put the {value} you drew on a pile", value=drawn))
         elif seat == self.to_move and self.phase == "after":
             status.append(lazy("exchange one card or take a penalty card"))
-        return PilesView(
+        return PilesView.made(
             variant=QUATTRO.name,
             seat=seat,
             players=self.players,
