@@ -430,7 +430,7 @@ class BoardGame(Game):
             seat=seat,
             players=self.players,
             rack=self.rack(seat) if seat is not None else (),
-            rack_sizes=tuple(len(self.rack(s)) for s in range(n)),
+            rack_sizes=tuple(map(len, self._state.racks)),
             scores=self.scores,
             bag_size=self.bag_size,
             to_move=self.to_move,
