@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from mathable.ai import BOTS, get_bot
 from mathable.ai.analysis import analyse_game, summarise
 from mathable.ai.arena import play_game, seating, tally, wilson
-from mathable.ai.search import best_turn
+from mathable.ai.search import best_placement, best_turn
 from mathable.cli.app import app
 from mathable.engine import records
 from mathable.engine.actions import Place
@@ -22,7 +22,7 @@ from mathable.games import registry
 from mathable.games.board.board import Board
 from mathable.games.board.game import BoardGame
 from mathable.games.board.turns import Setup
-from mathable.games.board.variants import CLASSIC, JUNIOR, Variant
+from mathable.games.board.variants import CLASSIC, JUNIOR, JUNIOR_NUMBERS, Variant
 from mathable.games.registry import GAMES, new_game
 
 
@@ -71,6 +71,25 @@ def test_strong_search_equals_brute_force_on_200_small_positions() -> None:
             checked += 1
             bonus_seen += plan.bonus > 0
     assert checked == 200 and bonus_seen > 0
+
+
+def test_the_best_placement_is_the_best_scoring_single_placement() -> None:
+    """Greedy's choice (``best_placement``, compiled with the search, issue 35): the most
+    points, then the higher value, then the lower cell, as a scan of every placement."""
+    checked = 0
+    for variant in (CLASSIC, JUNIOR, JUNIOR_NUMBERS):
+        for game in _random_positions(variant, 60, seed=len(variant.name)):
+            rack = list(game.rack(game.to_move))
+            options = [
+                (variant.placement_points(game.board, cell, value), value, -cell)
+                for value in set(rack)
+                for cell in variant.legal_cells(game.board, value, False)
+            ]
+            best = max(options, default=None)
+            expected = None if best is None else (-best[2], best[1])
+            assert best_placement(variant, game.board, rack) == expected, f"{game!r}"
+            checked += 1
+    assert checked == 180
 
 
 def board_points(

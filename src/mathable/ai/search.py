@@ -136,6 +136,21 @@ class _TurnSearch:
                 board.unplace()
 
 
+def best_placement(
+    variant: Variant, board: Board, rack: Sequence[int], strict: bool = False
+) -> tuple[int, int] | None:
+    """The highest-scoring single placement from ``rack`` as ``(cell, value)``; ties go
+    to the higher value, then to the lower cell. None if no token fits. The greedy
+    player's choice, here with the search so that it runs compiled (issue 35)."""
+    best_points, best_value, best_cell = -1, -1, -1
+    for value in sorted(set(rack)):
+        for cell in variant.legal_cells(board, value, strict):
+            points = variant.placement_points(board, cell, value)
+            if (points, value, -cell) > (best_points, best_value, -best_cell):
+                best_points, best_value, best_cell = points, value, cell
+    return None if best_cell < 0 else (best_cell, best_value)
+
+
 def _can_place(variant: Variant, board: Board, values: Sequence[int], strict: bool) -> bool:
     return any(variant.legal_cells(board, v, strict) for v in set(values))
 

@@ -6,6 +6,7 @@ from mathable.engine.actions import Action, EndTurn, Exchange, Pass, Place
 from mathable.games.board.view import BoardView
 
 from .base import FamilyBot
+from .search import best_placement
 
 
 class GentleBot(FamilyBot):
@@ -45,17 +46,11 @@ class GreedyBot(FamilyBot):
 
     def act_on_board(self, view: BoardView) -> Action:
         variant, board = self.memory.board_for(view)
-        strict = view.house_rules.get("strict", False)
-        best: tuple[int, int, int] | None = None
-        for value in sorted(set(view.rack)):
-            for cell in sorted(variant.legal_cells(board, value, strict)):
-                key = (variant.placement_points(board, cell, value), value, -cell)
-                if best is None or key > best:
-                    best = key
+        best = best_placement(variant, board, view.rack, view.house_rules.get("strict", False))
         if best is not None:
-            cell = -best[2]
+            cell, value = best
             extra = len(view.rack) <= 3 and variant.extra_token_refusal(cell, view.bag_size) is None
-            return Place(cell, best[1], extra)
+            return Place(cell, value, extra)
         if view.turn_placements:
             return EndTurn()
         return _stuck(view)
