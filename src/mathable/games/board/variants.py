@@ -20,6 +20,10 @@ from .board import Board, RuleTables
 from .geometry import Cell
 from .layouts import Layout, Square, packaged_layout
 
+_RULE_TABLES: dict[int, tuple[Variant, RuleTables]] = {}
+"""Each variant's tables, by the variant's identity (held: variants are few and live for
+good; a variant made afresh, as tests do, is another key)."""
+
 
 @dataclass(frozen=True)
 class Variant:
@@ -75,8 +79,14 @@ class Variant:
 
     @property
     def rule_tables(self) -> RuleTables:
-        """Geometry and per-cell operations for this variant's board."""
-        return RuleTables.for_board(self.layout, self.ops, frozenset(self.tokens))
+        """Geometry and per-cell operations for this variant's board, made once per
+        variant: looking them up by layout hashes every square, and every new board asks
+        (a game's, each computer's: issue 35, faster self-play)."""
+        found = _RULE_TABLES.get(id(self))
+        if found is None or found[0] is not self:
+            found = (self, RuleTables.for_board(self.layout, self.ops, frozenset(self.tokens)))
+            _RULE_TABLES[id(self)] = found
+        return found[1]
 
     def new_board(self, initial: dict[Cell, int] | None = None) -> Board:
         """A board as at the start of a game, or holding ``initial``."""
