@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
-from functools import cached_property
+from typing import Any, cast
 
 from mathable.engine.arithmetic import ALL_OPS, Op
 from mathable.engine.errors import IllegalMove
@@ -20,9 +20,19 @@ from .board import Board, RuleTables
 from .geometry import Cell
 from .layouts import Layout, Square, packaged_layout
 
-_RULE_TABLES: dict[int, tuple[Variant, RuleTables]] = {}
-"""Each variant's tables, by the variant's identity (held: variants are few and live for
-good; a variant made afresh, as tests do, is another key)."""
+_MEMOS: dict[int, tuple[Variant, dict[str, Any]]] = {}
+"""What each variant makes once (its tables, its restriction squares...), by the variant's
+identity (held: variants are few and live for good; one made afresh, as tests do, is
+another key). Not ``cached_property``: under mypyc it is a plain property, and what it
+makes was made again at every call (every new board hashed the whole layout)."""
+
+
+def _memo(variant: Variant) -> dict[str, Any]:
+    """The variant's own memo (:data:`_MEMOS`)."""
+    found = _MEMOS.get(id(variant))
+    if found is None or found[0] is not variant:
+        found = _MEMOS[id(variant)] = (variant, {})
+    return found[1]
 
 
 @dataclass(frozen=True)
@@ -67,10 +77,14 @@ class Variant:
     """The rules in a page, in our words, rule numbers in brackets (help screens): one
     lazy text per paragraph, the first its title."""
 
-    @cached_property
+    @property
     def token_values(self) -> tuple[int, ...]:
         """The values the tokens take, smallest first."""
-        return tuple(sorted(self.tokens))
+        memo = _memo(self)
+        found = memo.get("token_values")
+        if found is None:
+            found = memo["token_values"] = tuple(sorted(self.tokens))
+        return cast(tuple[int, ...], found)
 
     @property
     def layout(self) -> Layout:
@@ -82,11 +96,13 @@ class Variant:
         """Geometry and per-cell operations for this variant's board, made once per
         variant: looking them up by layout hashes every square, and every new board asks
         (a game's, each computer's: issue 35, faster self-play)."""
-        found = _RULE_TABLES.get(id(self))
-        if found is None or found[0] is not self:
-            found = (self, RuleTables.for_board(self.layout, self.ops, frozenset(self.tokens)))
-            _RULE_TABLES[id(self)] = found
-        return found[1]
+        memo = _memo(self)
+        found = memo.get("rule_tables")
+        if found is None:
+            found = memo["rule_tables"] = RuleTables.for_board(
+                self.layout, self.ops, frozenset(self.tokens)
+            )
+        return cast(RuleTables, found)
 
     def new_board(self, initial: dict[Cell, int] | None = None) -> Board:
         """A board as at the start of a game, or holding ``initial``."""
@@ -128,11 +144,17 @@ class Variant:
         every game with a board)."""
         return ("allow_undo", "hints", "table_referee")
 
-    @cached_property
+    @property
     def restriction_cells(self) -> frozenset[Cell]:
         """The restriction squares (C5), where a token may take the extra token (C7)."""
-        squares = self.layout.squares
-        return frozenset(c for c, sq in enumerate(squares) if sq.restriction is not None)
+        memo = _memo(self)
+        found = memo.get("restriction_cells")
+        if found is None:
+            squares = self.layout.squares
+            found = memo["restriction_cells"] = frozenset(
+                c for c, sq in enumerate(squares) if sq.restriction is not None
+            )
+        return cast(frozenset[Cell], found)
 
     def extra_token_refusal(self, cell: Cell, bag_size: int) -> tuple[Text, str] | None:
         """C7 in one place: why a token placed on ``cell`` may not take the extra token
@@ -155,14 +177,18 @@ class NumberedVariant(Variant):
     """Junior's back side: each tile goes on a square printed with its number (K2) and
     scores 1 when the two tiles next to it in a line make it by + or -."""
 
-    @cached_property
+    @property
     def number_cells(self) -> dict[int, tuple[Cell, ...]]:
         """The squares printed with each number."""
-        cells: dict[int, list[Cell]] = {}
-        for cell, square in enumerate(self.layout.squares):
-            if square.number is not None:
-                cells.setdefault(square.number, []).append(cell)
-        return {v: tuple(c) for v, c in cells.items()}
+        memo = _memo(self)
+        found = memo.get("number_cells")
+        if found is None:
+            cells: dict[int, list[Cell]] = {}
+            for cell, square in enumerate(self.layout.squares):
+                if square.number is not None:
+                    cells.setdefault(square.number, []).append(cell)
+            found = memo["number_cells"] = {v: tuple(c) for v, c in cells.items()}
+        return cast(dict[int, tuple[Cell, ...]], found)
 
     def house_rules_offered(self) -> tuple[str, ...]:
         return (*super().house_rules_offered(), "strict")  # K2
