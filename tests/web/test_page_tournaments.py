@@ -45,10 +45,16 @@ def finish(first: httpx.Client, game_id: str, second: httpx.Client) -> None:
     game = f"/api/games/{game_id}"
 
     def seat_of(client: httpx.Client) -> int:
-        """The client's seat, from its view once the game answers it (a bound)."""
+        """The client's seat, from its view once the game answers it (a bound); else
+        what the server answered last, to say why."""
         deadline = time.monotonic() + 30
-        while "seat" not in (view := client.get(game).json()) and time.monotonic() < deadline:
+        while True:
+            answer = client.get(game)
+            view = answer.json()
+            if "seat" in view or time.monotonic() > deadline:
+                break
             time.sleep(0.2)
+        assert view.get("seat") is not None, f"{game}: {answer.status_code} {answer.text}"
         return int(view["seat"])
 
     by_seat = {seat_of(c): c for c in (first, second)}
