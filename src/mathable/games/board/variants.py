@@ -6,9 +6,9 @@ what differs, the way python-chess's ``variant.py`` does.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from mathable.engine.arithmetic import ALL_OPS, Op
 from mathable.engine.errors import IllegalMove
@@ -20,6 +20,8 @@ from .board import Board, RuleTables
 from .geometry import Cell
 from .layouts import Layout, Square, packaged_layout
 
+T = TypeVar("T")
+
 _MEMOS: dict[int, tuple[Variant, dict[str, Any]]] = {}
 """What each variant makes once (its tables, its restriction squares...), by the variant's
 identity (held: variants are few and live for good; one made afresh, as tests do, is
@@ -27,12 +29,36 @@ another key). Not ``cached_property``: under mypyc it is a plain property, and w
 makes was made again at every call (every new board hashed the whole layout)."""
 
 
-def _memo(variant: Variant) -> dict[str, Any]:
-    """The variant's own memo (:data:`_MEMOS`)."""
+def _made_once(variant: Variant, name: str, make: Callable[[Variant], T]) -> T:
+    """``make(variant)``, made once per variant and ``name`` (:data:`_MEMOS`)."""
     found = _MEMOS.get(id(variant))
     if found is None or found[0] is not variant:
         found = _MEMOS[id(variant)] = (variant, {})
-    return found[1]
+    memo = found[1]
+    if name not in memo:
+        memo[name] = make(variant)
+    return cast(T, memo[name])
+
+
+def _token_values(variant: Variant) -> tuple[int, ...]:
+    return tuple(sorted(variant.tokens))
+
+
+def _rule_tables(variant: Variant) -> RuleTables:
+    return RuleTables.for_board(variant.layout, variant.ops, frozenset(variant.tokens))
+
+
+def _restriction_cells(variant: Variant) -> frozenset[Cell]:
+    squares = variant.layout.squares
+    return frozenset(c for c, sq in enumerate(squares) if sq.restriction is not None)
+
+
+def _number_cells(variant: Variant) -> dict[int, tuple[Cell, ...]]:
+    cells: dict[int, list[Cell]] = {}
+    for cell, square in enumerate(variant.layout.squares):
+        if square.number is not None:
+            cells.setdefault(square.number, []).append(cell)
+    return {v: tuple(c) for v, c in cells.items()}
 
 
 @dataclass(frozen=True)
@@ -80,11 +106,7 @@ class Variant:
     @property
     def token_values(self) -> tuple[int, ...]:
         """The values the tokens take, smallest first."""
-        memo = _memo(self)
-        found = memo.get("token_values")
-        if found is None:
-            found = memo["token_values"] = tuple(sorted(self.tokens))
-        return cast(tuple[int, ...], found)
+        return _made_once(self, "token_values", _token_values)
 
     @property
     def layout(self) -> Layout:
@@ -96,13 +118,7 @@ class Variant:
         """Geometry and per-cell operations for this variant's board, made once per
         variant: looking them up by layout hashes every square, and every new board asks
         (a game's, each computer's: issue 35, faster self-play)."""
-        memo = _memo(self)
-        found = memo.get("rule_tables")
-        if found is None:
-            found = memo["rule_tables"] = RuleTables.for_board(
-                self.layout, self.ops, frozenset(self.tokens)
-            )
-        return cast(RuleTables, found)
+        return _made_once(self, "rule_tables", _rule_tables)
 
     def new_board(self, initial: dict[Cell, int] | None = None) -> Board:
         """A board as at the start of a game, or holding ``initial``."""
@@ -147,14 +163,7 @@ class Variant:
     @property
     def restriction_cells(self) -> frozenset[Cell]:
         """The restriction squares (C5), where a token may take the extra token (C7)."""
-        memo = _memo(self)
-        found = memo.get("restriction_cells")
-        if found is None:
-            squares = self.layout.squares
-            found = memo["restriction_cells"] = frozenset(
-                c for c, sq in enumerate(squares) if sq.restriction is not None
-            )
-        return cast(frozenset[Cell], found)
+        return _made_once(self, "restriction_cells", _restriction_cells)
 
     def extra_token_refusal(self, cell: Cell, bag_size: int) -> tuple[Text, str] | None:
         """C7 in one place: why a token placed on ``cell`` may not take the extra token
@@ -180,15 +189,7 @@ class NumberedVariant(Variant):
     @property
     def number_cells(self) -> dict[int, tuple[Cell, ...]]:
         """The squares printed with each number."""
-        memo = _memo(self)
-        found = memo.get("number_cells")
-        if found is None:
-            cells: dict[int, list[Cell]] = {}
-            for cell, square in enumerate(self.layout.squares):
-                if square.number is not None:
-                    cells.setdefault(square.number, []).append(cell)
-            found = memo["number_cells"] = {v: tuple(c) for v, c in cells.items()}
-        return cast(dict[int, tuple[Cell, ...]], found)
+        return _made_once(self, "number_cells", _number_cells)
 
     def house_rules_offered(self) -> tuple[str, ...]:
         return (*super().house_rules_offered(), "strict")  # K2
