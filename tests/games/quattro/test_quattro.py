@@ -259,15 +259,20 @@ def test_q5_a_blocked_round_says_so_and_who_won_it_with_the_fewest_cards() -> No
 
 def test_q5_a_blocked_round_mid_match_is_told_in_the_turns() -> None:
     """Q5: a blocked round that is not the last is written on the turn that blocked it,
-    and the match goes on to the next round."""
-    game = _blocked(((51, 53, 61), (55, 57)), rounds=2)
-    game.apply(Pass())
-    game.apply(Pass())
-    assert not game.is_over and game.round == 2 and game.scores == (0, 1)
-    assert game.summaries()[-1].note == (
+    and the match goes on to the next round; so it is when the turns are written after
+    every action, as views are (each turn written once)."""
+    blocked = (
         "round 1 blocked: nobody could play, draw or rebuild the reserve; "
         "Bob won it with the fewest cards (2)"
     )
+    for seen_after_each_action in (False, True):
+        game = _blocked(((51, 53, 61), (55, 57)), rounds=2)
+        for _ in range(2):
+            game.apply(Pass())
+            if seen_after_each_action:
+                game.view(0)
+        assert not game.is_over and game.round == 2 and game.scores == (0, 1)
+        assert [s.note for s in game.summaries()] == ["", blocked]
 
 
 def test_c13_a_card_the_player_drew_is_not_unseen_by_that_player() -> None:

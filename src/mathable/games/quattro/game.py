@@ -48,6 +48,7 @@ from mathable.engine.protocol import (
 )
 from mathable.engine.tokens import CLASSIC_TOKENS
 from mathable.engine.validation import check_new_game
+from mathable.engine.view import own_fields
 from mathable.i18n import current as current_language
 from mathable.i18n import lazy, lazy_plural
 
@@ -447,15 +448,6 @@ class QuattroGame(Game):
         n = len(self.players)
         drawn = self.drawn if seat == self.to_move else None
         rack = self.rack(seat) if seat is not None else ()
-        status: list[Words] = []
-        if self.rounds > 1:
-            status.append(lazy("round {round} of {rounds}", round=self.round, rounds=self.rounds))
-        if self.diagonals:
-            status.append(lazy("DIAGO: diagonals count"))
-        if drawn is not None:
-            status.append(lazy("put the {value} you drew on a pile", value=drawn))
-        elif seat == self.to_move and self.phase == "after":
-            status.append(lazy("exchange one card or take a penalty card"))
         return PilesView.made(
             variant=QUATTRO.name,
             seat=seat,
@@ -474,7 +466,7 @@ class QuattroGame(Game):
             playable=(drawn,) if drawn is not None else rack,
             available=self.available(seat),
             summaries=self.explained_summaries() if explained else self.summaries(),
-            status_text=joined(status),
+            status_text=self._status(seat, drawn),
             left=self.left,
             pile_sizes=self.pile_sizes,
             trash_size=len(self._state.trash),
@@ -488,6 +480,32 @@ class QuattroGame(Game):
             turns=self.turns,
         )
 
+    def own_view_dict(self, seat: int) -> dict[str, Any]:
+        """The seat's own keys of its view (its hand, what it has not seen, what it may
+        do, its drawn card and the status line that speaks of it), without the rest of
+        :meth:`view`."""
+        if not 0 <= seat < len(self.players):
+            raise ValueError(lazy("seat {seat} is not in this game", seat=seat))
+        drawn = self.drawn if seat == self.to_move else None
+        rack = self.rack(seat)
+        playable = (drawn,) if drawn is not None else rack
+        own = own_fields(seat, rack, self.unseen(seat), playable, self.available(seat))
+        return {**own, "status": str(self._status(seat, drawn)), "drawn": drawn}
+
+    def _status(self, seat: int | None, drawn: int | None) -> Words:
+        """The view's status line for ``seat``: the round, DIAGO, and what the seat to
+        move must do with the card it drew or after its turn."""
+        status: list[Words] = []
+        if self.rounds > 1:
+            status.append(lazy("round {round} of {rounds}", round=self.round, rounds=self.rounds))
+        if self.diagonals:
+            status.append(lazy("DIAGO: diagonals count"))
+        if drawn is not None:
+            status.append(lazy("put the {value} you drew on a pile", value=drawn))
+        elif seat == self.to_move and self.phase == "after":
+            status.append(lazy("exchange one card or take a penalty card"))
+        return joined(status)
+
     def available(self, seat: int | None) -> tuple[str, ...]:
         """The action keywords ``seat`` may use now."""
         if seat is None or seat != self.to_move or self._state.out[seat]:
@@ -497,10 +515,15 @@ class QuattroGame(Game):
 
     def summaries(self) -> tuple[TurnSummary, ...]:
         """Every finished turn in words: the cards played, or the stuck turn's draw; the
-        turn that blocked a round says so (Q5)."""
-        out = []
-        blocked = {b[0]: self._blocked_text(b) for b in self._state.blocked}
-        for index, turn in enumerate(self._state.turns):
+        turn that blocked a round says so (Q5). Written once per turn (views are built
+        after every action): a turn and the round it blocked are recorded in one step."""
+        state = self._state
+        written = state.summaries
+        if len(written) == len(state.turns):
+            return tuple(written)
+        blocked = {b[0]: b for b in state.blocked if b[0] >= len(written)}
+        for index in range(len(written), len(state.turns)):
+            turn = state.turns[index]
             plays = format_turn([Place(p, v) for p, v in turn.plays], PILE_NAMES)
             if turn.drawn_to is not None:
                 pile, value = turn.drawn_to
@@ -514,10 +537,10 @@ class QuattroGame(Game):
             if turn.won_round:
                 notes.append(lazy("won the round"))
             if index in blocked:
-                notes.append(blocked[index])
+                notes.append(self._blocked_text(blocked[index]))
             stuck = turn.drawn_to is not None  # no card fitted: one was drawn (Q3)
-            out.append(TurnSummary(turn.seat, text, 0, tuple(notes), no_fit=stuck))
-        return tuple(out)
+            written.append(TurnSummary(turn.seat, text, 0, tuple(notes), no_fit=stuck))
+        return tuple(written)
 
 
 class QuattroPlays:

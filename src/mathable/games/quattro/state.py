@@ -28,6 +28,7 @@ from mathable.engine.explain import Explanation, equation
 from mathable.engine.notation import format_action
 from mathable.engine.protocol import (
     TargetNames,
+    TurnSummary,
     Words,
 )
 from mathable.engine.rng import Rng
@@ -101,6 +102,8 @@ class QuattroState:
         self.played: list[tuple[int, int]] = []
         self.drawn_to: tuple[int, int] | None = None
         self.turns: list[QuattroTurn] = []
+        self.summaries: list[TurnSummary] = []
+        """The finished turns in words, written once each (see QuattroGame.summaries)."""
         self.idle = 0
         self.over = False
         self.end_reason: Words = ""
