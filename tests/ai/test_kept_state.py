@@ -23,7 +23,7 @@ from mathable.games.registry import new_game
 
 def tables(board: Board) -> tuple[object, ...]:
     """Every incremental table of a board, as comparable data."""
-    return (list(board.values), list(board.masks), list(board.twice), dict(board.cells_of))
+    return (list(board.values), list(board.masks), list(board.twice), list(board.cells_by_bit))
 
 
 @settings(max_examples=12, deadline=None)

@@ -65,7 +65,11 @@ def search_turns(
     """
     search = _TurnSearch(variant, board, started_with, strict, node_limit)
     search.dfs(0, 0, sorted(rack))
-    return list(search.plans.values())
+    plans = []
+    for path, points, left in search.plans.values():
+        bonus = variant.turn_bonus(started_with, len(left)) if path else 0
+        plans.append(TurnPlan(path, points, bonus, left))
+    return plans
 
 
 class _TurnSearch:
@@ -91,7 +95,10 @@ class _TurnSearch:
         self.must_place_all = not variant.partial_turns  # K2
         self.nodes = 0
         self.best: dict[int, int] = {}
-        self.plans: dict[int, TurnPlan] = {}
+        self.plans: dict[int, tuple[tuple[tuple[int, int], ...], int, tuple[int, ...]]] = {}
+        """Per position reached, its best way there: the placements, their points and
+        the tokens left (made into plans at the end: a position is often reached again
+        by a better order, and most are never chosen)."""
         self.path: list[tuple[int, int]] = []
 
     def record(self, key: int, points: int, left: list[int]) -> None:
@@ -99,8 +106,7 @@ class _TurnSearch:
         variant = self.variant
         if self.must_place_all and left and _can_place(variant, self.board, left, self.strict):
             return  # K2: the turn goes on while tiles can be placed
-        bonus = variant.turn_bonus(self.started_with, len(left)) if self.path else 0
-        self.plans[key] = TurnPlan(tuple(self.path), points, bonus, tuple(left))
+        self.plans[key] = (tuple(self.path), points, tuple(left))
 
     def dfs(self, key: int, points: int, left: list[int]) -> None:
         """Search every continuation of the position ``key`` worth ``points`` with the

@@ -94,11 +94,11 @@ def test_unplace_restores_the_tables() -> None:
     assert undone >= 3 * 300 and changed == undone  # most positions had 5 to try
 
 
-def _tables(board: Board) -> tuple[list[int], list[int], list[int], dict[int, int]]:
+def _tables(board: Board) -> tuple[list[int], list[int], list[int], list[int]]:
     """Every incremental table of ``board``, as comparable data."""
     return (
         list(board.values),
         list(board.masks),
         list(board.twice),
-        dict(board.cells_of),
+        list(board.cells_by_bit),
     )

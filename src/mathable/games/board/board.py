@@ -19,6 +19,10 @@ of every computer player's thinking).
 12
 >>> [board.grid.name(c) for c in board.cells_accepting(16)]
 ['J8']
+>>> board.cells_of[16] == 1 << board.grid.parse("J8")
+True
+>>> board.cells_accepting(200), board.cells_accepting(-1), board.points(i8, 200)
+([], [], 0)
 """
 
 from __future__ import annotations
@@ -56,7 +60,15 @@ class RuleTables:
     bit_of: dict[int, int] = field(repr=False)
     op_codes: tuple[int, ...] = field(repr=False)
     """``cell_ops`` as plain ints, the operations part of :meth:`result_mask`'s key."""
-    _masks: dict[int, int] = field(default_factory=dict, repr=False)
+    index_by_value: tuple[int, ...] = field(repr=False)
+    """Per value below ``2 ** _VALUE_BITS``, its bit's index in a mask (-1: not
+    tracked): :attr:`bit_of` read by index, in the turn search's inner loop."""
+    _masks: list[int] = field(
+        default_factory=lambda: [-1] * (1 << (_OP_BITS + 2 * _VALUE_BITS)), repr=False
+    )
+    """:meth:`result_mask`'s memo, a flat table indexed by its key (-1: not made yet): a
+    list read by index where a dictionary was hashed (the turn search's innermost
+    lookup, issue 35)."""
 
     @staticmethod
     @cache
@@ -75,7 +87,28 @@ class RuleTables:
         if in_order and (in_order[0] < 0 or in_order[-1] >= 1 << _VALUE_BITS):
             raise ValueError(f"token values must lie in 0..{(1 << _VALUE_BITS) - 1}")
         codes = tuple(int(o) for o in cell_ops)
-        return RuleTables(layout, ops, values, cell_ops, multipliers, in_order, bit_of, codes)
+        index_by_value = [-1] * (1 << _VALUE_BITS)
+        for index, value in enumerate(in_order):
+            index_by_value[value] = index
+        return RuleTables(
+            layout,
+            ops,
+            values,
+            cell_ops,
+            multipliers,
+            in_order,
+            bit_of,
+            codes,
+            tuple(index_by_value),
+        )
+
+    def bit(self, value: int) -> int:
+        """``value``'s bit in a mask (0 for a value not tracked)."""
+        if 0 <= value < len(self.index_by_value):
+            index = self.index_by_value[value]
+            if index >= 0:
+                return 1 << index
+        return 0
 
     def results(self, a: int, b: int, ops: Op) -> tuple[int, ...]:
         """The tracked values that ``ops`` make from ``a`` and ``b``."""
@@ -86,8 +119,8 @@ class RuleTables:
         from ``a`` and ``b``, as a mask (memoised under one int: a few hundred pairs
         occur in a game, and this is the board's innermost lookup)."""
         key = (((op_code << _VALUE_BITS) | a) << _VALUE_BITS) | b
-        found = self._masks.get(key)
-        if found is None:
+        found = self._masks[key]
+        if found < 0:
             bit_of = self.bit_of
             found = 0
             for v in pair_results(a, b, Op(op_code)):
@@ -104,6 +137,9 @@ class RuleTables:
 _VALUE_BITS = 7
 """Token values fit in this many bits (the largest is 90)."""
 
+_OP_BITS = 4
+"""An ``Op`` set fits in this many bits (the four operations)."""
+
 
 def _bits(mask: int) -> list[int]:
     """The positions of the set bits of ``mask``, lowest first."""
@@ -118,7 +154,7 @@ def _bits(mask: int) -> list[int]:
 class Board:
     """Tokens on a board and, per empty cell, the values accepted and their equations."""
 
-    __slots__ = ("_history", "_undo", "cells_of", "grid", "masks", "rules", "twice", "values")
+    __slots__ = ("_history", "_undo", "cells_by_bit", "grid", "masks", "rules", "twice", "values")
 
     rules: RuleTables
     grid: Grid
@@ -127,7 +163,9 @@ class Board:
     """Per cell, the values a token may take there (0 on a filled cell)."""
     twice: list[int]
     """Per cell, the values that complete two equations or more there."""
-    cells_of: dict[int, int]
+    cells_by_bit: list[int]
+    """Per tracked value (by its bit's index), the empty cells that accept it as a bit
+    set over the cells (a list read by index: flipped at every placement in search)."""
     """Per value, the cells that accept it, as a bit set over the cells."""
     _history: list[Cell]
     _undo: list[list[int]]
@@ -147,7 +185,7 @@ class Board:
             self.values = list(like.values)
             self.masks = list(like.masks)
             self.twice = list(like.twice)
-            self.cells_of = dict(like.cells_of)
+            self.cells_by_bit = list(like.cells_by_bit)
             self._history = list(like._history)
             self._undo = list(like._undo)
             return
@@ -160,7 +198,7 @@ class Board:
             self.values[cell] = value
         self.masks = [0] * n
         self.twice = [0] * n
-        self.cells_of = dict.fromkeys(rules.values, 0)
+        self.cells_by_bit = [0] * len(rules.values_in_order)
         self._history = []
         self._undo = []
         for cell in range(n):
@@ -182,7 +220,7 @@ class Board:
 
     def equations(self, cell: Cell, value: int) -> int:
         """How many equations a token ``value`` on ``cell`` completes (C4, C5); 0 if none."""
-        bit = self.rules.bit_of.get(value, 0)
+        bit = self.rules.bit(value)
         if not self.masks[cell] & bit:
             return 0
         if not self.twice[cell] & bit:
@@ -200,7 +238,7 @@ class Board:
 
     def points(self, cell: Cell, value: int) -> int:
         """Points of placing ``value`` on ``cell`` now (C6): value x equations x award."""
-        bit = self.rules.bit_of.get(value, 0)
+        bit = self.rules.bit(value)
         if not self.masks[cell] & bit:
             return 0
         if self.twice[cell] & bit:
@@ -209,12 +247,25 @@ class Board:
 
     def cells_accepting(self, value: int) -> list[Cell]:
         """The empty cells where ``value`` is legal, in cell order."""
-        return _bits(self.cells_of.get(value, 0))
+        return _bits(self._cells_for(value))
 
     def has_placement(self, values: Iterable[int]) -> bool:
         """Whether any of ``values`` has a legal cell."""
-        cells_of = self.cells_of
-        return any(cells_of.get(v, 0) for v in values)
+        return any(self._cells_for(v) for v in values)
+
+    @property
+    def cells_of(self) -> dict[int, int]:
+        """Per tracked value, the empty cells that accept it as a bit set over the cells."""
+        return dict(zip(self.rules.values_in_order, self.cells_by_bit, strict=True))
+
+    def _cells_for(self, value: int) -> int:
+        """The empty cells that accept ``value``, as a bit set (0 if not tracked)."""
+        by_value = self.rules.index_by_value
+        if 0 <= value < len(by_value):
+            index = by_value[value]
+            if index >= 0:
+                return self.cells_by_bit[index]
+        return 0
 
     def placed(self) -> dict[Cell, int]:
         """Every token on the board, by cell (printed ones included)."""
@@ -324,9 +375,8 @@ class Board:
     def _move_bits(self, cell: Cell, changed: int) -> None:
         """Flip ``cell`` in the cell sets of the values whose bits ``changed`` holds."""
         here = 1 << cell
-        cells_of = self.cells_of
-        in_order = self.rules.values_in_order
+        cells = self.cells_by_bit
         while changed:
             low = changed & -changed
-            cells_of[in_order[low.bit_length() - 1]] ^= here
+            cells[low.bit_length() - 1] ^= here
             changed ^= low
