@@ -63,6 +63,9 @@ class RuleTables:
     index_by_value: tuple[int, ...] = field(repr=False)
     """Per value below ``2 ** _VALUE_BITS``, its bit's index in a mask (-1: not
     tracked): :attr:`bit_of` read by index, in the turn search's inner loop."""
+    words: int = field(repr=False)
+    """How many words of :data:`_WORD_BITS` cells a set of cells takes (see
+    :attr:`Board.cells_by_bit`)."""
     _masks: list[int] = field(
         default_factory=lambda: [-1] * (1 << (_OP_BITS + 2 * _VALUE_BITS)), repr=False
     )
@@ -100,6 +103,7 @@ class RuleTables:
             bit_of,
             codes,
             tuple(index_by_value),
+            -(-len(layout.squares) // _WORD_BITS),
         )
 
     def bit(self, value: int) -> int:
@@ -140,6 +144,11 @@ _VALUE_BITS = 7
 _OP_BITS = 4
 """An ``Op`` set fits in this many bits (the four operations)."""
 
+_WORD_BITS = 60
+"""Cells per word of a set of cells: a word stays a small int (below 2**62), which the
+compiled build keeps unboxed, where a set of a whole board's 196 cells would be a big
+int made anew at every change."""
+
 
 def _bits(mask: int) -> list[int]:
     """The positions of the set bits of ``mask``, lowest first."""
@@ -164,8 +173,10 @@ class Board:
     twice: list[int]
     """Per cell, the values that complete two equations or more there."""
     cells_by_bit: list[int]
-    """Per tracked value (by its bit's index), the empty cells that accept it as a bit
-    set over the cells (a list read by index: flipped at every placement in search)."""
+    """Per tracked value (by its bit's index ``i``), the empty cells that accept it as
+    a bit set over the cells, in words of :data:`_WORD_BITS` cells: cell ``c`` is bit
+    ``c % _WORD_BITS`` of item ``i * words + c // _WORD_BITS`` (flipped at every
+    placement in search: a list read by index, of small ints)."""
     """Per value, the cells that accept it, as a bit set over the cells."""
     _history: list[Cell]
     _undo: list[list[int]]
@@ -198,7 +209,7 @@ class Board:
             self.values[cell] = value
         self.masks = [0] * n
         self.twice = [0] * n
-        self.cells_by_bit = [0] * len(rules.values_in_order)
+        self.cells_by_bit = [0] * (len(rules.values_in_order) * rules.words)
         self._history = []
         self._undo = []
         for cell in range(n):
@@ -247,25 +258,48 @@ class Board:
 
     def cells_accepting(self, value: int) -> list[Cell]:
         """The empty cells where ``value`` is legal, in cell order."""
-        return _bits(self._cells_for(value))
+        found: list[Cell] = []
+        start = self._first_word(value)
+        if start < 0:
+            return found
+        cells = self.cells_by_bit
+        for word in range(self.rules.words):
+            mask = cells[start + word]
+            offset = word * _WORD_BITS
+            while mask:
+                low = mask & -mask
+                found.append(offset + low.bit_length() - 1)
+                mask ^= low
+        return found
 
     def has_placement(self, values: Iterable[int]) -> bool:
         """Whether any of ``values`` has a legal cell."""
-        return any(self._cells_for(v) for v in values)
+        cells = self.cells_by_bit
+        words = self.rules.words
+        for value in values:
+            start = self._first_word(value)
+            if start >= 0 and any(cells[start : start + words]):
+                return True
+        return False
 
     @property
     def cells_of(self) -> dict[int, int]:
-        """Per tracked value, the empty cells that accept it as a bit set over the cells."""
-        return dict(zip(self.rules.values_in_order, self.cells_by_bit, strict=True))
+        """Per tracked value, the empty cells that accept it as one bit set over the
+        cells (bit ``c`` for cell ``c``)."""
+        cells, words = self.cells_by_bit, self.rules.words
+        return {
+            value: sum(cells[index * words + word] << (word * _WORD_BITS) for word in range(words))
+            for index, value in enumerate(self.rules.values_in_order)
+        }
 
-    def _cells_for(self, value: int) -> int:
-        """The empty cells that accept ``value``, as a bit set (0 if not tracked)."""
+    def _first_word(self, value: int) -> int:
+        """Where ``value``'s cells begin in :attr:`cells_by_bit` (-1 if not tracked)."""
         by_value = self.rules.index_by_value
         if 0 <= value < len(by_value):
             index = by_value[value]
             if index >= 0:
-                return self.cells_by_bit[index]
-        return 0
+                return index * self.rules.words
+        return -1
 
     def placed(self) -> dict[Cell, int]:
         """Every token on the board, by cell (printed ones included)."""
@@ -374,9 +408,11 @@ class Board:
 
     def _move_bits(self, cell: Cell, changed: int) -> None:
         """Flip ``cell`` in the cell sets of the values whose bits ``changed`` holds."""
-        here = 1 << cell
+        words = self.rules.words
+        word, place = divmod(cell, _WORD_BITS)
+        here = 1 << place
         cells = self.cells_by_bit
         while changed:
             low = changed & -changed
-            cells[low.bit_length() - 1] ^= here
+            cells[(low.bit_length() - 1) * words + word] ^= here
             changed ^= low
