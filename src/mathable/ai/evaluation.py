@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations
+from typing import Final
 
 from mathable.games.board.board import Board
 from mathable.games.board.variants import Variant, get_variant
@@ -20,7 +21,7 @@ from .search import TurnPlan, search_turns, started_with
 LeaveJudge = Callable[[tuple[int, ...], int], float]
 """What a leave is worth, given the bag's size (hand-written or learned: ``leaves.py``)."""
 
-THREAT_WEIGHT = 0.7
+THREAT_WEIGHT: Final = 0.7
 """How much of the opponent's expected best reply a move is charged with."""
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from mathable.games.board.board import Board
 from mathable.games.board.variants import Variant
@@ -43,7 +44,7 @@ class TurnPlan:
 
 
 _ZOBRIST_SOURCE = random.Random(16)
-_ZOBRIST = [_ZOBRIST_SOURCE.getrandbits(60) for _ in range(26 * 26 * 128)]
+_ZOBRIST: Final = [_ZOBRIST_SOURCE.getrandbits(60) for _ in range(26 * 26 * 128)]
 """A random number per (cell, value < 128) on boards up to 26 x 26 (fixed seed)."""
 
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Final
 
 from mathable.engine.arithmetic import ALL_OPS, Op, pair_results
 from mathable.engine.tokens import CLASSIC_TOKENS
@@ -37,7 +38,7 @@ from mathable.engine.tokens import CLASSIC_TOKENS
 from .geometry import Cell, Grid
 from .layouts import Layout
 
-EMPTY = -1
+EMPTY: Final = -1
 """The value of an empty cell in ``Board.values``."""
 
 
@@ -138,13 +139,13 @@ class RuleTables:
         return tuple(in_order[i] for i in _bits(mask))
 
 
-_VALUE_BITS = 7
+_VALUE_BITS: Final = 7
 """Token values fit in this many bits (the largest is 90)."""
 
-_OP_BITS = 4
+_OP_BITS: Final = 4
 """An ``Op`` set fits in this many bits (the four operations)."""
 
-_WORD_BITS = 60
+_WORD_BITS: Final = 60
 """Cells per word of a set of cells: a word stays a small int (below 2**62), which the
 compiled build keeps unboxed, where a set of a whole board's 196 cells would be a big
 int made anew at every change."""
