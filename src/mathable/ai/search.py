@@ -20,22 +20,55 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Final
+from typing import Final, final
 
 from mathable.games.board.board import Board
 from mathable.games.board.variants import Variant
 from mathable.games.board.view import BoardView
 
 
-@dataclass(frozen=True)
+@final
 class TurnPlan:
-    """A way to play a turn: placements in order, their points, the bonus, the leave."""
+    """A way to play a turn: placements in order, their points, the bonus, the leave.
 
-    placements: tuple[tuple[int, int], ...]
-    points: int
-    bonus: int
-    leave: tuple[int, ...]
+    A value (compared and hashed by its four fields, never changed: they are ``Final``)
+    written out rather than a frozen dataclass, whose ``__init__`` runs interpreted in
+    the compiled build: a search makes a plan per position reached (issue 35).
+
+    >>> TurnPlan(((1, 2),), 2, 0, (3,)) == TurnPlan(((1, 2),), 2, 0, (3,))
+    True
+    >>> TurnPlan((), 0, 0, (1, 63))
+    TurnPlan(placements=(), points=0, bonus=0, leave=(1, 63))
+    """
+
+    def __init__(
+        self,
+        placements: tuple[tuple[int, int], ...],
+        points: int,
+        bonus: int,
+        leave: tuple[int, ...],
+    ) -> None:
+        self.placements: Final = placements
+        self.points: Final = points
+        self.bonus: Final = bonus
+        self.leave: Final = leave
+
+    def _fields(self) -> tuple[tuple[tuple[int, int], ...], int, int, tuple[int, ...]]:
+        return (self.placements, self.points, self.bonus, self.leave)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TurnPlan):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return (
+            f"TurnPlan(placements={self.placements!r}, points={self.points!r}, "
+            f"bonus={self.bonus!r}, leave={self.leave!r})"
+        )
 
     @property
     def total(self) -> int:
