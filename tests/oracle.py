@@ -32,7 +32,8 @@ def naive_equations(board: Board, cell: int, value: int) -> int:
         return 0
     row, col = divmod(cell, size)
     square = board.rules.layout.squares[cell]
-    allowed = [op for op in (1, 2, 4, 8) if board.rules.ops & op]
+    ops = int(board.rules.ops)  # a plain int: the IntFlag's own & is slow Python
+    allowed = [op for op in (1, 2, 4, 8) if ops & op]
     if square.restriction is not None:
         allowed = [op for op in allowed if op == int(square.restriction)]
     count = 0
