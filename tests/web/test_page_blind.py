@@ -34,6 +34,17 @@ def heard(page: Page) -> list[str]:
     return [text for text, _at in page.evaluate("window.heard")]
 
 
+def wait_said_count(page: Page, pattern: str, count: int, polls: int = 200) -> None:
+    """Polls until the page has said at least ``count`` texts matching ``pattern``."""
+    said: list[str] = []
+    for _ in range(polls):
+        said = heard(page)
+        if sum(1 for text in said if re.search(pattern, text)) >= count:
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"said {pattern!r} fewer than {count} times: {said}")
+
+
 def wait_heard(page: Page, pattern: str, start: int = 0, polls: int = 200) -> int:
     """Polls (the page's CSP forbids wait_for_function) until a text said after index
     ``start`` matches ``pattern``; returns its index."""
@@ -128,6 +139,9 @@ def test_a_whole_game_by_keys_alone_with_every_event_said(server: Server, page: 
         if view["to_move"] != 0:
             page.wait_for_timeout(100)
             continue
+        # a person who hears nothing but the page acts once it has said the computer's
+        # turns (the server may answer the test's GET before the page has the update)
+        wait_said_count(page, r"^Bot: ", sum(1 for s in view["summaries"] if s["seat"] == 1))
         placement = next(a for a in view["legal"] if "=" in a and not a.endswith("+"))
         typed = typing(placement, view["legal"])
         start = len(heard(page))
