@@ -107,13 +107,15 @@ class RuleTables:
             -(-len(layout.squares) // _WORD_BITS),
         )
 
+    def index(self, value: int) -> int:
+        """The index of ``value``'s bit in a mask (-1 for a value not tracked)."""
+        by_value = self.index_by_value
+        return by_value[value] if 0 <= value < len(by_value) else -1
+
     def bit(self, value: int) -> int:
         """``value``'s bit in a mask (0 for a value not tracked)."""
-        if 0 <= value < len(self.index_by_value):
-            index = self.index_by_value[value]
-            if index >= 0:
-                return 1 << index
-        return 0
+        index = self.index(value)
+        return 1 << index if index >= 0 else 0
 
     def results(self, a: int, b: int, ops: Op) -> tuple[int, ...]:
         """The tracked values that ``ops`` make from ``a`` and ``b``."""
@@ -295,12 +297,8 @@ class Board:
 
     def _first_word(self, value: int) -> int:
         """Where ``value``'s cells begin in :attr:`cells_by_bit` (-1 if not tracked)."""
-        by_value = self.rules.index_by_value
-        if 0 <= value < len(by_value):
-            index = by_value[value]
-            if index >= 0:
-                return index * self.rules.words
-        return -1
+        index = self.rules.index(value)
+        return index * self.rules.words if index >= 0 else -1
 
     def placed(self) -> dict[Cell, int]:
         """Every token on the board, by cell (printed ones included)."""
