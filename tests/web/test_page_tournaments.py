@@ -19,6 +19,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from support.browser import DESKTOP, PHONE, serious, shot
 from support.online import PASSWORD, sign_up
+from support.waiting import eventually
 from webserver import Server
 
 NAME = "Club <b>Swiss</b> & co"
@@ -65,6 +66,25 @@ def finish(first: httpx.Client, game_id: str, second: httpx.Client) -> None:
     assert second.post(game + "/resign", json={}).status_code == 200
 
 
+def round_with_games(client: httpx.Client, tid: str, number: int) -> dict[str, Any]:
+    """The tournament once round ``number`` is paired and each of its boards has its game
+    (a bound): a board is paired first and its game made after (``"game": null`` until
+    then, made by whichever process claims it), as a person waits for "your game is
+    ready"."""
+    url = f"/api/tournaments/{tid}"
+    state: dict[str, Any] = {}
+
+    def linked() -> bool:
+        nonlocal state
+        state = client.get(url).json()
+        return state.get("round") == number and all(
+            p["game"] is not None for p in state["rounds"][-1]["pairings"]
+        )
+
+    assert eventually(linked, 30), state
+    return state
+
+
 @pytest.mark.slow
 def test_a_swiss_from_the_page_to_its_final_standings(server: Server, browser: Browser) -> None:
     context = browser.new_context(viewport=DESKTOP)
@@ -94,8 +114,7 @@ def test_a_swiss_from_the_page_to_its_final_standings(server: Server, browser: B
     expect(page.locator("#tourn-status")).to_contain_text("round 1")
     pictured = False
     for number in (1, 2, 3):
-        state: dict[str, Any] = people[ann].get(f"/api/tournaments/{tid}").json()
-        assert state["round"] == number
+        state = round_with_games(people[ann], tid, number)
         pairings = state["rounds"][-1]["pairings"]
         if any(ann in p["players"] for p in pairings):
             page.reload()
