@@ -4,9 +4,9 @@ Terminal pictures (``docs/tui-*.svg``) drive the real Textual app with its Pilot
 tests do. Web pictures (``docs/web-*.png``) are taken by the browser tests themselves
 (``shot(page, NAME)`` in tests/web/, which writes ``artifacts/screenshots/NAME.png``):
 this script runs the test files that take the pictures the documents reference, on
-Debian's chromium, and copies each fresh one to ``docs/web-NAME.png``. So a picture is
-always a page the tests have just checked, and a document cannot show a page that no
-longer exists. ``--web`` or ``--terminal`` does one half only.
+Debian's chromium (its headless shell), and copies each fresh one to
+``docs/web-NAME.png``. So a picture is always a page the tests have just checked, and a
+document cannot show a page that no longer exists. ``--web`` or ``--terminal`` does one half only.
 
 ``referenced()`` and ``pictures()`` are shared with tests/test_docs.py, which fails when a
 referenced picture is missing or a picture in docs/ is referenced nowhere.

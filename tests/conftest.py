@@ -50,7 +50,8 @@ def browser() -> Iterator[Browser]:
     # of tests beside chromium) a page may take longer than Playwright's 5 s to get there
     expect.set_options(timeout=15_000)
 
-    assert Path(CHROMIUM).exists(), "Debian's chromium is missing: run `make test` (it installs it)"
+    missing = f"Debian's chromium-headless-shell is missing ({CHROMIUM}): `make test` installs it"
+    assert Path(CHROMIUM).exists(), missing
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
         yield launched
