@@ -53,14 +53,15 @@ class Server:
                 stderr=log,
             )
         deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                break
-            try:
-                if httpx.get(self.url + "/api/bots", timeout=1).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                time.sleep(0.1)
+        with httpx.Client(timeout=1) as polls:  # one client: each made its TLS set-up anew
+            while time.monotonic() < deadline:
+                if self.process.poll() is not None:
+                    break
+                try:
+                    if polls.get(self.url + "/api/bots").status_code == 200:
+                        return self
+                except httpx.HTTPError:
+                    time.sleep(0.1)
         raise RuntimeError(f"the server did not start: {self.output()[-2000:]}")
 
     def output(self) -> str:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 from typer.testing import CliRunner
@@ -16,6 +15,7 @@ from mathable.cli.app import app
 from mathable.engine.errors import IllegalMove
 from mathable.games.board.transcript import score_transcript
 from mathable.learn.lessons import CLASSIC, JUNIOR, JUNIOR_NUMBERS, LESSONS, QUATTRO, Lesson, check
+from support import oneoff
 from support.browser import serious
 from webserver import Server
 
@@ -162,21 +162,21 @@ def test_the_terminal_lesson_quits_and_refuses_unknown_lessons() -> None:
 
 
 def test_the_lessons_api(server: Server) -> None:
-    listed = httpx.get(f"{server.url}/api/lessons").json()
+    listed = oneoff.get(f"{server.url}/api/lessons").json()
     assert [x["name"] for x in listed] == list(LESSONS)
-    data = httpx.get(f"{server.url}/api/lessons/classic").json()
+    data = oneoff.get(f"{server.url}/api/lessons/classic").json()
     assert len(data["steps"]) == len(CLASSIC.steps)
     assert data["steps"][0]["board"] == {"G7": 1, "H7": 2, "G8": 3, "H8": 4}
     assert data["steps"][0]["rack"] == [1, 2, 8, 12, 16, 17, 42]
     url = f"{server.url}/api/lessons/classic/steps/0"
-    wrong = httpx.post(url, json={"move": "I8=8"}).json()
+    wrong = oneoff.post(url, json={"move": "I8=8"}).json()
     assert wrong["correct"] is False and wrong["where"] == "I8" and wrong["after"] is None
-    right = httpx.post(url, json={"move": "I8=12"}).json()
+    right = oneoff.post(url, json={"move": "I8=12"}).json()
     assert right["correct"] is True and right["after"]["board"]["I8"] == 12
-    assert httpx.post(url, json={"move": "x" * 65}).status_code == 422
-    assert httpx.get(f"{server.url}/api/lessons/nope").status_code == 404
+    assert oneoff.post(url, json={"move": "x" * 65}).status_code == 422
+    assert oneoff.get(f"{server.url}/api/lessons/nope").status_code == 404
     assert (
-        httpx.post(f"{server.url}/api/lessons/classic/steps/99", json={"move": "a"}).status_code
+        oneoff.post(f"{server.url}/api/lessons/classic/steps/99", json={"move": "a"}).status_code
         == 404
     )
 

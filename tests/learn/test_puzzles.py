@@ -14,7 +14,6 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from fastapi.testclient import TestClient
@@ -30,6 +29,7 @@ from mathable.engine.notation import Position, format_placement
 from mathable.games.board.variants import get_variant
 from mathable.learn import puzzles as mined
 from mathable.web.api import create_app
+from support import oneoff
 from support.browser import shot
 from webserver import Server
 
@@ -343,7 +343,7 @@ def test_the_daily_puzzle_page_keeps_a_streak(server: Server, page: Page) -> Non
     assert not serious(page)
     page.get_by_label("Another puzzle:").select_option("hard")
     expect(page.locator("#puzzle-about")).to_contain_text("hard")
-    assert httpx.get(f"{server.url}/api/puzzles/daily").json()["id"] == daily.id
+    assert oneoff.get(f"{server.url}/api/puzzles/daily").json()["id"] == daily.id
 
 
 def serious(page: Page) -> list[str]:

@@ -12,12 +12,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import httpx
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from mathable import i18n
 from mathable.learn import puzzles as mined
+from support import oneoff
 from webserver import Server
 
 # Debian's build of chromium's headless shell: the browser without a window, the one
@@ -77,7 +77,7 @@ def create(
     body = {"variant": "classic", "players": players, "seed": seed, **spec}
     if seed is not None:
         body.setdefault("mode", "screen")
-    response = httpx.post(server.url + "/api/games", json=body)
+    response = oneoff.post(server.url + "/api/games", json=body)
     assert response.status_code == 201, response.text
     found: dict[str, Any] = response.json()
     return found
@@ -87,14 +87,14 @@ def api_turn(server: Server, game_id: str, tokens: list[str]) -> int:
     """The seat to move plays a turn over the API (its first legal placement, then ends
     its turn if it must; a pass if nothing fits); returns that seat."""
     url = f"{server.url}/api/games/{game_id}"
-    mover = int(httpx.get(url).json()["to_move"])
+    mover = int(oneoff.get(url).json()["to_move"])
     token = tokens[mover]
-    legal = httpx.get(url, params={"token": token}).json()["legal"]
+    legal = oneoff.get(url, params={"token": token}).json()["legal"]
     placement = next((a for a in legal if "=" in a), None)
-    answer = httpx.post(url + "/actions", json={"token": token, "action": placement or "pass"})
+    answer = oneoff.post(url + "/actions", json={"token": token, "action": placement or "pass"})
     assert answer.status_code == 200, answer.text
     if answer.json()["to_move"] == mover and not answer.json()["over"]:
-        ended = httpx.post(url + "/actions", json={"token": token, "action": "end"})
+        ended = oneoff.post(url + "/actions", json={"token": token, "action": "end"})
         assert ended.status_code == 200, ended.text
     return mover
 
@@ -164,10 +164,10 @@ def play_out(
     a speed test)."""
     made = create(server, players, seed=seed)
     deadline = time.monotonic() + seconds
-    view: dict[str, Any] = httpx.get(f"{server.url}/api/games/{made['id']}").json()
+    view: dict[str, Any] = oneoff.get(f"{server.url}/api/games/{made['id']}").json()
     while not view["over"] and time.monotonic() < deadline:
         time.sleep(0.25)
-        view = httpx.get(f"{server.url}/api/games/{made['id']}").json()
+        view = oneoff.get(f"{server.url}/api/games/{made['id']}").json()
     assert view["over"], "the computer players did not finish the game"
     return view
 
@@ -189,12 +189,12 @@ def both_have_played(server: Server, page: Page) -> tuple[dict[str, Any], dict[s
     expect(page.locator("#notation")).to_be_visible()
     token = made["seats"][0]["token"]
     url = f"{server.url}/api/games/{made['id']}?token={token}"
-    view = httpx.get(url).json()
+    view = oneoff.get(url).json()
     for _ in range(100):  # the computer's reply may still be on its way
         if view["to_move"] == 0 and all(view["last_turns"]):
             break
         page.wait_for_timeout(150)
-        view = httpx.get(url).json()
+        view = oneoff.get(url).json()
     assert all(view["last_turns"]), view["last_turns"]
     expect(page.locator(".cell.last.by-s1").first).to_be_visible()
     return made, view

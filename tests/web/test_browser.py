@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import re
 
-import httpx
 from playwright.sync_api import Browser, Page, expect
 
+from support import oneoff
 from support.browser import (
     ROOT,
     create,
@@ -40,7 +40,7 @@ def test_two_browsers_play_online_and_see_each_others_moves(
         expect(page.locator("#house-rules")).to_contain_text("none")
         expect(page.locator("#hint")).to_have_count(0)
     for turn in range(4):
-        state = httpx.get(f"{server.url}/api/games/{made['id']}").json()
+        state = oneoff.get(f"{server.url}/api/games/{made['id']}").json()
         mover, other = pages[state["to_move"]], pages[1 - state["to_move"]]
         expect(mover.locator("#rack button.tile").first).to_be_enabled()
         move = play_one_turn(mover)
@@ -51,7 +51,7 @@ def test_two_browsers_play_online_and_see_each_others_moves(
     shot(pages[0], "online-ann")
     shot(pages[1], "online-bob")
     # Bob's page never shows Ann's rack
-    ann_rack = httpx.get(
+    ann_rack = oneoff.get(
         f"{server.url}/api/games/{made['id']}?token={made['seats'][0]['token']}"
     ).json()["rack"]
     bob_tiles = pages[1].locator("#rack button.tile").all_inner_texts()
@@ -64,10 +64,10 @@ def test_a_stop_proposal_is_answered_with_accept_or_decline(
     from support.api import junior_with_an_empty_pot
 
     # J4: a stop is proposed once the pot is empty: a game uploaded at that point
-    uploaded = httpx.post(f"{server.url}/api/records", json=junior_with_an_empty_pot())
+    uploaded = oneoff.post(f"{server.url}/api/records", json=junior_with_an_empty_pot())
     assert uploaded.status_code == 201, uploaded.text
     made = uploaded.json()
-    first = httpx.get(f"{server.url}/api/games/{made['id']}").json()["to_move"]
+    first = oneoff.get(f"{server.url}/api/games/{made['id']}").json()["to_move"]
     pages = []
     for seat in (first, 1 - first):
         page = browser.new_context(viewport={"width": 1100, "height": 850}).new_page()
@@ -80,7 +80,7 @@ def test_a_stop_proposal_is_answered_with_accept_or_decline(
     shot(pages[1], "stop-proposal")
     pages[1].click("#decline")
     expect(pages[1].locator("#accept")).to_have_count(0)
-    assert not httpx.get(f"{server.url}/api/games/{made['id']}").json()["over"]
+    assert not oneoff.get(f"{server.url}/api/games/{made['id']}").json()["over"]
 
 
 def test_pass_and_play_on_one_screen_with_a_cover(server: Server, browser: Browser) -> None:
@@ -107,14 +107,14 @@ def test_an_illegal_attempt_is_refused_with_the_rule(server: Server, browser: Br
     page = browser.new_page(viewport={"width": 1100, "height": 850})
     page.goto(f"{server.url}/g/{made['id']}?t={made['seats'][0]['token']}")
     expect(page.locator("#notation")).to_be_visible()
-    before = httpx.get(f"{server.url}/api/games/{made['id']}").json()["seq"]
+    before = oneoff.get(f"{server.url}/api/games/{made['id']}").json()["seq"]
     value = page.locator("#rack button.tile").first.inner_text()
     page.fill("#notation", f"A1={value}")
     page.press("#notation", "Enter")
     expect(page.locator("#message")).to_have_text(re.compile(r"rule C"))
     expect(page.locator("#message")).to_have_class("error")
     shot(page, "refused")
-    assert httpx.get(f"{server.url}/api/games/{made['id']}").json()["seq"] == before
+    assert oneoff.get(f"{server.url}/api/games/{made['id']}").json()["seq"] == before
 
 
 def test_a_finished_game_replays_step_by_step(server: Server, browser: Browser) -> None:

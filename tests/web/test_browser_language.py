@@ -11,12 +11,12 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from mathable import i18n
+from support import oneoff
 from support.browser import NAMES, create, english_left, play_one_turn, settled, shot
 from webserver import Server
 
@@ -49,11 +49,11 @@ def answered(server: Server, game_id: str, before: int) -> dict[str, Any]:
     """The game's view once the person (seat 0) has moved since action ``before`` and the
     computer has answered: the person to move again (polled, bounded: not a speed test)."""
     deadline = time.monotonic() + 30
-    view: dict[str, Any] = httpx.get(f"{server.url}/api/games/{game_id}").json()
+    view: dict[str, Any] = oneoff.get(f"{server.url}/api/games/{game_id}").json()
     while (view["seq"] <= before or view["to_move"] != 0) and not view["over"]:
         assert time.monotonic() < deadline, "the computer did not answer"
         time.sleep(0.05)
-        view = httpx.get(f"{server.url}/api/games/{game_id}").json()
+        view = oneoff.get(f"{server.url}/api/games/{game_id}").json()
     return view
 
 
@@ -96,7 +96,7 @@ def test_every_page_a_player_meets_is_translated(
     assert left == [], f"analysis: {left}"
     page.goto(server.url + pages["game"])
     page.wait_for_selector("#board")
-    before = httpx.get(f"{server.url}/api/games/{made['id']}").json()["seq"]
+    before = oneoff.get(f"{server.url}/api/games/{made['id']}").json()["seq"]
     play_one_turn(page)  # the moves list, the turn's result, the bot's answer
     settled(page, answered(server, made["id"], before)["seq"])  # the page holds the answer
     assert english_left(everything_shown(page)) == [], "after a turn"
@@ -135,8 +135,8 @@ def test_the_game_page_in_the_browsers_language(
     token = made["seats"][0]["token"]
     url = f"{server.url}/api/games/{made['id']}/actions"
     body = {"action": "A1=99", "token": token}  # refused by the rules engine (C8)
-    refused = httpx.post(url, json=body, headers={"Accept-Language": lang}).json()["error"]
-    english = httpx.post(url + "?lang=en", json=body).json()["error"]
+    refused = oneoff.post(url, json=body, headers={"Accept-Language": lang}).json()["error"]
+    english = oneoff.post(url + "?lang=en", json=body).json()["error"]
     assert (refused == english) == (lang == "en")  # the server's texts in the language
     page.fill("#notation", "A1=99")
     page.press("#notation", "Enter")

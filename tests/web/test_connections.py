@@ -23,6 +23,7 @@ from starlette.websockets import WebSocket
 
 from mathable.web.api import create_app
 from mathable.web.infra.connections import Connection, SocketLimits
+from support import oneoff
 from support.sockets import StuckSocket, until_closed
 from webserver import Server
 
@@ -88,7 +89,7 @@ def test_a_spectator_flooding_and_never_reading_cannot_freeze_the_game(server: S
     frames and never reads. Before, the broadcast awaited its send under the game's lock
     and every later action hung. Now the players' actions all complete and the attacker is
     disconnected."""
-    created = httpx.post(server.url + "/api/games", json={**GAME, "mode": "screen"})
+    created = oneoff.post(server.url + "/api/games", json={**GAME, "mode": "screen"})
     assert created.status_code == 201, created.text
     made = created.json()
     game_id, tokens = made["id"], [s["token"] for s in made["seats"]]

@@ -9,11 +9,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from websockets.sync.client import connect
 
 from mathable.cli.serve import SOCKET_OPTIONS
+from support import oneoff
 from webserver import Server
 
 GAME = {
@@ -39,7 +39,7 @@ def test_the_server_is_configured_without_socket_compression() -> None:
 
 @pytest.mark.slow
 def test_a_client_offering_deflate_gets_plain_frames_and_plays(server: Server) -> None:
-    made = httpx.post(server.url + "/api/games", json=GAME, timeout=30)
+    made = oneoff.post(server.url + "/api/games", json=GAME, timeout=30)
     assert made.status_code == 201, made.text
     game_id = made.json()["id"]
     tokens = [seat["token"] for seat in made.json()["seats"]]
@@ -61,11 +61,11 @@ def test_a_client_offering_deflate_gets_plain_frames_and_plays(server: Server) -
         mover = tokens[view["to_move"]]
         action = next(a for a in view["legal"] if "=" in a) if view["legal"] else "pass"
         if view["to_move"] != 0:  # the other seat acts over HTTP
-            legal = httpx.get(
+            legal = oneoff.get(
                 server.url + f"/api/games/{game_id}", params={"token": mover}, timeout=30
             ).json()["legal"]
             action = next((a for a in legal if "=" in a), legal[0])
-        acted = httpx.post(
+        acted = oneoff.post(
             server.url + f"/api/games/{game_id}/actions",
             json={"token": mover, "action": action, "seq": 0},
             timeout=30,

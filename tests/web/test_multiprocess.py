@@ -24,6 +24,7 @@ from fastapi.testclient import TestClient
 from websockets.sync.client import connect
 
 from mathable.web.api import create_app
+from support import oneoff
 from support.waiting import eventually
 from webserver import Server
 
@@ -198,7 +199,7 @@ def test_two_server_processes_over_one_database_act_alternately(
     two_servers: list[Server], database_url: str
 ) -> None:
     a, b = two_servers
-    made = httpx.post(
+    made = oneoff.post(
         a.url + "/api/games",
         json=GAME,
     ).json()
@@ -228,7 +229,7 @@ def test_two_server_processes_over_one_database_act_alternately(
         while seen[-1] != 9:
             seen.append(heard.get(timeout=10))  # b's watcher hears of a's last action
         assert seen == sorted(seen)
-    assert httpx.get(b.url + path).json()["seq"] == 9
+    assert oneoff.get(b.url + path).json()["seq"] == 9
     for server in (a, b):
         server.stop()
         password = httpx.URL(database_url.replace("postgresql://", "http://")).password

@@ -9,10 +9,10 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from support import oneoff
 from support.browser import DESKTOP, PHONE, create, serious
 from support.browser import against_the_computer as ann_to_move
 from webserver import Server
@@ -20,7 +20,7 @@ from webserver import Server
 
 def test_board_cells_are_focusable_buttons_with_names(server: Server, page: Page) -> None:
     ann_to_move(server, page)
-    variants = httpx.get(f"{server.url}/api/variants").json()
+    variants = oneoff.get(f"{server.url}/api/variants").json()
     targets = next(v for v in variants if v["name"] == "classic")["capabilities"]["targets"]
     expect(page.get_by_role("button", name="H8, 4", exact=True)).to_have_count(1)
     special = next(t for t in targets if t["label"] == "x")  # a times square, empty
@@ -61,7 +61,7 @@ def test_moves_and_refusals_reach_the_live_region(server: Server, page: Page) ->
             break
         page.wait_for_timeout(150)
     assert any(t.startswith("Ann: ") for t in said), said  # Ann's move, then the computer's
-    assert httpx.get(f"{server.url}/api/games/{made['id']}").json()["summaries"]
+    assert oneoff.get(f"{server.url}/api/games/{made['id']}").json()["summaries"]
 
 
 def test_the_notation_box_has_a_label_and_an_example_of_its_game(
@@ -72,7 +72,7 @@ def test_the_notation_box_has_a_label_and_an_example_of_its_game(
     expect(box).to_be_visible()
     piles = [
         t["name"]
-        for v in httpx.get(f"{server.url}/api/variants").json()
+        for v in oneoff.get(f"{server.url}/api/variants").json()
         if v["name"] == "quattro"
         for t in v["capabilities"]["targets"]
     ]

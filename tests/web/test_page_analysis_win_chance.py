@@ -6,15 +6,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import httpx
 from playwright.sync_api import Page, expect
 
+from support import oneoff
 from support.browser import shot
 from webserver import Server
 
 
 def _report(server: Server, game_id: str) -> dict[str, Any]:
-    response = httpx.get(f"{server.url}/api/games/{game_id}/analysis", timeout=60)
+    response = oneoff.get(f"{server.url}/api/games/{game_id}/analysis", timeout=60)
     assert response.status_code == 200, response.text
     return dict(response.json())
 

@@ -12,9 +12,9 @@ import itertools
 import re
 from typing import Any
 
-import httpx
 from playwright.sync_api import Browser, Page, expect
 
+from support import oneoff
 from support.browser import against_the_computer as ann_to_move
 from support.browser import create, serious
 from webserver import Server
@@ -128,12 +128,12 @@ def test_a_whole_game_by_keys_alone_with_every_event_said(server: Server, page: 
     page.keyboard.type("a1=16 d5=1")
     page.keyboard.press("Enter")
     wait_heard(page, r"^A1=16 refused: .*rule", start)
-    assert httpx.get(url).json()["seq"] == 0  # nothing after the refusal was sent
+    assert oneoff.get(url).json()["seq"] == 0  # nothing after the refusal was sent
 
     keys = placements = 0
     turns_seen = 0
     for _ in range(200):
-        view = httpx.get(url, params={"token": token}).json()
+        view = oneoff.get(url, params={"token": token}).json()
         if view["over"]:
             break
         if view["to_move"] != 0:
@@ -149,12 +149,12 @@ def test_a_whole_game_by_keys_alone_with_every_event_said(server: Server, page: 
         page.keyboard.press("Enter")
         keys += len(typed) + 1
         placements += 1
-        after = httpx.get(url, params={"token": token}).json()
+        after = oneoff.get(url, params={"token": token}).json()
         for _ in range(100):  # the page's answer (its POST) comes first
             if after["seq"] > view["seq"]:
                 break
             page.wait_for_timeout(100)
-            after = httpx.get(url, params={"token": token}).json()
+            after = oneoff.get(url, params={"token": token}).json()
         if len(after["summaries"]) > len(view["summaries"]) or after["over"]:
             # the placement ended the turn (nothing else fits): the turn is said
             wait_heard(page, rf"^Ann: .*{re.escape(placement)}", start)
@@ -164,7 +164,7 @@ def test_a_whole_game_by_keys_alone_with_every_event_said(server: Server, page: 
         expect(page.locator("#blind-move")).to_be_focused()
     else:
         raise AssertionError("the game did not end")
-    final = httpx.get(url).json()
+    final = oneoff.get(url).json()
     winner = final["players"][final["winners"][0]]
     scores = ", ".join(f"{p} {s}" for p, s in zip(final["players"], final["scores"], strict=True))
     wait_heard(page, rf"^Game over: {winner} won\. .+\. {scores}$")
@@ -210,7 +210,9 @@ def test_focus_is_never_lost_after_a_typed_end_a_resignation_and_a_language_chan
     wait_heard(page, r"^Game over: Bot won\. .*Ann \d+, Bot \d+$")
     where = focused(page)
     assert where["tag"] != "BODY" and where["name"], where
-    assert httpx.get(f"{server.url}/api/games/{made['id']}", params={"token": token}).json()["over"]
+    assert oneoff.get(f"{server.url}/api/games/{made['id']}", params={"token": token}).json()[
+        "over"
+    ]
     # the language switch: one arrow key moves the choice but does not switch
     page.focus("#lang-switch")
     page.keyboard.press("ArrowDown")
@@ -286,7 +288,7 @@ def test_every_page_has_an_h1_landmarks_and_a_skip_link(server: Server, page: Pa
         inside = page.evaluate("document.getElementById('app').contains(document.activeElement)")
         assert inside, (path, focused(page))
     # the game page: its title as the h1, the board entered at the centre before any move
-    assert not httpx.get(f"{server.url}/api/games/{made['id']}").json()["recent"]
+    assert not oneoff.get(f"{server.url}/api/games/{made['id']}").json()["recent"]
     expect(page.locator("h1")).to_have_text("Mathable")
     expect(page.locator('#board [tabindex="0"]')).to_have_attribute("data-cell", "H8")
     page.keyboard.press("ArrowRight")  # the arrows go on from where the board was entered
@@ -295,7 +297,7 @@ def test_every_page_has_an_h1_landmarks_and_a_skip_link(server: Server, page: Pa
 
 def test_the_board_is_entered_at_the_last_move(server: Server, page: Page) -> None:
     made = ann_to_move(server, page)  # the computer drew the first turn, and played it
-    view = httpx.get(f"{server.url}/api/games/{made['id']}").json()
+    view = oneoff.get(f"{server.url}/api/games/{made['id']}").json()
     last = view["recent"][-1]
     expect(page.locator('#board [tabindex="0"]')).to_have_attribute("data-cell", last)
 

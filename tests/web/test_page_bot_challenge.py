@@ -18,6 +18,7 @@ import httpx
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from support import oneoff
 from support.browser import DESKTOP, play_one_turn, serious, shot
 from support.online import sign_up
 from webserver import Server
@@ -40,7 +41,7 @@ def test_a_person_challenges_the_bot_and_they_play_to_the_end(
     made = owner.post("/api/accounts", json={"name": name, "password": "secret-pass-1"})
     assert made.status_code == 201, made.text
     token = owner.post("/api/account/bot", headers={"X-Requested-With": "t"}).json()["token"]
-    me = httpx.get(server.url + "/api/account", headers={"Authorization": f"Bearer {token}"})
+    me = oneoff.get(server.url + "/api/account", headers={"Authorization": f"Bearer {token}"})
     bot_id = me.json()["id"]
     command = [sys.executable, str(EXAMPLE), "--url", server.url, "--token", token]
     program = subprocess.Popen(

@@ -9,13 +9,14 @@ import secrets
 import httpx
 from playwright.sync_api import Browser, expect
 
+from support import oneoff
 from support.browser import DESKTOP, serious
 from support.online import sign_up
 from webserver import Server
 
 
 def account_of(server: Server, token: str) -> httpx.Response:
-    return httpx.get(server.url + "/api/account", headers={"Authorization": f"Bearer {token}"})
+    return oneoff.get(server.url + "/api/account", headers={"Authorization": f"Bearer {token}"})
 
 
 def test_an_account_becomes_a_bot_account_from_its_settings(

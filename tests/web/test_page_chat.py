@@ -9,10 +9,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+from support import oneoff
 from support.browser import DESKTOP, create, serious, shot
 from webserver import Server
 
@@ -40,7 +40,7 @@ def seated(server: Server, contexts: list[BrowserContext]) -> tuple[dict[str, An
     """An online game: Ann's and Bob's pages on their seats, and a spectator's page."""
     made = create(server, [{"name": "Ann"}, {"name": "Bob"}], seed=None)
     code = made["seats"][1]["invite"].split("invite=")[1]
-    joined = httpx.post(f"{server.url}/api/games/{made['id']}/join", json={"invite": code})
+    joined = oneoff.post(f"{server.url}/api/games/{made['id']}/join", json={"invite": code})
     tokens = [made["seats"][0]["token"], joined.json()["token"]]
     pages = [context.new_page() for context in contexts]
     for page, token in zip(pages, [*tokens, None], strict=True):

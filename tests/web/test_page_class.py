@@ -8,10 +8,10 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
-import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
+from support import oneoff
 from support.browser import create, play_out, serious, shot
 from webserver import Server
 
@@ -34,7 +34,7 @@ def games(server: Server) -> dict[str, Any]:
 
 
 def accuracies(server: Server, game_id: str) -> dict[str, float | None]:
-    report = httpx.get(f"{server.url}/api/games/{game_id}/analysis").json()
+    report = oneoff.get(f"{server.url}/api/games/{game_id}/analysis").json()
     return {p["player"]: p["accuracy"] for p in report["players"]}
 
 
@@ -44,7 +44,7 @@ def test_the_api_answers_each_game_with_the_analysis_accuracy(
     first, second = games["over"]
     running = games["running"]["id"]
     ids = [first["id"], "no-such-game", running, second["id"], first["id"]]
-    answer = httpx.get(f"{server.url}/api/class", params={"games": ",".join(ids)})
+    answer = oneoff.get(f"{server.url}/api/class", params={"games": ",".join(ids)})
     assert answer.status_code == 200, answer.text
     shown = answer.json()
     assert [g["id"] for g in shown] == [first["id"], "no-such-game", running, second["id"]]
@@ -69,15 +69,15 @@ def test_the_api_answers_each_game_with_the_analysis_accuracy(
     ],
 )
 def test_bad_game_lists_are_refused_with_a_reason(server: Server, games: str, reason: str) -> None:
-    answer = httpx.get(f"{server.url}/api/class", params={"games": games})
+    answer = oneoff.get(f"{server.url}/api/class", params={"games": games})
     assert answer.status_code == 422
     assert reason in answer.json()["error"]
-    assert httpx.get(f"{server.url}/api/class").status_code == 422  # none at all
+    assert oneoff.get(f"{server.url}/api/class").status_code == 422  # none at all
 
 
 def test_sixty_distinct_ids_are_answered(server: Server) -> None:
     ids = [f"g{i}" for i in range(60)] + ["g0"]  # a repeat counts once
-    answer = httpx.get(f"{server.url}/api/class", params={"games": ",".join(ids)})
+    answer = oneoff.get(f"{server.url}/api/class", params={"games": ",".join(ids)})
     assert answer.status_code == 200
     assert len(answer.json()) == 60
 

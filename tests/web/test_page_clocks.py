@@ -9,10 +9,10 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+from support import oneoff
 from support.browser import DESKTOP, create, first_moves, serious, shot
 from webserver import Server
 
@@ -32,7 +32,7 @@ def seated(
     """A 1+0 online game: Ann's and Bob's pages on their seats, and their tokens."""
     made = create(server, [{"name": "Ann"}, {"name": "Bob"}], seed=None, clock={"minutes": 1})
     code = made["seats"][1]["invite"].split("invite=")[1]
-    joined = httpx.post(f"{server.url}/api/games/{made['id']}/join", json={"invite": code})
+    joined = oneoff.post(f"{server.url}/api/games/{made['id']}/join", json={"invite": code})
     tokens = [made["seats"][0]["token"], joined.json()["token"]]
     pages = [context.new_page() for context in contexts]
     for page, token in zip(pages, tokens, strict=True):

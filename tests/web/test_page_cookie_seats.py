@@ -17,12 +17,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, expect
 
 from mathable.engine import records
 from mathable.games.registry import new_game
+from support import oneoff
 from support.browser import DESKTOP, create, serious
 from support.online import act, game_id_of, join, offer, seat_view, sign_up
 from webserver import Server
@@ -106,11 +106,11 @@ def finish(server: Server, game_id: str, tokens: list[str]) -> None:
     """Pass until the game ends (C11c: two full rounds without a placement)."""
     api = f"{server.url}/api/games/{game_id}"
     for _ in range(12):
-        now = httpx.get(api).json()
+        now = oneoff.get(api).json()
         if now["over"]:
             return
         token = tokens[now["to_move"]]
-        httpx.post(f"{api}/actions", json={"token": token, "action": "pass"}).raise_for_status()
+        oneoff.post(f"{api}/actions", json={"token": token, "action": "pass"}).raise_for_status()
     raise AssertionError("the game did not end")
 
 
@@ -119,7 +119,7 @@ def test_the_shown_seed_typed_into_the_new_game_form_deals_the_same_game(
 ) -> None:
     made = create(server, [{"name": "Ann"}, {"name": "Bob"}], seed=None)  # online
     code = made["seats"][1]["invite"].split("invite=")[1]
-    joined = httpx.post(f"{server.url}/api/games/{made['id']}/join", json={"invite": code})
+    joined = oneoff.post(f"{server.url}/api/games/{made['id']}/join", json={"invite": code})
     finish(server, made["id"], [made["seats"][0]["token"], joined.json()["token"]])
     page = contexts[0].new_page()
     page.goto(f"{server.url}/g/{made['id']}")  # its seed is shown at the end (O1)
@@ -136,9 +136,9 @@ def test_the_shown_seed_typed_into_the_new_game_form_deals_the_same_game(
     expect(page).to_have_url(re.compile(r"/g/[\w-]+\?screen=1$"))
     again = game_id_of(page)
     held = json.loads(page.evaluate(f"localStorage.getItem('mathable:{again}')"))
-    dealt: dict[str, Any] = httpx.get(f"{server.url}/api/games/{made['id']}/replay?step=0").json()
+    dealt: dict[str, Any] = oneoff.get(f"{server.url}/api/games/{made['id']}/replay?step=0").json()
     for seat in range(2):
-        mine = httpx.get(f"{server.url}/api/games/{again}?token={held[str(seat)]}").json()
+        mine = oneoff.get(f"{server.url}/api/games/{again}?token={held[str(seat)]}").json()
         assert mine["rack"] == dealt["racks"][seat]  # the same deal
         assert mine["to_move"] == dealt["view"]["to_move"]
 
@@ -148,7 +148,7 @@ def test_an_older_games_larger_seed_shows_every_digit(
 ) -> None:
     seed = 2**63 - 25  # drawn before issue 29, or a record made elsewhere
     record = records.dumps(new_game("classic", ["Ann", "Bob"], seed=seed))
-    answer = httpx.post(
+    answer = oneoff.post(
         f"{server.url}/api/records", content=record, headers={"content-type": "application/json"}
     )
     assert answer.status_code == 201, answer.text

@@ -10,9 +10,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-import httpx
 from playwright.sync_api import Browser, Page, expect
 
+from support import oneoff
 from support.browser import (
     DESKTOP,
     against_the_computer,
@@ -166,12 +166,12 @@ def test_no_key_acts_behind_the_pass_and_play_cover(server: Server, page: Page) 
     expect(page.locator("#uncover")).to_be_visible()
     game = re.search(r"/g/([\w-]+)", page.url)
     assert game
-    before = httpx.get(f"{server.url}/api/games/{game[1]}").json()["seq"]
+    before = oneoff.get(f"{server.url}/api/games/{game[1]}").json()["seq"]
     for key in ("p", "e", "x", "1", "ArrowDown", "Enter"):
         if key != "Enter":  # Enter would press the focused button: the page's own
             page.keyboard.press(key)
     socket_caught_up(page)  # whatever the keys sent, the server has handled
-    assert httpx.get(f"{server.url}/api/games/{game[1]}").json()["seq"] == before
+    assert oneoff.get(f"{server.url}/api/games/{game[1]}").json()["seq"] == before
     expect(page.locator("#uncover")).to_be_visible()
 
 

@@ -13,11 +13,11 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from mathable import i18n
+from support import oneoff
 from support.browser import DESKTOP, PHONE, create, english_left, serious, socket_caught_up
 from webserver import Server
 
@@ -33,7 +33,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 def view_of(server: Server, game_id: str, token: str | None = None) -> dict[str, Any]:
     suffix = f"?token={token}" if token else ""
-    found: dict[str, Any] = httpx.get(f"{server.url}/api/games/{game_id}{suffix}").json()
+    found: dict[str, Any] = oneoff.get(f"{server.url}/api/games/{game_id}{suffix}").json()
     return found
 
 
@@ -99,7 +99,7 @@ def extra_token_game(server: Server) -> tuple[dict[str, Any], str, str, str]:
     for action in ("F7=3", "end"):
         view = view_of(server, made["id"], first)
         if view["to_move"] == view["seat"]:
-            answer = httpx.post(actions, json={"token": first, "action": action})
+            answer = oneoff.post(actions, json={"token": first, "action": action})
             assert answer.status_code == 200, answer.text
     extra = [a for a in view_of(server, made["id"], second)["legal"] if a.endswith("+")]
     assert extra, "the deal offers the extra token"
@@ -129,7 +129,7 @@ def test_the_extra_token_question_says_what_it_offers_and_closes_when_the_game_m
     assert "C7" not in question.inner_text()
     assert serious(page) == []
     seq = view_of(server, made["id"], mover)["seq"]
-    aborted = httpx.post(f"{server.url}/api/games/{made['id']}/abort", json={"token": other})
+    aborted = oneoff.post(f"{server.url}/api/games/{made['id']}/abort", json={"token": other})
     assert aborted.status_code == 200, aborted.text
     expect(page.locator("#modal")).to_be_hidden()  # the game moved on: the question is gone
     expect(page.locator("#summary")).to_be_visible()

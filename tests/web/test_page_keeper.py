@@ -12,12 +12,12 @@ import re
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from mathable import i18n
 from mathable.games.board.transcript import score_transcript
+from support import oneoff
 from support.browser import NAMES, english_left, serious, shot
 from webserver import Server
 
@@ -61,7 +61,7 @@ def tap_turn(page: Page, placements: list[str], end: bool = True) -> None:
 
 
 def kept(server: Server, game: str) -> dict[str, Any]:
-    found: dict[str, Any] = httpx.get(f"{server.url}/api/keeper/{game}").json()
+    found: dict[str, Any] = oneoff.get(f"{server.url}/api/keeper/{game}").json()
     return found
 
 
@@ -214,7 +214,7 @@ def test_every_text_of_the_keeper_is_translated(server: Server, browser: Browser
     page.goto(server.url + "/keep")
     expect(page.locator("#keep-start")).to_be_visible()
     assert english_left(page.evaluate(SHOWN)) == []
-    made = httpx.post(
+    made = oneoff.post(
         f"{server.url}/api/keeper", json={"players": NAMES[:2], "referee": True}
     ).json()
     page.goto(f"{server.url}/keep/{made['id']}#{made['token']}")

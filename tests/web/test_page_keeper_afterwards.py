@@ -8,12 +8,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import httpx
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from mathable import i18n
 from mathable.engine.protocol import Game
 from mathable.games.registry import from_record
+from support import oneoff
 from support.browser import english_left, serious, shot
 from support.kept import random_game
 from webserver import Server
@@ -25,7 +25,7 @@ def keep(server: Server, game: Game) -> dict[str, Any]:
     """``game`` entered into a new kept game through the API, as a table would, then its
     end: the kept game's id and token."""
     turns = game.summaries()
-    made: dict[str, Any] = httpx.post(
+    made: dict[str, Any] = oneoff.post(
         f"{server.url}/api/keeper",
         json={
             "variant": game.name,
@@ -42,9 +42,9 @@ def keep(server: Server, game: Game) -> dict[str, Any]:
             body["exchange"] = len(turn.notation.split(" ", 1)[1].split(","))
         else:
             body["placements"] = turn.notation.split()
-        assert httpx.post(f"{url}/turns", json=body).status_code == 200
+        assert oneoff.post(f"{url}/turns", json=body).status_code == 200
     left = [list(game.rack(seat)) for seat in range(len(game.players))]
-    assert httpx.post(f"{url}/end", json={"token": token, "left": left}).status_code == 200
+    assert oneoff.post(f"{url}/end", json={"token": token, "left": left}).status_code == 200
     return made
 
 
@@ -63,7 +63,7 @@ def fits_a_phone(page: Page) -> None:
 def test_the_analysis_and_the_record_after_the_game(server: Server, browser: Browser) -> None:
     game = random_game("classic", 0, 2)
     made = keep(server, game)
-    analysed = httpx.get(f"{server.url}/api/keeper/{made['id']}/analysis").json()
+    analysed = oneoff.get(f"{server.url}/api/keeper/{made['id']}/analysis").json()
     page = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()
     page.goto(f"{server.url}/keep/{made['id']}#{made['token']}")
     table = page.locator("#keep-analysis-table")
@@ -84,10 +84,10 @@ def test_the_analysis_and_the_record_after_the_game(server: Server, browser: Bro
 
 
 def test_a_record_the_rules_cannot_replay_shows_why(server: Server, browser: Browser) -> None:
-    made = httpx.post(f"{server.url}/api/keeper", json={"players": ["Ann", "Bob"]}).json()
+    made = oneoff.post(f"{server.url}/api/keeper", json={"players": ["Ann", "Bob"]}).json()
     url = f"{server.url}/api/keeper/{made['id']}"
-    httpx.post(f"{url}/turns", json={"token": made["token"], "placements": ["I8=12"]})
-    httpx.post(f"{url}/end", json={"token": made["token"], "left": [[5] * 7, [6] * 7]})
+    oneoff.post(f"{url}/turns", json={"token": made["token"], "placements": ["I8=12"]})
+    oneoff.post(f"{url}/end", json={"token": made["token"], "left": [[5] * 7, [6] * 7]})
     page = browser.new_context(viewport=PHONE).new_page()
     page.goto(f"{server.url}/keep/{made['id']}#{made['token']}")
     page.click("#keep-record")

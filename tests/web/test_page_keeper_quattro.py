@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import re
 
-import httpx
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from mathable.games import registry
+from support import oneoff
 from support.browser import serious, shot
 from support.kept import kept_quattro_copy, random_quattro
 from webserver import Server
@@ -82,7 +82,7 @@ def test_a_quattro_match_kept_by_taps_on_a_phone(server: Server, browser: Browse
     assert page.locator("#keep-scores .score").all_inner_texts() == ["1", "0"]
     assert serious(page) == []
 
-    state = httpx.get(f"{server.url}/api/keeper/{found[1]}").json()
+    state = oneoff.get(f"{server.url}/api/keeper/{found[1]}").json()
     assert [t["notation"] for t in state["turns"]] == [
         "A=2 A=3",
         "diago draw C=50 exchange",
@@ -108,11 +108,11 @@ def test_a_kept_match_over_offers_its_record_and_analysis(server: Server, browse
     rounds, offers the record (hands reconstructed) and shows the analysis in cards."""
     game = random_quattro(3, 2, 1)
     copy = kept_quattro_copy(game)
-    made = httpx.post(
+    made = oneoff.post(
         f"{server.url}/api/keeper", json={"variant": "quattro", "players": list(game.players)}
     ).json()
     for entry in [copy.log[0], *(t.notation for t in copy.turns)]:
-        answer = httpx.post(
+        answer = oneoff.post(
             f"{server.url}/api/keeper/{made['id']}/turns",
             json={"token": made["token"], "placements": entry.split()},
         )
@@ -127,5 +127,5 @@ def test_a_kept_match_over_offers_its_record_and_analysis(server: Server, browse
     expect(page.locator("#keep-analysis-table th").nth(3)).to_have_text("cards")
     assert serious(page) == []
     assert page.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"]
-    record = httpx.get(f"{server.url}/api/keeper/{made['id']}/record")
+    record = oneoff.get(f"{server.url}/api/keeper/{made['id']}/record")
     assert list(registry.from_record(record.json()).scores) == list(game.scores)

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import re
 
-import httpx
 from playwright.sync_api import Browser, expect
 
+from support import oneoff
 from support.browser import serious
 from webserver import Server
 
@@ -16,7 +16,7 @@ from webserver import Server
 def test_a_picked_number_lights_its_cells_and_the_scores_follow(
     server: Server, browser: Browser
 ) -> None:
-    legal = httpx.get(f"{server.url}/api/lessons/classic").json()["steps"][0]["legal"]
+    legal = oneoff.get(f"{server.url}/api/lessons/classic").json()["steps"][0]["legal"]
     page = browser.new_page(viewport={"width": 1280, "height": 1000})
     try:
         page.goto(server.url + "/learn")

@@ -4,9 +4,9 @@ the game goes on with its clocks."""
 
 from __future__ import annotations
 
-import httpx
 from playwright.sync_api import Browser, expect
 
+from support import oneoff
 from support.browser import DESKTOP, create, first_moves, serious
 from webserver import Server
 
@@ -17,7 +17,7 @@ def test_a_resigned_seat_shows_as_such_and_play_goes_on(server: Server, browser:
     tokens = [made["seats"][0]["token"]]
     for seat in made["seats"][1:]:
         code = seat["invite"].split("invite=")[1]
-        joined = httpx.post(f"{server.url}/api/games/{made['id']}/join", json={"invite": code})
+        joined = oneoff.post(f"{server.url}/api/games/{made['id']}/join", json={"invite": code})
         tokens.append(joined.json()["token"])
     context = browser.new_context(viewport=DESKTOP)
     try:
@@ -25,7 +25,7 @@ def test_a_resigned_seat_shows_as_such_and_play_goes_on(server: Server, browser:
         page.goto(f"{server.url}/g/{made['id']}?t={tokens[0]}")
         expect(page.locator("#clocks li")).to_have_count(3)
         first_moves(server, made["id"], tokens)  # O4: a seat resigns once each has moved
-        resigned = httpx.post(
+        resigned = oneoff.post(
             f"{server.url}/api/games/{made['id']}/resign", json={"token": tokens[2]}
         )
         assert resigned.status_code == 200, resigned.text

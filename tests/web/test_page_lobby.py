@@ -12,6 +12,7 @@ import re
 import httpx
 from playwright.sync_api import Browser, Page, expect
 
+from support import oneoff
 from support.browser import DESKTOP, PHONE, lobby, play_one_turn, serious, shot
 from webserver import Server
 
@@ -59,13 +60,13 @@ def test_two_browsers_meet_in_the_lobby_and_play(server: Server, browser: Browse
     for page in (ann, bob):  # each page opens the game at its own seat
         expect(page).to_have_url(re.compile(re.escape(game) + "$"))  # the cookie holds the seat
         expect(page.get_by_role("group", name="board")).to_be_visible()
-    view = httpx.get(f"{server.url}/api/games/{started['game_id']}").json()
+    view = oneoff.get(f"{server.url}/api/games/{started['game_id']}").json()
     assert [s["name"] for s in view["seats"]] == ["Ann", "Bob", "Cid"]
     api = f"{server.url}/api/games/{started['game_id']}"
     pages = {0: ann, 1: bob}
     played: set[int] = set()
     while played != {0, 1}:  # the deal chooses who starts; each browser plays a turn
-        to_move = httpx.get(api).json()["to_move"]
+        to_move = oneoff.get(api).json()["to_move"]
         if to_move == 2:  # Cid, over the API: Cid's cookie holds the seat (no token)
             cid.post(f"{api}/actions", json={"action": "pass"}).raise_for_status()
             continue

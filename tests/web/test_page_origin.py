@@ -21,6 +21,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, expect
 
+from support import oneoff
 from support.browser import DESKTOP
 from webserver import Server, free_port
 
@@ -106,7 +107,7 @@ def test_a_page_on_another_port_cannot_join_or_listen_as_the_victim(
     for socket in ("game", "lobby"):  # refused at the handshake: nothing read
         assert attempts[socket]["read"] == [], attempts
         assert attempts[socket]["code"] == 1006, attempts  # the browser's "no handshake"
-    seek = httpx.get(f"{server.url}/api/seeks/{seek_id}").json()
+    seek = oneoff.get(f"{server.url}/api/seeks/{seek_id}").json()
     assert seek["open_seats"] == 1 and seek["status"] == "open"
 
     victim.goto(server.url + "/lobby")  # the site's own page: the same join passes

@@ -12,7 +12,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-import httpx
 from fastapi.testclient import TestClient
 from playwright.sync_api import Browser, Page, expect
 from typer.testing import CliRunner
@@ -23,13 +22,14 @@ from mathable.engine.actions import Shake
 from mathable.games import registry
 from mathable.web.api import create_app
 from mathable.web.infra.store import EventStore
+from support import oneoff
 from support.browser import DESKTOP, PHONE, create, serious
 from webserver import Server
 
 
 def view_of(server: Server, game_id: str, token: str | None = None) -> dict[str, Any]:
     suffix = f"?token={token}" if token else ""
-    answer: dict[str, Any] = httpx.get(f"{server.url}/api/games/{game_id}{suffix}").json()
+    answer: dict[str, Any] = oneoff.get(f"{server.url}/api/games/{game_id}{suffix}").json()
     return answer
 
 
@@ -299,7 +299,7 @@ def test_a_turn_that_ends_by_itself_shows_its_score_before_the_cover(
 def legal_drag(page: Page) -> tuple[int, str, str]:
     """A rack token with a legal cell (read from the seat's view), and that cell."""
     url = page.url.replace("/g/", "/api/games/").replace("?t=", "?token=")
-    view = httpx.get(url).json()
+    view = oneoff.get(url).json()
     for text in view["legal"]:
         found = re.fullmatch(r"([A-N]\d+)=(\d+)", text)
         if found and text + "+" not in view["legal"]:  # no question of an extra token

@@ -9,11 +9,11 @@ from __future__ import annotations
 import json
 import re
 
-import httpx
 from playwright.sync_api import Browser, expect
 
 from mathable.engine.actions import Place
 from mathable.games import registry
+from support import oneoff
 from support.browser import create, serious, shot
 from webserver import Server
 
@@ -33,11 +33,11 @@ def test_practice_page_panel_and_review(server: Server, browser: Browser) -> Non
     tokens = json.loads(page.evaluate(f"localStorage.getItem('mathable:{game_id}')"))
     token = tokens["0"]
     asked = f"{server.url}/api/games/{game_id}/practice"
-    data = httpx.get(asked, params={"level": "plus-minus", "token": token}, timeout=60).json()
+    data = oneoff.get(asked, params={"level": "plus-minus", "token": token}, timeout=60).json()
     assert data["level"]["game"] == "junior" and data["review"] is None
-    view = httpx.get(f"{server.url}/api/games/{game_id}", params={"token": token}).json()
+    view = oneoff.get(f"{server.url}/api/games/{game_id}", params={"token": token}).json()
     assert view["players"][0] == "Zoé [b]"  # the name as typed
-    record = httpx.get(f"{server.url}/api/games/{game_id}/record", params={"token": token}).json()
+    record = oneoff.get(f"{server.url}/api/games/{game_id}/record", params={"token": token}).json()
     game = registry.from_record(record)
     fitting = {(f["value"], c) for f in data["fits"] for c in f["cells"]}
     legal = {
@@ -54,7 +54,7 @@ def test_practice_page_panel_and_review(server: Server, browser: Browser) -> Non
     expect(page.locator("#message")).to_contain_text("Hint:")
     shot(page, "practice-panel")
     assert serious(page) == []
-    best = httpx.get(f"{server.url}/api/games/{game_id}/hint", params={"token": token}).json()
+    best = oneoff.get(f"{server.url}/api/games/{game_id}/hint", params={"token": token}).json()
     turn = best["turns"][0]["turn"].split()
     for placement in turn:
         page.fill("#notation", placement)
@@ -76,16 +76,16 @@ def test_practice_api_refusals(server: Server) -> None:
     made = create(server, [{"name": "Ann"}, {"name": "Bot", "bot": "gentle"}], seed=7)
     token = next(s["token"] for s in made["seats"] if s.get("token"))
     asked = f"{server.url}/api/games/{made['id']}/practice"
-    ok = httpx.get(asked, params={"level": "everything", "token": token}, timeout=60)
+    ok = oneoff.get(asked, params={"level": "everything", "token": token}, timeout=60)
     assert ok.status_code == 200, ok.text
     assert {"level", "fits", "review", "turns"} <= set(ok.json())
-    wrong = httpx.get(asked, params={"level": "plus-minus", "token": token}, timeout=60)
+    wrong = oneoff.get(asked, params={"level": "plus-minus", "token": token}, timeout=60)
     assert wrong.status_code == 422 and "not a practice game" in wrong.text
-    unknown = httpx.get(asked, params={"level": "x" * 21, "token": token})
+    unknown = oneoff.get(asked, params={"level": "x" * 21, "token": token})
     assert unknown.status_code == 422
-    unknown = httpx.get(asked, params={"level": "algebra", "token": token})
+    unknown = oneoff.get(asked, params={"level": "algebra", "token": token})
     assert unknown.status_code == 422 and "unknown practice level" in unknown.text
-    watching = httpx.get(asked, params={"level": "everything"})
+    watching = oneoff.get(asked, params={"level": "everything"})
     assert watching.status_code == 403
     online = create(
         server,
@@ -94,11 +94,11 @@ def test_practice_api_refusals(server: Server) -> None:
         house_rules={"hints": False},
     )
     mine = next(s["token"] for s in online["seats"] if s.get("token"))
-    off = httpx.get(
+    off = oneoff.get(
         f"{server.url}/api/games/{online['id']}/practice",
         params={"level": "everything", "token": mine},
     )
     assert off.status_code == 403 and "hints are off" in off.text
-    levels = httpx.get(f"{server.url}/api/practice/levels").json()
+    levels = oneoff.get(f"{server.url}/api/practice/levels").json()
     assert [level["name"] for level in levels] == ["plus-minus", "tables", "everything"]
-    assert httpx.get(f"{server.url}/practice").status_code == 200
+    assert oneoff.get(f"{server.url}/practice").status_code == 200

@@ -9,10 +9,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, expect
 
+from support import oneoff
 from support.browser import DESKTOP, create, first_moves, serious, shot
 from webserver import Server
 
@@ -40,10 +40,10 @@ def test_a_player_whose_page_closes_is_shown_away_and_claimed_a_loss(
 ) -> None:
     made = create(server, [{"name": "Ann"}, {"name": "Bob"}], seed=None, clock={"minutes": 5})
     code = made["seats"][1]["invite"].split("invite=")[1]
-    joined = httpx.post(f"{server.url}/api/games/{made['id']}/join", json={"invite": code})
+    joined = oneoff.post(f"{server.url}/api/games/{made['id']}/join", json={"invite": code})
     tokens = [made["seats"][0]["token"], joined.json()["token"]]
     first_moves(server, made["id"], tokens)  # O4: claims once each has moved
-    mover = httpx.get(f"{server.url}/api/games/{made['id']}").json()["to_move"]
+    mover = oneoff.get(f"{server.url}/api/games/{made['id']}").json()["to_move"]
     names = ["Ann", "Bob"]
     away, stays = names[mover], names[1 - mover]
     pages = [contexts[seat].new_page() for seat in (mover, 1 - mover)]

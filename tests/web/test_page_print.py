@@ -6,35 +6,35 @@ from __future__ import annotations
 
 import re
 
-import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
+from support import oneoff
 from support.browser import create, play_out, serious, shot
 from webserver import Server
 
 
 def test_the_print_route_gives_answers_and_the_list_does_not(server: Server) -> None:
-    printed = httpx.get(f"{server.url}/api/puzzles/print?band=hard&game=junior&count=4")
+    printed = oneoff.get(f"{server.url}/api/puzzles/print?band=hard&game=junior&count=4")
     assert printed.status_code == 200, printed.text
     sheet = printed.json()
     assert len(sheet) == 4
     assert all(p["band"] == "hard" and p["game"] == "junior" for p in sheet)
     assert all(p["answer"] and p["points"] == p["target"] and "surface" in p for p in sheet)
-    listed = httpx.get(f"{server.url}/api/puzzles?band=hard&game=junior&limit=4").json()
+    listed = oneoff.get(f"{server.url}/api/puzzles?band=hard&game=junior&limit=4").json()
     assert [p["id"] for p in listed] == [p["id"] for p in sheet]  # the same puzzles...
     assert not any("answer" in p or "points" in p or "obvious" in p for p in listed)  # ...bare
-    assert len(httpx.get(f"{server.url}/api/puzzles/print").json()) == 12  # the default
+    assert len(oneoff.get(f"{server.url}/api/puzzles/print").json()) == 12  # the default
 
 
 @pytest.mark.parametrize(
     "query", ["count=25", "count=0", "count=many", "band=impossible", "game=quattro"]
 )
 def test_bad_print_parameters_are_refused_with_a_reason(server: Server, query: str) -> None:
-    answer = httpx.get(f"{server.url}/api/puzzles/print?{query}")
+    answer = oneoff.get(f"{server.url}/api/puzzles/print?{query}")
     assert answer.status_code == 422
     assert answer.json()["error"]
-    assert httpx.get(f"{server.url}/puzzles/print?{query}").status_code == 400
+    assert oneoff.get(f"{server.url}/puzzles/print?{query}").status_code == 400
 
 
 def test_the_set_page_shows_n_boards_and_the_answers_and_prints_without_header(
@@ -46,7 +46,7 @@ def test_the_set_page_shows_n_boards_and_the_answers_and_prints_without_header(
     expect(page.locator("#answers li")).to_have_count(5)
     expect(page.locator("article.print-puzzle").first).to_contain_text("Find a turn worth at least")
     expect(page.locator("#print-button")).to_be_visible()
-    sheet = httpx.get(f"{server.url}/api/puzzles/print?band=easy&game=classic&count=5").json()
+    sheet = oneoff.get(f"{server.url}/api/puzzles/print?band=easy&game=classic&count=5").json()
     expect(page.locator("#answers li").first).to_contain_text(sheet[0]["answer"])
     first = page.locator("article.print-puzzle").first
     expect(first.locator(".print-rack span")).to_have_count(len(sheet[0]["rack"]))

@@ -10,12 +10,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-import httpx
 from playwright.sync_api import Browser, Page, expect
 
 from mathable.engine import records
 from mathable.games.registry import new_game as engine_game
 from mathable.web.infra.store import EventStore
+from support import oneoff
 from support.browser import DESKTOP, against_the_computer, create, play_one_turn, serious, shot
 from webserver import Server
 
@@ -40,14 +40,14 @@ def upload(page: Page, server: Server, path: Path) -> str:
 
 def game_view(server: Server, game_id: str, token: str | None = None) -> Any:
     suffix = f"?token={token}" if token else ""
-    return httpx.get(f"{server.url}/api/games/{game_id}{suffix}").json()
+    return oneoff.get(f"{server.url}/api/games/{game_id}{suffix}").json()
 
 
 def pass_to_the_end(server: Server, game_id: str, tokens: list[str]) -> None:
     """Two people pass until the game ends (C11c: two rounds without a placement)."""
     while not (now := game_view(server, game_id))["over"]:
         seat_token = tokens[now["to_move"]]
-        answer = httpx.post(
+        answer = oneoff.post(
             f"{server.url}/api/games/{game_id}/actions",
             json={"token": seat_token, "action": "pass"},
         )
@@ -142,7 +142,7 @@ def test_a_rematch_from_game_over_gives_each_online_player_their_seat(
 ) -> None:
     made = create(server, [{"name": "Ann"}, {"name": "Bob"}], seed=None)
     code = made["seats"][1]["invite"].split("invite=")[1]
-    bob = httpx.post(f"{server.url}/api/games/{made['id']}/join", json={"invite": code}).json()
+    bob = oneoff.post(f"{server.url}/api/games/{made['id']}/join", json={"invite": code}).json()
     tokens = [made["seats"][0]["token"], bob["token"]]
     pass_to_the_end(server, made["id"], tokens)
     pages = []
@@ -180,7 +180,7 @@ def test_a_rematch_at_one_screen_opens_every_seat_in_this_browser(
     )
     tokens = [made["seats"][0]["token"], None, made["seats"][2]["token"]]
     while not (now := game_view(server, made["id"]))["over"]:
-        answer = httpx.post(
+        answer = oneoff.post(
             f"{server.url}/api/games/{made['id']}/actions",
             json={"token": tokens[now["to_move"]], "action": "pass"},
         )

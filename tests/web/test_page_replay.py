@@ -15,17 +15,18 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from support import oneoff
 from support.browser import DESKTOP, PHONE, against_the_computer, create, serious, shot
 from webserver import Server
 
 
 def replay(server: Server, game_id: str, step: int, token: str | None = None) -> httpx.Response:
     suffix = f"&token={token}" if token else ""
-    return httpx.get(f"{server.url}/api/games/{game_id}/replay?step={step}{suffix}")
+    return oneoff.get(f"{server.url}/api/games/{game_id}/replay?step={step}{suffix}")
 
 
 def analysis(server: Server, game_id: str) -> dict[str, Any]:
-    response = httpx.get(f"{server.url}/api/games/{game_id}/analysis", timeout=60)
+    response = oneoff.get(f"{server.url}/api/games/{game_id}/analysis", timeout=60)
     assert response.status_code == 200, response.text
     data: dict[str, Any] = response.json()
     return data
@@ -33,7 +34,7 @@ def analysis(server: Server, game_id: str) -> dict[str, Any]:
 
 def variant(server: Server, name: str) -> dict[str, Any]:
     found: dict[str, Any] = next(
-        v for v in httpx.get(f"{server.url}/api/variants").json() if v["name"] == name
+        v for v in oneoff.get(f"{server.url}/api/variants").json() if v["name"] == name
     )
     return found
 
@@ -61,7 +62,7 @@ def test_a_running_game_replays_to_a_seat_with_its_own_rack_only(server: Server)
     made = create(server, [{"name": "Ann"}, {"name": "Bot", "bot": "greedy"}], seed=14)
     ann = made["seats"][0]["token"]
     assert replay(server, made["id"], 0).status_code == 409  # a spectator: not before the end
-    now = httpx.get(f"{server.url}/api/games/{made['id']}?token={ann}").json()
+    now = oneoff.get(f"{server.url}/api/games/{made['id']}?token={ann}").json()
     seen = replay(server, made["id"], now["seq"], ann).json()
     assert seen["racks"] == [now["rack"], None]  # her own rack, never the computer's
     assert "seed" not in seen["view"]
@@ -73,13 +74,13 @@ def test_an_online_replay_keeps_the_seed_and_the_exchanged_pieces_secret(
     made = create(server, [{"name": "Ann"}, {"name": "Bob"}], seed=None, mode="online")
     ann = next(s["token"] for s in made["seats"] if s.get("token"))
     invite = next(s["invite"] for s in made["seats"] if s.get("invite")).split("invite=")[1]
-    bob = httpx.post(f"{server.url}/api/games/{made['id']}/join", json={"invite": invite})
+    bob = oneoff.post(f"{server.url}/api/games/{made['id']}/join", json={"invite": invite})
     bob_token = bob.json()["token"]
     tokens = {0: ann, 1: bob_token}
-    mover = httpx.get(f"{server.url}/api/games/{made['id']}?token={ann}").json()["to_move"]
-    rack = httpx.get(f"{server.url}/api/games/{made['id']}?token={tokens[mover]}").json()["rack"]
+    mover = oneoff.get(f"{server.url}/api/games/{made['id']}?token={ann}").json()["to_move"]
+    rack = oneoff.get(f"{server.url}/api/games/{made['id']}?token={tokens[mover]}").json()["rack"]
     exchanged = f"exchange {rack[0]},{rack[1]}"
-    done = httpx.post(
+    done = oneoff.post(
         f"{server.url}/api/games/{made['id']}/actions",
         json={"token": tokens[mover], "action": exchanged},
     )
@@ -135,7 +136,7 @@ def test_racks_are_shown_at_each_step_of_a_finished_game_only(
     # a running game: Ann's own link shows her rack and hides the computer's
     made = against_the_computer(server, page)
     ann = made["seats"][0]["token"]
-    mine = httpx.get(f"{server.url}/api/games/{made['id']}?token={ann}").json()["rack"]
+    mine = oneoff.get(f"{server.url}/api/games/{made['id']}?token={ann}").json()["rack"]
     page.goto(f"{server.url}/g/{made['id']}?t={ann}&replay")
     expect(page.locator("#step")).to_have_text(re.compile(r"^action 0 of "))
     page.keyboard.press("End")

@@ -11,13 +11,13 @@ from __future__ import annotations
 import re
 import time
 
-import httpx
 from playwright.sync_api import Browser, expect
 from sqlalchemy import delete, insert
 
 from mathable.ai import BOTS
 from mathable.web.infra.db import game_players, players
 from mathable.web.infra.store import EventStore
+from support import oneoff
 from support.browser import DESKTOP, PHONE, create, first_moves, serious, shot
 from webserver import Server
 
@@ -55,7 +55,7 @@ def accounts_and_games(server: Server) -> tuple[str, str]:
     store.close()
     bob = made["seats"][1]["token"]
     first_moves(server, made["id"], [s["token"] for s in made["seats"]])  # O4
-    answer = httpx.post(f"{server.url}/api/games/{made['id']}/resign", json={"token": bob})
+    answer = oneoff.post(f"{server.url}/api/games/{made['id']}/resign", json={"token": bob})
     assert answer.status_code == 200, answer.text
     bots = create(
         server,

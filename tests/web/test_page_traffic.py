@@ -14,6 +14,7 @@ import httpx
 from playwright.sync_api import Browser, Page, WebSocket, WebSocketRoute, expect
 
 from mathable.web.infra.patches import apply_patch
+from support import oneoff
 from support.browser import DESKTOP, create, play_one_turn, settled
 from webserver import Server
 
@@ -21,7 +22,7 @@ from webserver import Server
 def whole(server: Server, game_id: str, token: str | None) -> dict[str, Any]:
     """The server's whole view for a seat (None: a spectator), over HTTP."""
     params = {"token": token} if token else {}
-    answer = httpx.get(f"{server.url}/api/games/{game_id}", params=params)
+    answer = oneoff.get(f"{server.url}/api/games/{game_id}", params=params)
     assert answer.status_code == 200, answer.text
     view: dict[str, Any] = answer.json()
     return view
@@ -138,7 +139,7 @@ def test_a_missed_patch_is_mended_with_the_whole_view(server: Server, browser: B
         mine = whole(server, game_id, tokens[view["to_move"]])
         places = [a for a in mine["legal"] if "=" in a and not a.endswith("+")]
         action = places[0] if places else "end" if "end" in mine["legal"] else "pass"
-        answer = httpx.post(
+        answer = oneoff.post(
             f"{server.url}/api/games/{game_id}/actions",
             json={"token": tokens[view["to_move"]], "action": action},
         )
@@ -151,22 +152,22 @@ def test_a_missed_patch_is_mended_with_the_whole_view(server: Server, browser: B
 
 def test_files_and_json_answers_are_gzipped_and_files_revalidated(server: Server) -> None:
     for path in ("/static/play.js", "/api/variants"):
-        plain = httpx.get(server.url + path, headers={"Accept-Encoding": "identity"})
-        packed = httpx.get(server.url + path, headers={"Accept-Encoding": "gzip"})
+        plain = oneoff.get(server.url + path, headers={"Accept-Encoding": "identity"})
+        packed = oneoff.get(server.url + path, headers={"Accept-Encoding": "gzip"})
         assert "Content-Encoding" not in plain.headers
         assert packed.headers["Content-Encoding"] == "gzip"
         assert int(packed.headers["Content-Length"]) < len(plain.content) / 2
         assert packed.content == plain.content  # httpx unpacks it
         assert "Accept-Encoding" in packed.headers["Vary"]
         assert "default-src 'self'" in packed.headers["Content-Security-Policy"]
-    small = httpx.get(server.url + "/api/bots", headers={"Accept-Encoding": "gzip"})
+    small = oneoff.get(server.url + "/api/bots", headers={"Accept-Encoding": "gzip"})
     assert len(small.content) < 1000 and "Content-Encoding" not in small.headers
-    raw = httpx.get(server.url + "/static/play.js", headers={"Accept-Encoding": "gzip"})
+    raw = oneoff.get(server.url + "/static/play.js", headers={"Accept-Encoding": "gzip"})
     with httpx.stream(
         "GET", server.url + "/static/play.js", headers={"Accept-Encoding": "gzip"}
     ) as stream:
         assert gzip.decompress(b"".join(stream.iter_raw())) == raw.content
-    again = httpx.get(
+    again = oneoff.get(
         server.url + "/static/play.js",
         headers={"Accept-Encoding": "gzip", "If-None-Match": raw.headers["ETag"]},
     )

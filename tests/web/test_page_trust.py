@@ -18,10 +18,10 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from support import oneoff
 from support.browser import DESKTOP, play_one_turn
 from webserver import Server
 
@@ -72,7 +72,7 @@ def meet(ann: Page, bob: Page, clock: str) -> tuple[str, float]:
 
 
 def api_view(server: Server, game_id: str) -> dict[str, Any]:
-    answer = httpx.get(f"{server.url}/api/games/{game_id}")
+    answer = oneoff.get(f"{server.url}/api/games/{game_id}")
     assert answer.status_code == 200, answer.text
     view: dict[str, Any] = answer.json()
     return view
@@ -83,7 +83,7 @@ def seat_of(pages: dict[str, Page], view: dict[str, Any]) -> Page:
 
 
 def ratings_of(server: Server, player_id: str) -> list[tuple[str, str, int]]:
-    profile = httpx.get(f"{server.url}/api/players/{player_id}").json()
+    profile = oneoff.get(f"{server.url}/api/players/{player_id}").json()
     return [(r["game"], r["pace"], r["rating"]) for r in profile["ratings"]]
 
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import httpx
 from playwright.sync_api import Browser, expect
 
+from support import oneoff
 from support.browser import DESKTOP, create, serious, shot
 from support.waiting import eventually
 from webserver import Server
@@ -20,7 +20,7 @@ def test_the_move_list_shows_a_computers_reason(server: Server, browser: Browser
     game_id = create(server, computers, seed=6)["id"]
 
     def seen() -> dict[str, Any]:
-        found: dict[str, Any] = httpx.get(f"{server.url}/api/games/{game_id}").json()
+        found: dict[str, Any] = oneoff.get(f"{server.url}/api/games/{game_id}").json()
         return found
 
     assert eventually(lambda: bool(seen()["over"]), seconds=180)  # a bound, not a speed test

@@ -16,11 +16,11 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import psycopg
 import pytest
 from websockets.sync.client import connect
 
+from support import oneoff
 from webserver import Server
 
 TURNS = 8
@@ -68,7 +68,7 @@ def choose(view: dict[str, Any]) -> str:
 
 
 def new_game(server: Server) -> tuple[str, list[str]]:
-    made = httpx.post(server.url + "/api/games", json=GAME)
+    made = oneoff.post(server.url + "/api/games", json=GAME)
     assert made.status_code == 201, made.text
     return made.json()["id"], [seat["token"] for seat in made.json()["seats"]]
 
@@ -80,22 +80,22 @@ def test_a_get_on_one_process_shows_the_action_just_made_on_the_other(
     a, b = two_servers
     game_id, tokens = new_game(a)
     path = f"/api/games/{game_id}"
-    view = httpx.get(b.url + path, params={"token": tokens[0]}).json()  # b holds it now
-    view = httpx.get(a.url + path, params={"token": tokens[view["to_move"]]}).json()
+    view = oneoff.get(b.url + path, params={"token": tokens[0]}).json()  # b holds it now
+    view = oneoff.get(a.url + path, params={"token": tokens[view["to_move"]]}).json()
     assert view["seq"] == 0
     shown, accepted = [], []
     for turn in range(TURNS):
         here, there = (a, b) if turn % 2 == 0 else (b, a)
         mover = tokens[view["to_move"]]
         blind(database_url)
-        answer = httpx.post(
+        answer = oneoff.post(
             here.url + path + "/actions",
             json={"token": mover, "action": choose(view), "seq": view["seq"]},
         )
         accepted.append(answer.status_code == 200)
         assert answer.status_code == 200, (turn, answer.status_code, answer.text)
         mover = tokens[answer.json()["to_move"]]
-        view = httpx.get(there.url + path, params={"token": mover}).json()  # at once
+        view = oneoff.get(there.url + path, params={"token": mover}).json()  # at once
         shown.append(view["seq"] == turn + 1)
         assert view["seq"] == turn + 1, (turn, view["seq"])
         assert view["legal"]
@@ -116,8 +116,8 @@ def test_a_socket_opened_on_one_process_shows_the_action_just_made_on_the_other(
     a, b = two_servers
     game_id, tokens = new_game(a)
     path = f"/api/games/{game_id}"
-    view = httpx.get(b.url + path, params={"token": tokens[0]}).json()  # b holds it now
-    view = httpx.get(a.url + path, params={"token": tokens[view["to_move"]]}).json()
+    view = oneoff.get(b.url + path, params={"token": tokens[0]}).json()  # b holds it now
+    view = oneoff.get(a.url + path, params={"token": tokens[view["to_move"]]}).json()
     for turn in range(TURNS):
         here, there = (a, b) if turn % 2 == 0 else (b, a)
         mover = tokens[view["to_move"]]

@@ -9,7 +9,6 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import httpx
 import pytest
 from fastapi.testclient import TestClient
 
@@ -17,6 +16,7 @@ from mathable.engine.protocol import HouseRules
 from mathable.games.registry import new_game
 from mathable.web.api import create_app
 from mathable.web.infra.store import EventStore
+from support import oneoff
 from webserver import Server
 
 PEOPLE_FIRST = {
@@ -172,7 +172,7 @@ def test_a_conflict_on_a_computer_players_move_is_recovered(
 def test_sigkill_with_a_computer_to_move_then_restart_resumes_it(database_url: str) -> None:
     server = Server(database_url).start()
     try:
-        made = httpx.post(f"{server.url}/api/games", json=PEOPLE_FIRST, timeout=30)
+        made = oneoff.post(f"{server.url}/api/games", json=PEOPLE_FIRST, timeout=30)
         assert made.status_code == 201, made.text
         game_id = made.json()["id"]
         server.kill()  # SIGKILL: no shutdown code runs
@@ -180,7 +180,7 @@ def test_sigkill_with_a_computer_to_move_then_restart_resumes_it(database_url: s
         server.start()
 
         def resumed() -> bool:
-            view = httpx.get(f"{server.url}/api/games/{game_id}", timeout=30).json()
+            view = oneoff.get(f"{server.url}/api/games/{game_id}", timeout=30).json()
             return bot_moved_after(view, stored)
 
         assert wait_for(resumed), server.output()[-2000:]

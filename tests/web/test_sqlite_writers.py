@@ -13,6 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from support import oneoff
 from webserver import Server
 
 WRITERS = 12
@@ -76,7 +77,7 @@ def test_twelve_concurrent_writers_on_sqlite_get_no_500(tmp_path: Path, processe
         assert sum(counted.values()) == WRITERS * 5, counted
         assert counted[500] == 0 and counted[0] == 0, (counted, output[-3000:])
         assert set(counted) <= {200, 201}, counted
-        seeks = httpx.get(servers[0].url + "/api/seeks", params={"limit": 50}).json()
+        seeks = oneoff.get(servers[0].url + "/api/seeks", params={"limit": 50}).json()
         assert len(seeks) == WRITERS * 2
     finally:
         for server in servers:

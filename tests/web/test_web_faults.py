@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from mathable.web.infra.store import EventStore
+from support import oneoff
 from webserver import Server
 
 
@@ -29,7 +30,7 @@ def _create(url: str) -> dict[str, Any]:
         "seed": 12,
         "mode": "screen",
     }
-    response = httpx.post(url + "/api/games", json=body)
+    response = oneoff.post(url + "/api/games", json=body)
     assert response.status_code == 201
     made: dict[str, Any] = response.json()
     return made
@@ -37,7 +38,7 @@ def _create(url: str) -> dict[str, Any]:
 
 def _view(url: str, game_id: str, token: str | None = None) -> dict[str, Any]:
     params = {"token": token} if token else {}
-    seen: dict[str, Any] = httpx.get(f"{url}/api/games/{game_id}", params=params).json()
+    seen: dict[str, Any] = oneoff.get(f"{url}/api/games/{game_id}", params=params).json()
     return seen
 
 
@@ -49,7 +50,7 @@ def _race(url: str, game_id: str, token: str, seq: int, actions: list[str]) -> l
     def send(action: str) -> None:
         barrier.wait()
         body = {"token": token, "action": action, "seq": seq}
-        results.append(httpx.post(f"{url}/api/games/{game_id}/actions", json=body, timeout=30))
+        results.append(oneoff.post(f"{url}/api/games/{game_id}/actions", json=body, timeout=30))
 
     threads = [threading.Thread(target=send, args=(a,)) for a in actions]
     for thread in threads:
@@ -67,7 +68,7 @@ def test_sigkill_mid_game_then_restart_continues_with_nothing_lost(server: Serve
         mover = tokens[state["to_move"]]
         legal = _view(server.url, game_id, mover)["legal"]
         action = next((a for a in legal if "=" in a), "pass")
-        response = httpx.post(
+        response = oneoff.post(
             f"{server.url}/api/games/{game_id}/actions", json={"token": mover, "action": action}
         )
         assert response.status_code == 200
@@ -78,7 +79,7 @@ def test_sigkill_mid_game_then_restart_continues_with_nothing_lost(server: Serve
     assert after == before
     mover = tokens[after[0]["to_move"]]
     legal = _view(server.url, game_id, mover)["legal"]
-    response = httpx.post(
+    response = oneoff.post(
         f"{server.url}/api/games/{game_id}/actions",
         json={"token": mover, "action": next((a for a in legal if "=" in a), "pass")},
     )
@@ -114,5 +115,5 @@ def test_the_example_api_client_plays_a_whole_game(server: Server) -> None:
         (newest, _seats), *_older = store.games_page(0, 500)
     finally:
         store.close()
-    game = httpx.get(f"{server.url}/api/games/{newest}").json()
+    game = oneoff.get(f"{server.url}/api/games/{newest}").json()
     assert game["players"] == ["Script", "Greedy"] and game["over"]

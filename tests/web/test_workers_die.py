@@ -11,9 +11,9 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 
+from support import oneoff
 from webserver import Server
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
@@ -70,7 +70,7 @@ def _busy_pool(server: Server) -> set[int]:
     """A game of two computers, played in the pool until its workers are up: the
     server's descendants then (forkserver, resource tracker, workers)."""
     body = {"variant": "classic", "players": [{"bot": "greedy"}, {"bot": "greedy"}]}
-    made = httpx.post(server.url + "/api/games", json=body, timeout=30)
+    made = oneoff.post(server.url + "/api/games", json=body, timeout=30)
     assert made.status_code == 201
     assert server.process is not None
     deadline = time.monotonic() + 30
