@@ -11,7 +11,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # pg_ctl live in /usr/lib/postgresql/*/bin, off the PATH).
 INITDB = $(firstword $(wildcard /usr/lib/postgresql/*/bin/initdb))
 
-.PHONY: run play test test-pure lint typecheck pytest bench golden clean postgresql messages screenshots
+.PHONY: run play test suite test-pure lint typecheck pytest bench golden clean postgresql messages screenshots
 
 # The install compiles the modules listed in src/mathable/compiled.py with mypyc (setup.py;
 # pure Python if that fails): an edit to them installs again, so the build is never stale.
@@ -68,7 +68,7 @@ run: $(STAMP)
 play: $(STAMP)
 	$(BIN)/mathable play
 
-test: $(STAMP) $(CHROMIUM) $(TMUX) postgresql lint typecheck pytest test-pure
+test: $(STAMP) $(CHROMIUM) $(TMUX) postgresql lint typecheck suite
 	@if [ -x $(CHROMIUM) ]; then $(BIN)/python docs/screenshots.py --taken; \
 	else echo "no chromium at $(CHROMIUM): the pictures are not taken again"; fi
 
@@ -100,8 +100,25 @@ pytest: $(STAMP) $(CHROMIUM) $(TMUX) postgresql
 	echo "== the tests on the real clock, run beside the rest:"; cat $(REALTIME_LOG); \
 	test $$rest -eq 0 && test $$late -eq 0
 
+PURE_TESTS := tests/test_compiled.py tests/games tests/engine tests/ai src/mathable/games src/mathable/ai
+
 test-pure: $(STAMP)
-	MATHABLE_PURE=1 $(BIN)/pytest $(PARALLEL) -m "not slow" tests/test_compiled.py tests/games tests/engine tests/ai src/mathable/games src/mathable/ai
+	MATHABLE_PURE=1 $(BIN)/pytest $(PARALLEL) -m "not slow" $(PURE_TESTS)
+
+# `make test`'s tests: the compiled suite (`pytest`, the real-clock stories beside it),
+# and the pure-Python run beside both, in one process: the browser tests leave the cores
+# idle a sixth of the time (waiting on pages and computer turns), which it fills. Its
+# output follows the rest's.
+PURE_LOG := .pytest-pure.log
+
+suite: $(STAMP) $(CHROMIUM) $(TMUX) postgresql
+	@MATHABLE_PURE=1 $(BIN)/pytest -p no:cacheprovider --basetemp=.pytest-pure -m "not slow" \
+		$(PURE_TESTS) > $(PURE_LOG) 2>&1 & pure=$$!; \
+	$(MAKE) --no-print-directory pytest; rest=$$?; \
+	wait $$pure; late=$$?; \
+	echo "== the rules and the computer players on the pure source, run beside the rest:"; \
+	cat $(PURE_LOG); \
+	test $$rest -eq 0 && test $$late -eq 0
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
