@@ -1,7 +1,7 @@
 """One-off HTTP requests to the test servers, as ``httpx.get`` and ``httpx.post`` make
 them (a fresh client each: no cookie kept), without the TLS set-up each of those makes:
 httpx loads the certificate store for every one-off client (~25 ms of CPU), though the
-test servers speak plain HTTP; polls made hundreds of them per server started."""
+test servers speak plain HTTP, and the tests that poll a game made hundreds of them."""
 
 from __future__ import annotations
 
