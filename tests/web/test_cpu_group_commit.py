@@ -9,6 +9,7 @@ PostgreSQL's events table) from the test, so that the appends made meanwhile que
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import uuid
 from collections.abc import Iterator
@@ -51,8 +52,8 @@ def count_commits(store: EventStore) -> list[int]:
 
 def queued(store: EventStore) -> int:
     """How many appends wait for the next group."""
-    with store._appending:
-        return len(store._appends)
+    with store.groups.lock:
+        return len(store.groups.waiting)
 
 
 @contextmanager
@@ -86,7 +87,7 @@ def append_together(store: EventStore, appenders: list[Appender]) -> None:
     are written as one group after it."""
     with database_held(store):
         appenders[0].start()
-        assert eventually(lambda: store._leading, 30.0)
+        assert eventually(lambda: store.groups.leading, 30.0)
         for count, each in enumerate(appenders[1:], start=1):
             each.start()
             assert eventually(partial(lambda n: queued(store) == n, count), 30.0)
@@ -206,3 +207,78 @@ def test_each_event_of_a_group_is_stored_once_as_one_append_gave_it(
         assert {key: [action] for key, action in stored.items()} == answered
     finally:
         store.close()
+
+
+def test_appends_from_the_event_loop_are_written_by_the_writer_in_groups(
+    database_url: str, store: EventStore
+) -> None:
+    """``append_async`` (the server's way, off the event loop): the events queued while
+    the writer waits on the database go in one group, and the loop goes on meanwhile;
+    each await answers for its own event (a taken seq: ConflictError, nothing left
+    behind)."""
+    games = [f"w{i}" for i in range(5)]
+    for game_id in games:
+        store.create(game_id, SPEC, [])
+    commits = count_commits(store)
+    ticks = 0
+
+    async def together() -> None:
+        nonlocal ticks
+        with database_held(store):
+            first = asyncio.ensure_future(store.append_async(games[0], 0, "pass", 0))
+            assert await asyncio.to_thread(eventually, lambda: store.groups.leading, 30.0)
+            rest = [
+                asyncio.ensure_future(store.append_async(game_id, 0, "pass", 0))
+                for game_id in games[1:]
+            ]
+            while store.groups.queued.qsize() < len(rest) and ticks < 3000:
+                await asyncio.sleep(0.01)  # the loop goes on while the writer waits
+                ticks += 1
+        await asyncio.gather(first, *rest)
+
+    asyncio.run(together())
+    assert ticks < 3000
+    assert commits[0] == 1 + 2  # the test's own hold, the first append, then the other four
+    for game_id in games:
+        loaded = store.load(game_id)
+        assert loaded is not None and loaded.actions == ["pass"]
+
+    other = EventStore(database_url)  # another server process
+    try:
+        other.append("w3", 1, "exchange 1", 1)  # took game w3's action 1 first
+
+        async def raced() -> list[BaseException | None]:
+            answers = await asyncio.gather(
+                *(store.append_async(game_id, 1, "pass", 0) for game_id in games),
+                return_exceptions=True,
+            )
+            return [each if isinstance(each, BaseException) else None for each in answers]
+
+        raised = asyncio.run(raced())
+    finally:
+        other.close()
+    assert [type(each) for each in raised] == [type(None)] * 3 + [ConflictError, type(None)]
+    loaded = store.load("w3")
+    assert loaded is not None and loaded.actions == ["pass", "exchange 1"]
+    store.append("w3", 2, "pass", 0)  # the refused one left nothing behind
+
+
+def test_closing_the_store_writes_what_the_loop_queued_first(database_url: str) -> None:
+    opened = EventStore(database_url)
+    opened.create("q", SPEC, [])
+
+    async def queue_and_close() -> None:
+        appends = [
+            asyncio.ensure_future(opened.append_async("q", seq, "pass", 0)) for seq in range(3)
+        ]
+        await asyncio.sleep(0)  # each handed to the writer
+        await asyncio.to_thread(opened.close)
+        await asyncio.gather(*appends)
+
+    asyncio.run(queue_and_close())
+    again = EventStore(database_url)
+    try:
+        loaded = again.load("q")
+        assert loaded is not None and loaded.actions == ["pass"] * 3
+    finally:
+        again.close()

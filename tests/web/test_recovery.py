@@ -116,12 +116,17 @@ def test_a_conflict_on_a_computer_players_move_is_recovered(
     with TestClient(app) as client:
         service = app.state.service
         store: EventStore = service.store
-        real_append = store.append
+        real_append = store.append_async
         other = EventStore(database_url)
         raced: list[str] = []
 
-        def append(
-            game_id: str, seq: int, action: str, seat: int | None, at: float | None = None
+        async def append(
+            game_id: str,
+            seq: int,
+            action: str,
+            seat: int | None,
+            at: float | None = None,
+            ends: bool = False,
         ) -> None:
             if seat == 0 and not raced:  # the computer player's first move: another came first
                 stored = store.load(game_id)
@@ -141,9 +146,9 @@ def test_a_conflict_on_a_computer_players_move_is_recovered(
                 )
                 other.append(game_id, seq, rival, 0)
                 raced.append(rival)
-            real_append(game_id, seq, action, seat, at)
+            await real_append(game_id, seq, action, seat, at, ends)
 
-        monkeypatch.setattr(store, "append", append)
+        monkeypatch.setattr(store, "append_async", append)
         bots_first = {
             "variant": "classic",
             "players": [{"name": "Robo", "bot": "greedy"}, {"name": "Ann"}],

@@ -5,6 +5,7 @@ the store holds it."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from pathlib import Path
 from typing import Any
@@ -32,10 +33,10 @@ def test_a_view_while_the_store_writes_has_the_moves_own_seq(client: TestClient)
     writing, release = threading.Event(), threading.Event()
     real = service._append
 
-    def slow_append(*args: Any) -> None:
+    async def slow_append(*args: Any) -> None:
         writing.set()
-        assert release.wait(10)
-        real(*args)
+        assert await asyncio.to_thread(release.wait, 10)  # the loop serves views meanwhile
+        await real(*args)
 
     service._append = slow_append
     answers: list[Any] = []
@@ -65,7 +66,7 @@ def test_a_failed_write_takes_the_move_back(client: TestClient) -> None:
     service = app.state.service
     real = service._append
 
-    def failing(*args: Any) -> None:
+    async def failing(*args: Any) -> None:
         raise OSError("disk full")
 
     service._append = failing

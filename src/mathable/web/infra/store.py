@@ -8,12 +8,13 @@ share it. The primary key (game, seq) makes two writers racing for the same sequ
 number impossible, whichever process they run in: the second insert fails
 (:class:`ConflictError`) and its action is refused. :meth:`EventStore.watch` follows the
 changes other processes make (:mod:`.feed`). Events appended while another write is under
-way are committed together once it ends (a group commit: one transaction and one flush
-to the disk for them all), each append still answered for its own event.
+way are committed together once it ends (a group commit, :mod:`.groups`: one transaction
+and one flush to the disk for them all), each append still answered for its own event.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import secrets
 import threading
@@ -46,6 +47,7 @@ from mathable.web.infra.db import (
     shown,
 )
 from mathable.web.infra.feed import Feed, OnChange, PostgresListener, PostgresNotifier, SqlitePoller
+from mathable.web.infra.groups import Append, GroupCommit
 
 
 class ConflictError(Exception):
@@ -88,22 +90,6 @@ class StoredGame:
     are derived from them (:mod:`mathable.online.clocks`)."""
 
 
-@dataclass
-class _Append:
-    """One event waiting to be written in a group commit (:meth:`EventStore.append`)."""
-
-    row: dict[str, Any]
-    """The ``events`` row."""
-    ends: bool
-    """The event ends its game (its ``running_clock`` is cleared with it)."""
-    done: bool = False
-    """Its group's write is over: its caller may go on."""
-    written: bool = False
-    """Committed."""
-    error: BaseException | None = None
-    """Why it was not written."""
-
-
 def sqlite_path(database_url: str) -> str:
     """The file of a ``sqlite:///path`` URL (``sqlite://`` alone: in memory)."""
     url = parse_url(database_url)
@@ -138,12 +124,8 @@ class EventStore:
         self._writer: AbstractContextManager[Any] = (
             threading.RLock() if is_sqlite(self.url) and not in_memory(self.url) else nullcontext()
         )
-        self._appends: list[_Append] = []
-        """Events waiting for the next group commit (:meth:`_commit_in_group`)."""
-        self._appending = threading.Condition()
-        """Guards :attr:`_appends` and :attr:`_leading`; wakes the waiting appends."""
-        self._leading = False
-        """Whether an append is writing a group now (the others wait for it)."""
+        self.groups = GroupCommit(self._write_group)
+        """The appends waiting to be written, and how they are written together."""
         self._events_connection: Connection | None = None
         """The connection the groups of events are written on (:meth:`_write_events`),
         kept open from one group to the next (one group is written at a time)."""
@@ -369,7 +351,41 @@ class EventStore:
         process or another. ``at``: its time (default now; the service's clock). ``ends``:
         the event ends the game, whose clock stops (``running_clock`` cleared in the same
         transaction)."""
-        with self._mine_lock:  # before the row exists, so the feed never reports it here
+        pending = self._pending(game_id, seq, action, seat, at, ends)
+        self.groups.commit([pending])
+        self._answer(pending)
+
+    async def append_async(
+        self,
+        game_id: str,
+        seq: int,
+        action: str,
+        seat: int | None,
+        at: float | None = None,
+        ends: bool = False,
+    ) -> None:
+        """:meth:`append` for the event loop, which it never blocks: the event goes to
+        the store's writer thread (:meth:`.groups.GroupCommit.hand_over`). Cancelling
+        the caller does not cancel the write."""
+        pending = self._pending(game_id, seq, action, seat, at, ends)
+        loop = asyncio.get_running_loop()
+        written: asyncio.Future[None] = loop.create_future()
+        self.groups.hand_over(pending, loop, written)
+        await asyncio.shield(written)
+        self._answer(pending)
+
+    def _pending(
+        self,
+        game_id: str,
+        seq: int,
+        action: str,
+        seat: int | None,
+        at: float | None,
+        ends: bool,
+    ) -> Append:
+        """An event to write, noted as this store's (before its row exists, so the feed
+        never reports it here as another process's)."""
+        with self._mine_lock:
             before = self._mine.get(game_id)
             self._mine[game_id] = max(before or 0, seq + 1)
         row = {
@@ -379,51 +395,30 @@ class EventStore:
             "seat": seat,
             "created": time.time() if at is None else at,
         }
-        try:
-            self._commit_in_group(_Append(row, ends))
-        except Exception as exc:
-            with self._mine_lock:  # the row that exists is another's: news after all
-                if before is None:
-                    self._mine.pop(game_id, None)
-                else:
-                    self._mine[game_id] = before
-            if isinstance(exc, IntegrityError) and is_unique_violation(exc):
-                raise ConflictError(f"event {seq} of game {game_id} exists") from None
-            raise
-        self._notify(game_id, seq + 1)
+        return Append(row, ends, mine_before=before)
 
-    def _commit_in_group(self, pending: _Append) -> None:
-        """Write ``pending`` and return once it is committed, or raise why it was not.
+    def _answer(self, pending: Append) -> None:
+        """After its group's write: tell the other processes of a written event, or raise
+        why it was not written (ConflictError: its seq was taken), and then the row
+        that exists is another's, news to this store after all."""
+        game_id, seq = pending.row["game_id"], pending.row["seq"]
+        if pending.written:
+            self._notify(game_id, seq + 1)
+            return
+        with self._mine_lock:
+            if pending.mine_before is None:
+                self._mine.pop(game_id, None)
+            else:
+                self._mine[game_id] = pending.mine_before
+        error = pending.error or DatabaseError("the event's group was not written")
+        if isinstance(error, IntegrityError) and is_unique_violation(error):
+            raise ConflictError(f"event {seq} of game {game_id} exists") from None
+        raise error
 
-        A group commit (issue 34, cheaper actions): the appends that arrive while another
-        is being written wait for it, then the first of them writes them all in one
-        transaction: one ``BEGIN``, one ``COMMIT`` and, on a SQLite file, one flush of
-        the log to the disk for the group, as durable as one each. An append that finds
-        no write under way writes at once (alone): no append waits for company."""
-        group: list[_Append] = []
-        with self._appending:
-            self._appends.append(pending)
-            while self._leading and not pending.done:
-                self._appending.wait()
-            if not pending.done:  # no group is being written: this append writes one
-                self._leading = True
-                group, self._appends = self._appends, []
-        if group:
-            try:
-                self._write_group(group)
-            finally:
-                with self._appending:
-                    for each in group:
-                        each.done = True
-                    self._leading = False
-                    self._appending.notify_all()
-        if not pending.written:
-            raise pending.error or DatabaseError("the event's group was not written")
-
-    def _write_group(self, group: list[_Append]) -> None:
+    def _write_group(self, group: list[Append]) -> None:
         """Write a group of events in one transaction; if it fails (an event another
         process took first, the database down), each is written alone again, so that
-        each gets its own answer. Sets each one's :attr:`~_Append.error`, never raises."""
+        each gets its own answer. Sets each one's :attr:`~Append.error`, never raises."""
         if len(group) > 1:
             try:
                 self._write_events(group)
@@ -441,7 +436,7 @@ class EventStore:
             else:
                 each.written = True
 
-    def _write_events(self, group: list[_Append]) -> None:
+    def _write_events(self, group: list[Append]) -> None:
         """Insert the events (and stop the clocks of the games they end) in one
         transaction. A kept connection found gone (the database restarted, the
         connection cut) is replaced and the group written once more on the new one."""
@@ -491,9 +486,7 @@ class EventStore:
 
     def _close_kept(self) -> None:
         """Close the events' connection (before the pool is disposed of)."""
-        with self._appending:
-            while self._leading:  # a group being written finishes first
-                self._appending.wait()
+        with self.groups.idle():  # a group being written finishes first
             connection, self._events_connection = self._events_connection, None
         if connection is not None:
             with suppress(Exception):
@@ -688,6 +681,7 @@ class EventStore:
         if self._notifier is not None:
             self._notifier.close()
         self.unwatch()
+        self.groups.close()  # what the loops handed over is written first
         self._close_kept()
         self.engine.dispose()
 

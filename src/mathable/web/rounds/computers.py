@@ -167,9 +167,7 @@ class Computers(Finisher):
                     try:
                         at, event = self.now(), game.format_action(action)
                         self._count(live, seq, event, at)
-                        await asyncio.to_thread(
-                            self._append, game_id, seq, event, seat, at, game.is_over
-                        )
+                        await self._append(game_id, seq, event, seat, at, game.is_over)
                     except ConflictError:  # another process came first: its move stands
                         self.reload(live)
                         continue

@@ -36,7 +36,7 @@ class Finisher(Views):
         try:
             ends = live.game.is_over
             self._count(live, seq, event, at)
-            await asyncio.to_thread(self._append, live.id, seq, event, seat, at, ends)
+            await self._append(live.id, seq, event, seat, at, ends)
         except ConflictError:
             return self.reload(live)
         except Exception:  # the database failed: memory goes back to what it holds

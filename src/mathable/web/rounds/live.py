@@ -350,18 +350,17 @@ class LiveGames:
             live.timing.note(live.game, event, at)
             self._wake_clock(live)
 
-    def _append(
+    async def _append(
         self, game_id: str, seq: int, event: str, seat: int | None, at: float, ends: bool
     ) -> None:
-        """Store an event; one that ends the game stops its clock in the same write,
-        then its result is written (:meth:`_settle`)."""
+        """Store an event, without blocking the loop (:meth:`EventStore.append_async`);
+        one that ends the game stops its clock in the same write, then its result is
+        written (:meth:`_settle`, in a thread)."""
+        await self.store.append_async(game_id, seq, event, seat, at, ends=ends)
         if ends:
-            self.store.append(game_id, seq, event, seat, at, ends=True)
             live = self.live.get(game_id)
             if live is not None and live.over:  # held under its lock: the game just ended
-                self._settle(live, at)
-        else:
-            self.store.append(game_id, seq, event, seat, at)
+                await asyncio.to_thread(self._settle, live, at)
 
     def _settle(self, live: LiveGame, at: float, catch_up: bool = False) -> None:
         """Write the result of a game just over (and its ratings, rated: the first writer

@@ -5,7 +5,6 @@ typed (:data:`~.schemas.ClientIn`).
 
 from __future__ import annotations
 
-import asyncio
 import logging
 
 from pydantic import ValidationError
@@ -118,7 +117,7 @@ class Moves(Leaving):
                     at = self.now()
                     ends = live.game.is_over
                     self._count(live, seq, event, at)
-                    await asyncio.to_thread(self._append, game_id, seq, event, seat, at, ends)
+                    await self._append(game_id, seq, event, seat, at, ends)
                 except ConflictError:  # another process stored an action first
                     live = self.reload(live)
                     await self._broadcast(live)
