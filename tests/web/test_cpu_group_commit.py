@@ -220,10 +220,8 @@ def test_appends_from_the_event_loop_are_written_by_the_writer_in_groups(
     for game_id in games:
         store.create(game_id, SPEC, [])
     commits = count_commits(store)
-    ticks = 0
 
     async def together() -> None:
-        nonlocal ticks
         with database_held(store):
             first = asyncio.ensure_future(store.append_async(games[0], 0, "pass", 0))
             assert await asyncio.to_thread(eventually, lambda: store.groups.leading, 30.0)
@@ -231,13 +229,14 @@ def test_appends_from_the_event_loop_are_written_by_the_writer_in_groups(
                 asyncio.ensure_future(store.append_async(game_id, 0, "pass", 0))
                 for game_id in games[1:]
             ]
-            while store.groups.queued.qsize() < len(rest) and ticks < 3000:
-                await asyncio.sleep(0.01)  # the loop goes on while the writer waits
-                ticks += 1
+
+            def all_queued() -> bool:
+                return store.groups.queued.qsize() == len(rest)
+
+            assert await asyncio.to_thread(eventually, all_queued, 30.0)  # the loop is free
         await asyncio.gather(first, *rest)
 
     asyncio.run(together())
-    assert ticks < 3000
     assert commits[0] == 1 + 2  # the test's own hold, the first append, then the other four
     for game_id in games:
         loaded = store.load(game_id)
@@ -264,21 +263,25 @@ def test_appends_from_the_event_loop_are_written_by_the_writer_in_groups(
 
 
 def test_closing_the_store_writes_what_the_loop_queued_first(database_url: str) -> None:
-    opened = EventStore(database_url)
+    opened, again = EventStore(database_url), EventStore(database_url)
     opened.create("q", SPEC, [])
 
-    async def queue_and_close() -> None:
-        appends = [
-            asyncio.ensure_future(opened.append_async("q", seq, "pass", 0)) for seq in range(3)
-        ]
-        await asyncio.sleep(0)  # each handed to the writer
-        await asyncio.to_thread(opened.close)
-        await asyncio.gather(*appends)
+    stored: list[str] = []
 
-    asyncio.run(queue_and_close())
-    again = EventStore(database_url)
+    async def close() -> None:
+        await asyncio.to_thread(opened.close)
+        loaded = again.load("q")  # as the close left it
+        assert loaded is not None
+        stored.extend(loaded.actions)
+
+    async def queue_and_close() -> None:
+        # tasks start in order: the three appends are handed over before the close
+        appends = [opened.append_async("q", seq, "pass", 0) for seq in range(3)]
+        await asyncio.gather(*appends, close())
+
     try:
-        loaded = again.load("q")
-        assert loaded is not None and loaded.actions == ["pass"] * 3
+        asyncio.run(queue_and_close())
     finally:
         again.close()
+    assert stored == ["pass"] * 3
+    assert opened.groups._writer is None  # none started again after the close
