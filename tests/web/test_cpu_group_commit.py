@@ -285,3 +285,31 @@ def test_closing_the_store_writes_what_the_loop_queued_first(database_url: str) 
         again.close()
     assert stored == ["pass"] * 3
     assert opened.groups._writer is None  # none started again after the close
+
+
+def test_an_append_whose_caller_stopped_waiting_still_settles_in_the_writer(
+    database_url: str, store: EventStore
+) -> None:
+    """The caller of ``append_async`` is cancelled while its write waits, and the write
+    then fails on a seq another process took: the store does not keep that seq as its
+    own, so the other process's event is news to it (the feed reports it)."""
+    other = EventStore(database_url)  # another server process
+    try:
+        store.create("c", SPEC, [])
+        other.append("c", 0, "exchange 1", 1)  # took action 0 first
+
+        async def cancelled_while_held() -> None:
+            with database_held(store):
+                waiting = asyncio.ensure_future(store.append_async("c", 0, "pass", 0))
+                assert await asyncio.to_thread(eventually, lambda: store.groups.leading, 30.0)
+                waiting.cancel()
+                with pytest.raises(asyncio.CancelledError):
+                    await waiting
+            assert await asyncio.to_thread(eventually, lambda: not store.groups.leading, 30.0)
+
+        asyncio.run(cancelled_while_held())
+    finally:
+        other.close()
+    assert not store._is_mine("c", 1)  # the other's event, news here
+    loaded = store.load("c")
+    assert loaded is not None and loaded.actions == ["exchange 1"]

@@ -397,25 +397,38 @@ class EventStore:
         }
         return Append(row, ends, mine_before=before)
 
-    def _answer(self, pending: Append) -> None:
-        """After its group's write: tell the other processes of a written event, or raise
-        why it was not written (ConflictError: its seq was taken), and then the row
-        that exists is another's, news to this store after all."""
-        game_id, seq = pending.row["game_id"], pending.row["seq"]
+    @staticmethod
+    def _answer(pending: Append) -> None:
+        """After its group's write: raise why the event was not written (ConflictError:
+        its seq was taken), if it was not."""
         if pending.written:
-            self._notify(game_id, seq + 1)
             return
-        with self._mine_lock:
-            if pending.mine_before is None:
-                self._mine.pop(game_id, None)
-            else:
-                self._mine[game_id] = pending.mine_before
+        game_id, seq = pending.row["game_id"], pending.row["seq"]
         error = pending.error or DatabaseError("the event's group was not written")
         if isinstance(error, IntegrityError) and is_unique_violation(error):
             raise ConflictError(f"event {seq} of game {game_id} exists") from None
         raise error
 
     def _write_group(self, group: list[Append]) -> None:
+        """Write a group of events (:meth:`_write_each`); then tell the other processes
+        of each one written, and forget each one not written as this store's (the row
+        that exists is another's: news to this store after all). In the thread that
+        writes, so that a caller that stopped waiting leaves nothing wrong behind."""
+        try:
+            self._write_each(group)
+        finally:
+            for each in group:
+                game_id, seq = each.row["game_id"], each.row["seq"]
+                if each.written:
+                    self._notify(game_id, seq + 1)
+                    continue
+                with self._mine_lock:
+                    if each.mine_before is None:
+                        self._mine.pop(game_id, None)
+                    else:
+                        self._mine[game_id] = each.mine_before
+
+    def _write_each(self, group: list[Append]) -> None:
         """Write a group of events in one transaction; if it fails (an event another
         process took first, the database down), each is written alone again, so that
         each gets its own answer. Sets each one's :attr:`~Append.error`, never raises."""
