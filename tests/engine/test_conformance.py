@@ -7,10 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from mathable.engine import records
 from mathable.engine.actions import Action, EndGame
-from mathable.engine.conformance import ConformanceError, random_sim_test
+from mathable.engine.conformance import ConformanceError, _holds, random_sim_test
 from mathable.engine.protocol import Game, HouseRules
 from mathable.games import registry
 from mathable.games.board.game import BoardGame
@@ -142,3 +144,25 @@ def test_every_game_of_the_registry_conforms(name: str) -> None:
     report = random_sim_test(new_game, games=8, seed=34, check_every=0.2)
     assert report.games == 8
     assert report.undo_checks > 0 and report.view_checks > 0
+
+
+@given(
+    secret=st.lists(st.integers(0, 99), min_size=3, max_size=12),
+    depth=st.integers(0, 3),
+    shuffle=st.randoms(use_true_random=False),
+)
+def test_a_secret_is_found_in_any_order_at_any_depth_and_nowhere_else(
+    secret: list[int], depth: int, shuffle: Any
+) -> None:
+    """The harness's search for a secret in a view (a list with the same items in any
+    order, anywhere inside it); one item more, or one changed, is not the secret."""
+    shown = secret.copy()
+    shuffle.shuffle(shown)
+    data: Any = shown
+    for level in range(depth):
+        data = {"k": [level, data]} if level % 2 else [data, "x"]
+    assert _holds(data, secret)
+    assert _holds({"view": [1, 2], "deep": data}, secret)
+    assert not _holds([*shown, 100], secret)
+    assert not _holds([*shown[1:], 100], secret)
+    assert not _holds({"racks": [shown[1:]]}, secret)

@@ -190,9 +190,13 @@ def _check_views(
     if game.is_over:
         return  # racks are shown at the end (C11)
     for viewer in [None, *range(len(game.players))]:
+        secrets = [secret for secret in secrets_for(game, viewer) if len(secret) >= 3]
+        if not secrets:
+            continue
         data = json.loads(json.dumps(view_json(game, viewer)))
-        for secret in secrets_for(game, viewer):
-            if len(secret) >= 3 and _holds(data, secret):
+        shown = _lists_sorted(data, {len(secret) for secret in secrets})
+        for secret in secrets:
+            if sorted(secret, key=repr) in shown.get(len(secret), ()):
                 raise ConformanceError(
                     f"{where} step {step}: the view of seat {viewer} holds a secret {secret}"
                 )
@@ -245,12 +249,24 @@ def _check_who_acts(game: Game, where: str, step: int) -> None:
                 raise ConformanceError(f"{where} step {step}: a refused play changed the game")
 
 
+def _lists_sorted(data: Any, lengths: set[int]) -> dict[int, list[list[Any]]]:
+    """Every list inside ``data`` (itself included) whose length is one of ``lengths``,
+    its items sorted by their ``repr``, by length: what a secret is looked for among
+    (a list with the same items in any order), walked once per view rather than once
+    per secret."""
+    found: dict[int, list[list[Any]]] = {}
+    waiting = [data]
+    while waiting:
+        item = waiting.pop()
+        if isinstance(item, list):
+            if len(item) in lengths:
+                found.setdefault(len(item), []).append(sorted(item, key=repr))
+            waiting.extend(item)
+        elif isinstance(item, dict):
+            waiting.extend(item.values())
+    return found
+
+
 def _holds(data: Any, hidden: list[Any]) -> bool:
-    """Whether any list inside ``data`` has the items of ``hidden``."""
-    if isinstance(data, list):
-        if sorted(data, key=repr) == sorted(hidden, key=repr):
-            return True
-        return any(_holds(item, hidden) for item in data)
-    if isinstance(data, dict):
-        return any(_holds(item, hidden) for item in data.values())
-    return False
+    """Whether any list inside ``data`` has the items of ``hidden`` (in any order)."""
+    return sorted(hidden, key=repr) in _lists_sorted(data, {len(hidden)}).get(len(hidden), ())
