@@ -1,5 +1,5 @@
 """A computer's placements shown one at a time, ``MATHABLE_BOT_PACE_MS`` apart (issue 35):
-none by default (a turn's placements go out as fast as they are decided), a pause after
+none by default (a turn is shown whole, in one view, issue 34), a pause and a view after
 each placement its turn goes on from when the setting asks, and a bad setting refused
 (logged, the default used)."""
 
@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 from mathable.engine.actions import Place
 from mathable.web.api import create_app
 from mathable.web.rounds.computers import DEFAULT_PACE_MS, MAX_PACE_MS, bot_pace_ms
+from mathable.web.rounds.live import Seated
 from support.api import act, new_game, view
 
 SEED = 5
@@ -99,3 +100,53 @@ def test_a_bad_pace_is_logged_and_the_default_used(
     assert max(placed) >= 2
     assert pauses == []  # the computers play on, at the default pace
     assert "MATHABLE_BOT_PACE_MS='soon'" in caplog.text
+
+
+def watched_computer_turn(client: TestClient) -> tuple[list[dict[str, Any]], int]:
+    """A person passes to the greedy computer, a spectator's views recorded as the
+    server offers them (each broadcast): the views, and how many tokens the computer's
+    turn placed."""
+    service: Any = client.app.state.service  # type: ignore[attr-defined]
+
+    async def no_pause(seconds: float) -> None:
+        return None
+
+    service.pause = no_pause
+    for seed in range(SEED, SEED + 40):  # a deal where the person moves first
+        made = new_game(
+            client, players=[{"name": "Ann"}, {"name": "C", "bot": "greedy"}], seed=seed
+        )
+        seen = view(client, made["id"])
+        if seen["to_move"] == 0 and not seen["summaries"]:
+            break
+    game_id, ann = made["id"], made["seats"][0]["token"]
+    offered: list[dict[str, Any]] = []
+    spectator = Seated(service.get(game_id), None)
+    service.listen(spectator, lambda message: offered.append(message["view"]))
+    assert act(client, game_id, ann, "pass").status_code == 200
+    turns = [s for s in view(client, game_id)["summaries"] if s["seat"] == 1]
+    assert len(turns) == 1, "the computer has taken its turn once the pass is answered"
+    return offered, turns[0]["notation"].count("=")
+
+
+def test_without_a_pace_a_computer_turn_is_one_view(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("MATHABLE_BOT_PACE_MS", raising=False)
+    offered, placed = watched_computer_turn(client)
+    assert placed >= 2
+    # the pass, then the computer's whole turn: none of its placements alone
+    assert [v["to_move"] for v in offered] == [1, 0]
+    assert offered[-1]["seq"] == view(client, offered[-1]["id"])["seq"]
+    assert [s["seat"] for s in offered[-1]["summaries"]] == [0, 1]
+
+
+def test_with_a_pace_each_placement_is_a_view(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MATHABLE_BOT_PACE_MS", "250")
+    offered, placed = watched_computer_turn(client)
+    assert placed >= 2
+    # the pass, each placement but the turn's last as it goes on, then the turn ended
+    assert [v["to_move"] for v in offered] == [1] * placed + [0]
+    assert [len(v["turn"]["placements"]) for v in offered[1:-1]] == list(range(1, placed))

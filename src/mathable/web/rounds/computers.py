@@ -5,7 +5,7 @@ hints.
 Each decision's cost is logged at DEBUG on :data:`TIMES` (off unless a deployment or a
 benchmark turns that logger on: ``benchmarks/load.py --person`` does), one line a
 decision in :data:`TIME_LINE`'s form. A computer's placements are shown one at a time,
-``MATHABLE_BOT_PACE_MS`` apart (:func:`bot_pace_ms`).
+``MATHABLE_BOT_PACE_MS`` apart (:func:`bot_pace_ms`), or by default its turn at once.
 """
 
 from __future__ import annotations
@@ -51,8 +51,8 @@ whole round trip as the server awaited it, and whether the safety cap bit (1).""
 PACE_SETTING = "MATHABLE_BOT_PACE_MS"
 DEFAULT_PACE_MS = 0
 """The pause between two placements of one computer turn as they are shown (none by
-default: a turn's placements reach the page as fast as they are decided, and the page
-marks the latest ones)."""
+default: a turn reaches the page whole, in one view, once its placements are decided,
+and the page marks the latest ones)."""
 MAX_PACE_MS = 5_000
 
 
@@ -135,13 +135,19 @@ class Computers(Finisher):
         """Computer players' moves, decided in the worker pool from their seat's view
         outside the lock, then stored under it if the game has not moved meanwhile (a
         challenge, another process): else decided again. A conflict in the store means
-        another process stored that move: reload and decide again. Never raises."""
+        another process stored that move: reload and decide again. Never raises.
+
+        Without a pace (:meth:`pace_ms` 0) a computer's turn is shown whole: one
+        broadcast once its placements are made, not one per placement microseconds
+        apart (a socket keeps only the newest view it has not sent anyway; issue 34:
+        each broadcast builds and sends every watcher's view)."""
         failures = 0
+        unshown = False  # placements of a turn that goes on, not broadcast yet
         while failures < 5:
             try:
                 live = self.get(game_id)
                 if not self._bot_to_move(live):
-                    return
+                    break
                 game = live.game
                 seat, seq = game.to_move, live.events
                 level = self._level_in_time(live, seat)
@@ -161,7 +167,7 @@ class Computers(Finisher):
                     except IllegalMove:  # a computer player that cannot answer: the engine's
                         choices = game.legal_actions()  # first legal action, never a stall
                         if not choices:
-                            return
+                            break
                         action = choices[0]
                         game.apply(action)
                     try:
@@ -171,8 +177,12 @@ class Computers(Finisher):
                     except ConflictError:  # another process came first: its move stands
                         self.reload(live)
                         continue
+                goes_on = self._turn_goes_on(live, seat, action)
+                unshown = goes_on and not self.pace_ms
+                if unshown:
+                    continue  # shown with the action that ends the turn
                 await self._broadcast(live)
-                if self.pace_ms and self._turn_goes_on(live, seat, action):
+                if goes_on:
                     await self.pause(self.pace_ms / 1000)
             except asyncio.CancelledError:
                 raise
@@ -186,7 +196,11 @@ class Computers(Finisher):
                 if held is not None:
                     with contextlib.suppress(Exception):
                         self.reload(held)
-        log.error("game %s: computer player gave up after %d failures", game_id, failures)
+        else:
+            log.error("game %s: computer player gave up after %d failures", game_id, failures)
+        if unshown:  # the turn stopped short (the game moved on, a failure): show it now
+            with contextlib.suppress(ServiceError):
+                await self._broadcast(self.get(game_id))
 
     def _level_in_time(self, live: LiveGame, seat: int) -> str:
         """The level a computer seat plays this action at: its own, or its fastest when
