@@ -102,3 +102,16 @@ def _tables(board: Board) -> tuple[list[int], list[int], list[int], list[int]]:
         list(board.twice),
         list(board.cells_by_bit),
     )
+
+
+def test_a_mask_holds_at_most_62_values() -> None:
+    """A mask is a native 64-bit integer (``Board.masks``): a set of more token values
+    than its bits is refused when the tables are made, not wrapped round in play."""
+    from mathable.games.board.board import RuleTables
+    from mathable.games.board.layouts import classic_layout
+
+    widest = RuleTables.for_board(classic_layout(), values=frozenset(range(62)))
+    board = Board(widest, {0: 60, 1: 1})  # 60 + 1 = 61: the highest bit, in a mask
+    assert 61 in board.accepted(2) and board.cells_accepting(61) == [2]
+    with pytest.raises(ValueError, match="at most 62 token values"):
+        RuleTables.for_board(classic_layout(), values=frozenset(range(63)))

@@ -8,7 +8,10 @@ at most 8 cells (those one or two steps away in line), so only those are recompu
 the Scrabble cross-set idea (Macondo's cross-sets are bit masks too) applied to
 equations. ``place``/``unplace`` make and unmake moves for search. Masks rather than
 dictionaries made a refresh about three times cheaper (issue 16: the refresh was ~40%
-of every computer player's thinking).
+of every computer player's thinking). The masks and the cell sets are kept in mypyc's
+native vectors of 64-bit integers (``librt.vecs``): compiled, a flip changes a number in
+place, where a Python list made a new integer object at every flip and freed the old
+(issue 35: strong self-play +20%); in pure Python they behave as lists.
 
 >>> from mathable.games.board.layouts import classic_layout
 >>> board = Board(RuleTables.for_board(classic_layout()))
@@ -31,6 +34,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Final
+
+from librt.vecs import vec
+from mypy_extensions import i64
 
 from mathable.engine.arithmetic import ALL_OPS, Op, pair_results
 from mathable.engine.tokens import CLASSIC_TOKENS
@@ -90,6 +96,8 @@ class RuleTables:
         bit_of = {v: 1 << i for i, v in enumerate(in_order)}
         if in_order and (in_order[0] < 0 or in_order[-1] >= 1 << _VALUE_BITS):
             raise ValueError(f"token values must lie in 0..{(1 << _VALUE_BITS) - 1}")
+        if len(in_order) > _MASK_BITS:  # a mask is a native 64-bit integer (Board.masks)
+            raise ValueError(f"at most {_MASK_BITS} token values may be tracked")
         codes = tuple(int(o) for o in cell_ops)
         index_by_value = [-1] * (1 << _VALUE_BITS)
         for index, value in enumerate(in_order):
@@ -147,6 +155,10 @@ _VALUE_BITS: Final = 7
 _OP_BITS: Final = 4
 """An ``Op`` set fits in this many bits (the four operations)."""
 
+_MASK_BITS: Final = 62
+"""At most this many token values are tracked, a bit each in a mask (classic has 46): a
+mask is a native 64-bit integer."""
+
 _WORD_BITS: Final = 60
 """Cells per word of a set of cells: a word stays a small int (below 2**62), which the
 compiled build keeps unboxed, where a set of a whole board's 196 cells would be a big
@@ -171,15 +183,15 @@ class Board:
     rules: RuleTables
     grid: Grid
     values: list[int]
-    masks: list[int]
+    masks: vec[i64]
     """Per cell, the values a token may take there (0 on a filled cell)."""
-    twice: list[int]
+    twice: vec[i64]
     """Per cell, the values that complete two equations or more there."""
-    cells_by_bit: list[int]
+    cells_by_bit: vec[i64]
     """Per tracked value (by its bit's index ``i``), the empty cells that accept it as
     a bit set over the cells, in words of :data:`_WORD_BITS` cells: cell ``c`` is bit
     ``c % _WORD_BITS`` of item ``i * words + c // _WORD_BITS`` (flipped at every
-    placement in search: a list read by index, of small ints)."""
+    placement in search: a native vector read by index)."""
     """Per value, the cells that accept it, as a bit set over the cells."""
     _history: list[Cell]
     _undo: list[list[int]]
@@ -197,9 +209,9 @@ class Board:
         if like is not None:
             self.grid = like.grid
             self.values = list(like.values)
-            self.masks = list(like.masks)
-            self.twice = list(like.twice)
-            self.cells_by_bit = list(like.cells_by_bit)
+            self.masks = vec[i64](like.masks)
+            self.twice = vec[i64](like.twice)
+            self.cells_by_bit = vec[i64](like.cells_by_bit)
             self._history = list(like._history)
             self._undo = list(like._undo)
             return
@@ -210,9 +222,9 @@ class Board:
             initial = {c: sq.start for c, sq in enumerate(rules.layout.squares) if sq.start}
         for cell, value in initial.items():
             self.values[cell] = value
-        self.masks = [0] * n
-        self.twice = [0] * n
-        self.cells_by_bit = [0] * (len(rules.values_in_order) * rules.words)
+        self.masks = vec[i64]([0] * n)
+        self.twice = vec[i64]([0] * n)
+        self.cells_by_bit = vec[i64]([0] * (len(rules.values_in_order) * rules.words))
         self._history = []
         self._undo = []
         for cell in range(n):
@@ -267,7 +279,7 @@ class Board:
             return found
         cells = self.cells_by_bit
         for word in range(self.rules.words):
-            mask = cells[start + word]
+            mask: int = cells[start + word]
             offset = word * _WORD_BITS
             while mask:
                 low = mask & -mask
@@ -291,7 +303,9 @@ class Board:
         cells (bit ``c`` for cell ``c``)."""
         cells, words = self.cells_by_bit, self.rules.words
         return {
-            value: sum(cells[index * words + word] << (word * _WORD_BITS) for word in range(words))
+            value: sum(
+                int(cells[index * words + word]) << (word * _WORD_BITS) for word in range(words)
+            )
             for index, value in enumerate(self.rules.values_in_order)
         }
 
