@@ -150,7 +150,7 @@ def rank_plans(
                 kept = judge(plan.leave, view.bag_size)
             kept_values[plan.leave] = kept
         scored.append((plan.total + kept, plan))
-    scored.sort(key=lambda e: (-e[0], len(e[1].placements)))
+    _best_first(scored)
     if threat and variant.partial_turns:
         shortlist = scored[:top]
         unseen = dict(view.unseen)
@@ -162,6 +162,22 @@ def rank_plans(
             for _ in plan.placements:
                 board.unplace()
             rescored.append((equity - THREAT_WEIGHT * reply, plan))
-        rescored.sort(key=lambda e: (-e[0], len(e[1].placements)))
+        _best_first(rescored)
         scored = rescored + scored[top:]
     return scored
+
+
+def _best_first(scored: list[tuple[float, TurnPlan]]) -> None:
+    """Sort ``scored`` by equity, highest first, and among equals the turn of fewer
+    placements first: two stable sorts on plain keys, where one sort on a pair made a
+    tuple per turn for the collector to count (issue 35)."""
+    scored.sort(key=_placed_count)
+    scored.sort(key=_equity, reverse=True)
+
+
+def _placed_count(entry: tuple[float, TurnPlan]) -> int:
+    return len(entry[1].placements)
+
+
+def _equity(entry: tuple[float, TurnPlan]) -> float:
+    return entry[0]
