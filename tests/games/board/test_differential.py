@@ -9,8 +9,9 @@ from collections.abc import Iterator
 import pytest
 
 from mathable.engine.actions import Place
-from mathable.games.board.board import Board
+from mathable.games.board.board import Board, RuleTables
 from mathable.games.board.game import BoardGame
+from mathable.games.board.layouts import classic_layout
 from mathable.games.board.variants import CLASSIC, JUNIOR
 from oracle import naive_equations, naive_placements
 
@@ -107,9 +108,6 @@ def _tables(board: Board) -> tuple[list[int], list[int], list[int], list[int]]:
 def test_a_mask_holds_at_most_62_values() -> None:
     """A mask is a native 64-bit integer (``Board.masks``): a set of more token values
     than its bits is refused when the tables are made, not wrapped round in play."""
-    from mathable.games.board.board import RuleTables
-    from mathable.games.board.layouts import classic_layout
-
     widest = RuleTables.for_board(classic_layout(), values=frozenset(range(62)))
     board = Board(widest, {0: 60, 1: 1})  # 60 + 1 = 61: the highest bit, in a mask
     assert 61 in board.accepted(2) and board.cells_accepting(61) == [2]

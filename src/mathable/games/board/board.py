@@ -192,7 +192,6 @@ class Board:
     a bit set over the cells, in words of :data:`_WORD_BITS` cells: cell ``c`` is bit
     ``c % _WORD_BITS`` of item ``i * words + c // _WORD_BITS`` (flipped at every
     placement in search: a native vector read by index)."""
-    """Per value, the cells that accept it, as a bit set over the cells."""
     _history: list[Cell]
     _undo: list[list[int]]
 
