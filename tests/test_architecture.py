@@ -4,9 +4,10 @@ circle between the page's script modules.
 
 Imports are read from the source with :mod:`ast` (module-level and function-level ones
 alike, relative ones resolved), so a late import inside a function is a dependency like
-any other. An import for the type checker alone (under ``if TYPE_CHECKING:``) is no
-circle: a helper module of a class may name that class in its annotations (the engine's
-``acting.py`` names ``Game``); it still may not point up a floor.
+any other, and so is an import for the type checker alone (under ``if TYPE_CHECKING:``):
+a module that names another's class in its annotations depends on it, so the two may not
+name each other (the engine's ``acting.py`` reads a game through its own small ``Table``
+protocol, and ``GameType`` lives beside the ``Game`` it creates).
 
 The floors, highest first, are :data:`FLOORS`; a module may import its own floor's
 modules and those of lower floors, and modules of one floor that are listed as rooms
@@ -66,13 +67,12 @@ APART: list[set[str]] = [
 
 
 @cache
-def graph(typing_too: bool = True) -> dict[str, set[str]]:
-    """Each module of the package and the package's modules it imports (with
-    ``typing_too`` false, at run time only)."""
+def graph() -> dict[str, set[str]]:
+    """Each module of the package and the package's modules it imports (at run time or
+    for the type checker alone)."""
     edges: dict[str, set[str]] = {name: set() for name in modules()}
     for found in every_import():
-        if typing_too or not found.for_typing:
-            edges[found.source].add(found.target)
+        edges[found.source].add(found.target)
     return edges
 
 
@@ -88,7 +88,7 @@ def floor_of(room: str) -> int:
 
 
 def test_no_module_imports_another_that_imports_it_back() -> None:
-    found = circles(graph(typing_too=False))
+    found = circles(graph())
     assert found == [], "import circles: " + "; ".join(" ⇄ ".join(c) for c in found)
 
 

@@ -12,7 +12,7 @@ from mathable.ai import get_bot
 from mathable.ai.reasons import computer_turn_notes
 from mathable.ai.turnreasons import turn_reasons
 from mathable.engine.actions import Exchange
-from mathable.engine.gametype import HouseRules
+from mathable.engine.metadata import HouseRules
 from mathable.games.board.game import BoardGame
 
 

@@ -13,16 +13,48 @@ undo by a seat reaches (:func:`undo_steps`, house rule ``allow_undo``, ruling V-
 
 from __future__ import annotations
 
-from collections.abc import Collection
-from typing import TYPE_CHECKING, Literal, TypeAlias
+from collections.abc import Collection, Sequence
+from typing import Literal, Protocol, TypeAlias
 
 from mathable.i18n import Text, lazy
 
 from .actions import Abort, Action, Challenge, Leave, Shake, action_kind
 from .errors import IllegalMove
+from .metadata import HouseRules, Words
+from .view import TurnSummary
 
-if TYPE_CHECKING:
-    from .protocol import Game
+
+class Table(Protocol):
+    """What the checks of who may act read of a game: a :class:`~.protocol.Game` (named
+    by what it offers, so this module needs nothing of the protocol that calls it)."""
+
+    @property
+    def players(self) -> tuple[str, ...]: ...
+
+    @property
+    def house_rules(self) -> HouseRules: ...
+
+    @property
+    def is_over(self) -> bool: ...
+
+    @property
+    def end_text(self) -> Words: ...
+
+    @property
+    def left(self) -> tuple[str, ...]: ...
+
+    @property
+    def to_move(self) -> int: ...
+
+    @property
+    def log(self) -> tuple[Action, ...]: ...
+
+    def actors(self) -> tuple[int, ...]: ...
+
+    def available(self, seat: int | None) -> tuple[str, ...]: ...
+
+    def summaries(self) -> Sequence[TurnSummary]: ...
+
 
 RefusalKind: TypeAlias = Literal["over", "left", "not_playable", "challenge", "turn", "undo"]
 """Why a seat may not act now:
@@ -67,7 +99,7 @@ def _rebuild_refused(reason: str | Text, kind: RefusalKind) -> ActionRefused:
     return ActionRefused(reason, kind=kind)
 
 
-def over_text(game: Game) -> Text:
+def over_text(game: Table) -> Text:
     """The refusal of an action once the game is over, with why it ended."""
     why = game.end_text
     if why:
@@ -75,7 +107,7 @@ def over_text(game: Game) -> Text:
     return lazy("the game is over")
 
 
-def checked_play(game: Game, seat: int, action: Action) -> Action:
+def checked_play(game: Table, seat: int, action: Action) -> Action:
     """The action ``seat`` plays, as the game will apply it (a challenge names its
     challenger, C12), once every check of who may act passes; raises
     :class:`ActionRefused` otherwise. The game is not changed."""
@@ -100,7 +132,7 @@ def checked_play(game: Game, seat: int, action: Action) -> Action:
     return action
 
 
-def challenge_by(game: Game, seat: int) -> Challenge:
+def challenge_by(game: Table, seat: int) -> Challenge:
     """C12: any opponent of the player who made the turn may challenge it until the
     next player acts, whoever is to move (a game-ending turn waits for it); the player
     who made it may not. Raises :class:`ActionRefused` (``challenge``) saying why not."""
@@ -119,7 +151,7 @@ def challenge_by(game: Game, seat: int) -> Challenge:
     raise ActionRefused(reason, kind="challenge")
 
 
-def actor_of(game: Game, action: Action) -> int:
+def actor_of(game: Table, action: Action) -> int:
     """The seat that makes ``action`` when applied to ``game`` now: a leaving or aborting
     seat, a challenge's challenger when named, else the seat to move."""
     if isinstance(action, Leave | Abort):
@@ -129,7 +161,7 @@ def actor_of(game: Game, action: Action) -> int:
     return game.to_move
 
 
-def undo_refusal(game: Game, seat: int | None, computers: Collection[int] = ()) -> Text | int:
+def undo_refusal(game: Table, seat: int | None, computers: Collection[int] = ()) -> Text | int:
     """How many actions an undo by ``seat`` takes back now, or why it may not (a text).
 
     House rule ``allow_undo`` (ruling V-B forbids it otherwise): a player takes back
@@ -163,7 +195,7 @@ def undo_refusal(game: Game, seat: int | None, computers: Collection[int] = ()) 
     )
 
 
-def undo_steps(game: Game, seat: int | None, computers: Collection[int] = ()) -> int:
+def undo_steps(game: Table, seat: int | None, computers: Collection[int] = ()) -> int:
     """How many actions an undo by ``seat`` takes back now (see :func:`undo_refusal`);
     raises :class:`ActionRefused` (``undo``) saying why it may not."""
     found = undo_refusal(game, seat, computers)

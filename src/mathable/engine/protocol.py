@@ -1,12 +1,14 @@
-"""The one protocol every game of the family implements.
+"""The one protocol every game of the family implements, and the type that describes it.
 
 A game is its players, seed, house rules and a log of actions; its state is derived by
 replaying the log (OpenSpiel's ``State``, pgx's ``Env``). :class:`Game` keeps the log,
 undo (house rule, ruling V-B), copies, notation, leaving (L1) and winners once for every
 game, and decides who may act (:meth:`Game.play`, :mod:`.acting`); a game family supplies
 only its own step and state. A game's metadata and capabilities are its
-:class:`~.gametype.GameType`; what one seat may know is a :class:`~.view.View` (both
-named here too, where front ends have always found them).
+:class:`GameType` (OpenSpiel's ``GameType``, boardgame.io's declarative game object),
+which creates its games: a front end renders and offers exactly what a game's type says,
+without ever asking which game it holds. What one seat may know is a
+:class:`~.view.View` (named here too, where front ends have always found it).
 """
 
 from __future__ import annotations
@@ -16,26 +18,37 @@ import secrets
 from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Callable, Collection, Iterator, Sequence
-from dataclasses import replace
-from typing import Any, Protocol, Self, TypeVar
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from typing import Any, Literal, Protocol, Self, TypeVar
 
-from mathable.i18n import Text, _, lazy
 from mathable.i18n import current as current_language
+from mathable.i18n import lazy
 
 from . import acting
-from .actions import LEAVE_REASONS, SHAKE_ENTROPY, Abort, Action, Leave, Place, Shake
+from .actions import (
+    ACTION_KINDS,
+    LEAVE_REASONS,
+    SHAKE_ENTROPY,
+    Abort,
+    Action,
+    Leave,
+    Place,
+    Shake,
+)
 from .errors import IllegalMove
 from .explain import Explanation
-from .gametype import (
+from .metadata import (
     HOUSE_RULE_TEXTS,
-    GameType,
     HouseRules,
-    ScoreSheets,
     Target,
     TargetNames,
     Words,
+    joined,
 )
 from .notation import CellNames, format_action, parse_action
+from .seats import Departures, departure, departure_text, seat_names
+from .tokens import piece_name
 from .view import TurnSummary, View
 
 __all__ = [
@@ -74,27 +87,140 @@ class Placements(Protocol):
     def count(self) -> int: ...
 
 
-class _Leaving:
-    """Who left a game and whether it was aborted, as far as its log was read."""
+class ScoreSheets(Protocol):
+    """A game's paper score sheets (transcripts of a game on a real table, where only
+    the placements per turn are known): written from a game, scored from their text."""
 
-    __slots__ = ("aborted", "departures", "left", "read", "seats_in")
+    def write(self, game: Game) -> str:
+        """The game as a score sheet that :meth:`score` reads back to the same totals."""
+        ...
 
-    def __init__(self, seats: int) -> None:
-        self.read = 0
-        """The actions of the log read so far."""
-        self.departures: tuple[Leave, ...] = ()
-        self.aborted = False
-        self.left: tuple[str, ...] = ("",) * seats
-        """Per seat, why it left ("" for a seat still in)."""
-        self.seats_in: tuple[int, ...] = tuple(range(seats))
+    def score(self, text: str) -> dict[str, Any]:
+        """A sheet scored turn by turn, as JSON-ready data (``mathable score --json``);
+        raises a :class:`~.errors.MathableError` at the first bad line."""
+        ...
 
-    def left_by(self, leave: Leave) -> None:
-        """Note a seat leaving."""
-        self.departures = (*self.departures, leave)
-        reasons = list(self.left)
-        reasons[leave.seat] = leave.reason
-        self.left = tuple(reasons)
-        self.seats_in = tuple(s for s, why in enumerate(reasons) if not why)
+
+@dataclass(frozen=True)
+class GameType:
+    """A game's metadata and capabilities, as data (``mathable variants --json``)."""
+
+    name: str
+    title_text: Words
+    """Its title (:attr:`title` in the current language)."""
+    summary_text: Words
+    """One line on it (:attr:`summary` in the current language)."""
+    version: int
+    """Bumped whenever the game's behaviour changes (records name it)."""
+    min_players: int
+    max_players: int
+    rack_size: int
+    piece: str
+    """What a player holds: ``token``, ``tile`` or ``card`` (a keyword: in words, see
+    :func:`~.tokens.piece_name` and :func:`~.tokens.pieces_text`)."""
+    surface: Literal["board", "piles"]
+    """What pieces are placed on: a square board of cells or a square of piles."""
+    columns: int
+    """How many targets a row of the surface holds (14 on the classic board, 2 piles)."""
+    targets: tuple[Target, ...]
+    """Every cell or pile, by index, row after row."""
+    actions: frozenset[str]
+    """The action keywords this game has (a subset of :data:`ACTION_KINDS`)."""
+    create: Callable[..., Game] = field(compare=False)
+    """``create(players, seed=, house_rules=, options=, setup=, version=)``: a new game;
+    ``setup`` is a record's JSON ``setup`` (an explicit deal), ``options`` e.g.
+    ``{"rounds": 2}``, ``version`` an older rules version to play by (a record's
+    ``variant_version``; asked only for an older one)."""
+    exchange_exactly: int | None = None
+    """An exchange swaps exactly this many pieces (Quattro: 1); None: any number."""
+    house_rules: tuple[str, ...] = ("allow_undo", "hints")
+    """The house rules this game offers."""
+    rounds: bool = False
+    """Whether a match is played over several rounds (then the scores count rounds won)."""
+    score_unit: str = "points"
+    open_racks: bool = False
+    """Racks lie face up for everyone (Junior's back side)."""
+    score_sheets: bool = False
+    """Whether paper score sheets (transcripts) of this game can be scored and written."""
+    sheets: ScoreSheets | None = field(default=None, compare=False)
+    """How this game's paper score sheets are written and scored (None: it has none), so
+    a front end scores a sheet through the game, never importing a family."""
+    bonus: int = 0
+    """Points for placing a whole rack in one turn (C9); 0 when there is none."""
+    deducts_rack: bool = False
+    """C11: at the end each player loses the values left on the rack."""
+    rules_text: tuple[Words, ...] = ()
+    """The rules in a page, one text per paragraph (rule numbers in brackets), for help
+    screens; :attr:`rules` in the current language."""
+
+    @property
+    def title(self) -> str:
+        """The game's title in the current language."""
+        return str(self.title_text)
+
+    @property
+    def summary(self) -> str:
+        """One line on the game in the current language."""
+        return str(self.summary_text)
+
+    @property
+    def rules(self) -> str:
+        """The rules page in the current language (plain text, its paragraphs separated
+        by blank lines, rule numbers in brackets), '' when the game has none."""
+        return "\n\n".join(self.rules_paragraphs)
+
+    @property
+    def rules_paragraphs(self) -> list[str]:
+        """The rules page's paragraphs in the current language (the first is its title)."""
+        return [str(paragraph) for paragraph in self.rules_text]
+
+    def capabilities(self) -> dict[str, Any]:
+        """Everything a front end needs to draw and offer this game, as JSON-ready data
+        (its texts in the current language)."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "summary": self.summary,
+            "version": self.version,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "rack_size": self.rack_size,
+            "piece": self.piece,
+            "surface": self.surface,
+            "columns": self.columns,
+            "targets": [{"name": t.name, "kind": t.kind, "label": t.label} for t in self.targets],
+            "actions": [a for a in ACTION_KINDS if a in self.actions],
+            "exchange_exactly": self.exchange_exactly,
+            "house_rules": list(self.house_rules),
+            "house_rule_labels": {
+                rule: str(HOUSE_RULE_TEXTS[rule][0])
+                for rule in self.house_rules
+                if rule in HOUSE_RULE_TEXTS
+            },
+            "house_rule_descriptions": {
+                rule: str(HOUSE_RULE_TEXTS[rule][1])
+                for rule in self.house_rules
+                if rule in HOUSE_RULE_TEXTS
+            },
+            "piece_name": str(piece_name(self.piece)),
+            "rounds": self.rounds,
+            "score_unit": self.score_unit,
+            "open_racks": self.open_racks,
+            "score_sheets": self.score_sheets,
+            "bonus": self.bonus,
+            "deducts_rack": self.deducts_rack,
+            "rules": self.rules,
+            "rules_paragraphs": self.rules_paragraphs,
+        }
+
+    def has(self, action: str) -> bool:
+        """Whether this game has the action keyword ``action``."""
+        return action in self.actions
+
+    @cached_property
+    def target_names(self) -> TargetNames:
+        """The notation's names of this game's cells or piles."""
+        return TargetNames(tuple(t.name for t in self.targets))
 
 
 class Game(ABC):
@@ -470,14 +596,14 @@ class Game(ABC):
         """The seats that left the game, in the order they left (from the log)."""
         return self._leaving().departures
 
-    def _leaving(self) -> _Leaving:
+    def _leaving(self) -> Departures:
         """Who left and whether the game was aborted, read from the log once and kept
         (:meth:`_kept`): a view asks many times on every action, and scanning the whole
         log each time made a game's views quadratic in its length (issue 16's
         self-play)."""
         log = self._log
         seats = len(self.players)
-        read = self._kept("leaving", log, lambda: _Leaving(seats))
+        read = self._kept("leaving", log, lambda: Departures(seats))
         if read.read < len(log):
             for action in log[read.read :]:
                 if isinstance(action, Leave):
@@ -605,38 +731,3 @@ class Game(ABC):
             f"<{type(self).__name__} {self.name} {len(self.players)} players "
             f"seed={self.seed} actions={len(self._log)}>"
         )
-
-
-def joined(parts: Sequence[Words]) -> Words:
-    """Texts one after the other in a line, separated by semicolons (``round 2 of 3;
-    DIAGO: diagonals count``), each translated when shown; '' for none."""
-    if not parts:
-        return ""
-    line = parts[0]
-    for part in parts[1:]:
-        # TRANSLATORS: two parts of a status line, one after the other
-        line = lazy("{first}; {then}", first=line, then=part)
-    return line
-
-
-def departure(name: str, reason: str) -> Text:
-    """A seat leaving in words (local ruling L1), as a lazy text: "Bob resigned", "Ann ran
-    out of time", "Bob left the game (claimed)"."""
-    if reason == "flag":
-        return lazy("{name} ran out of time", name=name)
-    if reason == "claim":
-        return lazy("{name} left the game (claimed)", name=name)
-    return lazy("{name} resigned", name=name)
-
-
-def departure_text(name: str, reason: str) -> str:
-    """:func:`departure` in the current language."""
-    return str(departure(name, reason))
-
-
-def seat_names(players: Sequence[str] | int) -> tuple[str, ...]:
-    """Player names, or ``Player 1``... for a count (names: written in the current
-    language once, as a name typed would be)."""
-    if isinstance(players, int):
-        return tuple(_("Player {number}", number=i + 1) for i in range(players))
-    return tuple(players)

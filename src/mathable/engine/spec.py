@@ -13,7 +13,7 @@ from typing import Literal, TypeAlias
 from mathable.i18n import Text, lazy
 
 from .errors import MathableError
-from .gametype import GameType
+from .protocol import GameType
 from .validation import MAX_ROUNDS, FieldError, integer, not_in_rounds
 
 SeatsField: TypeAlias = Literal["players", "seats"]

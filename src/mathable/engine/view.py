@@ -13,8 +13,8 @@ from mathable.i18n import current as current_language
 
 from .actions import Cell
 from .explain import Explanation
-from .gametype import Words
 from .kept import Kept, kept, kept_run
+from .metadata import Words
 
 
 @dataclass(frozen=True)

@@ -257,7 +257,9 @@ class BoardGame(Game):
 
     def legal_placements(self) -> LegalPlacements:
         """The placements the player to move may make now, as a lazy view."""
-        return LegalPlacements(self)
+        return LegalPlacements(
+            self._state, self.variant, self.house_rules.strict, self.offers_extra_token
+        )
 
     def legal_actions(self, *, exchanges: bool = True) -> list[Action]:
         """Every action that would be accepted now (placements first); the exchanges

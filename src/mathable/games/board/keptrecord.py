@@ -33,7 +33,7 @@ from typing import Any
 from mathable.engine import records
 from mathable.engine.actions import Accept, EndGame, EndTurn
 from mathable.engine.errors import MathableError
-from mathable.engine.gametype import HouseRules
+from mathable.engine.metadata import HouseRules
 from mathable.engine.protocol import Game
 from mathable.engine.rng import Rng
 from mathable.i18n import lazy

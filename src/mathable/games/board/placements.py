@@ -5,9 +5,8 @@ and points, or why the rules refuse it (issue 18).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from mathable.engine.actions import Place
 from mathable.engine.errors import IllegalMove, MathableError
@@ -16,10 +15,8 @@ from mathable.engine.notation import Position, parse_placement
 from mathable.i18n import lazy
 
 from .board import EMPTY, Board
+from .state import BoardState
 from .variants import Variant, already_holds, get_variant
-
-if TYPE_CHECKING:
-    from .game import BoardGame
 
 
 def explain_on_board(
@@ -60,27 +57,37 @@ def explain_on_board(
 class LegalPlacements:
     """The placements the player to move may make, computed lazily from the board's
     tables (python-chess's ``LegalMoveGenerator``): ``in`` and ``count()`` never list
-    them all."""
+    them all. Made by :meth:`~.game.BoardGame.legal_placements` from the game's state,
+    variant, house rule ``strict`` and its offer of the extra token (C7): it follows that
+    state as turns are played (a challenge or an undo makes a new state: ask again)."""
 
-    def __init__(self, game: BoardGame) -> None:
-        self._game = game
+    def __init__(
+        self,
+        state: BoardState,
+        variant: Variant,
+        strict: bool,
+        offers_extra_token: Callable[[int], bool],
+    ) -> None:
+        self._state = state
+        self._variant = variant
+        self._strict = strict
+        self._offers = offers_extra_token
 
     def _rack_values(self) -> list[int]:
-        state = self._game._state
+        state = self._state
         if state.over or state.question is not None:
             return []
         return sorted(set(state.racks[state.to_move]))
 
     def __iter__(self) -> Iterator[Place]:
-        game = self._game
-        board, variant, strict = game.board, game.variant, game.house_rules.strict
+        board, variant, strict = self._state.board, self._variant, self._strict
         for value in self._rack_values():
             for cell in sorted(variant.legal_cells(board, value, strict)):
                 yield Place(cell, value)
 
     def with_extras(self) -> Iterator[Place]:
         """Every placement, and again with the extra token where one may be taken (C7)."""
-        offers = self._game.offers_extra_token
+        offers = self._offers
         for place in self:
             yield place
             if offers(place.cell):
@@ -88,29 +95,28 @@ class LegalPlacements:
 
     def count(self) -> int:
         """How many placements there are."""
-        game = self._game
-        board, variant, strict = game.board, game.variant, game.house_rules.strict
+        board, variant, strict = self._state.board, self._variant, self._strict
         return sum(len(variant.legal_cells(board, v, strict)) for v in self._rack_values())
 
     def __len__(self) -> int:
         return self.count()
 
     def __bool__(self) -> bool:
-        return self._game.variant.can_place(self._game.board, self._rack_values())
+        return self._variant.can_place(self._state.board, self._rack_values())
 
     def __contains__(self, place: object) -> bool:
         if not isinstance(place, Place):
             return False
-        game = self._game
         if place.value not in self._rack_values():
             return False
-        if not 0 <= place.cell < len(game.board.values):
+        board = self._state.board
+        if not 0 <= place.cell < len(board.values):
             return False
-        if not game.board.is_empty(place.cell) or not game.variant.is_legal(
-            game.board, place.cell, place.value, game.house_rules.strict
+        if not board.is_empty(place.cell) or not self._variant.is_legal(
+            board, place.cell, place.value, self._strict
         ):
             return False
-        return not place.extra or game.offers_extra_token(place.cell)
+        return not place.extra or self._offers(place.cell)
 
 
 def explain_in_position(position: Position, placement: str) -> Explanation:

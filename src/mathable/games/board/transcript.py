@@ -376,7 +376,7 @@ def sheet_name(name: str) -> str:
 @dataclass(frozen=True, eq=False)
 class BoardSheets:
     """The paper score sheets of a board variant, as its game type offers them
-    (:class:`~mathable.engine.gametype.ScoreSheets`): front ends write and score sheets
+    (:class:`~mathable.engine.protocol.ScoreSheets`): front ends write and score sheets
     through the game, never importing this family."""
 
     variant: Variant
