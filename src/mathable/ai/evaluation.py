@@ -16,7 +16,7 @@ from mathable.games.board.variants import Variant, get_variant
 from mathable.games.board.view import BoardView
 
 from .base import board_from_view
-from .search import TurnPlan, search_turns, started_with
+from .search import CollectorPaused, TurnPlan, search_turns, started_with
 
 LeaveJudge = Callable[[tuple[int, ...], int], float]
 """What a leave is worth, given the bag's size (hand-written or learned: ``leaves.py``)."""
@@ -125,46 +125,47 @@ def rank_plans(
         variant, board = board_from_view(view)
     else:
         variant = get_variant(view.variant)
-    strict = bool(view.house_rules.get("strict", False))
-    plans = search_turns(
-        variant,
-        board,
-        view.rack,
-        started_with=started_with(view),
-        strict=strict,
-        node_limit=node_limit,
-    )
-    # At the start of a turn, not placing is a pass or an exchange, judged apart.
-    starting = not view.turn_placements
-    options = ([p for p in plans if p.placements] or plans) if starting else plans
-    rack_size = variant.rack_size
-    judge = leaves
-    kept_values: dict[tuple[int, ...], float] = {}  # many plans keep the same tokens
-    scored = []
-    for plan in options:
-        kept = kept_values.get(plan.leave)
-        if kept is None:
-            if judge is None:
-                kept = leave_value(plan.leave, view.bag_size, rack_size)
-            else:
-                kept = judge(plan.leave, view.bag_size)
-            kept_values[plan.leave] = kept
-        scored.append((plan.total + kept, plan))
-    _best_first(scored)
-    if threat and variant.partial_turns:
-        shortlist = scored[:top]
-        unseen = dict(view.unseen)
-        rescored = []
-        for equity, plan in shortlist:
-            for cell, value in plan.placements:
-                board.place(cell, value)
-            reply = expected_best_reply(variant, board, unseen, chances)
-            for _ in plan.placements:
-                board.unplace()
-            rescored.append((equity - THREAT_WEIGHT * reply, plan))
-        _best_first(rescored)
-        scored = rescored + scored[top:]
-    return scored
+    with CollectorPaused():  # the scores and plans make no cycle (issue 35)
+        strict = bool(view.house_rules.get("strict", False))
+        plans = search_turns(
+            variant,
+            board,
+            view.rack,
+            started_with=started_with(view),
+            strict=strict,
+            node_limit=node_limit,
+        )
+        # At the start of a turn, not placing is a pass or an exchange, judged apart.
+        starting = not view.turn_placements
+        options = ([p for p in plans if p.placements] or plans) if starting else plans
+        rack_size = variant.rack_size
+        judge = leaves
+        kept_values: dict[tuple[int, ...], float] = {}  # many plans keep the same tokens
+        scored = []
+        for plan in options:
+            kept = kept_values.get(plan.leave)
+            if kept is None:
+                if judge is None:
+                    kept = leave_value(plan.leave, view.bag_size, rack_size)
+                else:
+                    kept = judge(plan.leave, view.bag_size)
+                kept_values[plan.leave] = kept
+            scored.append((plan.total + kept, plan))
+        _best_first(scored)
+        if threat and variant.partial_turns:
+            shortlist = scored[:top]
+            unseen = dict(view.unseen)
+            rescored = []
+            for equity, plan in shortlist:
+                for cell, value in plan.placements:
+                    board.place(cell, value)
+                reply = expected_best_reply(variant, board, unseen, chances)
+                for _ in plan.placements:
+                    board.unplace()
+                rescored.append((equity - THREAT_WEIGHT * reply, plan))
+            _best_first(rescored)
+            scored = rescored + scored[top:]
+        return scored
 
 
 def _best_first(scored: list[tuple[float, TurnPlan]]) -> None:
