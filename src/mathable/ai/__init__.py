@@ -17,6 +17,7 @@ import functools
 import inspect
 import re
 from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from mathable.i18n import Text, lazy, lazy_context
@@ -152,11 +153,16 @@ def with_cap(spec: str, cap_ms: int) -> str:
     return f"{level}:{','.join([*items, f'cap_ms={cap_ms}'])}"
 
 
-def settings_of(level: str) -> dict[str, inspect.Parameter]:
-    """The settings a level takes (its constructor's keyword arguments but the seed)."""
+@functools.cache
+def settings_of(level: str) -> Mapping[str, inspect.Parameter]:
+    """The settings a level takes (its constructor's keyword arguments but the seed).
+    Read once per level (reading a signature costs more than a quick level's decision,
+    and every bot made, one per seat and game in self-play, asks)."""
     kind = BOT_CLASSES[level]
     parameters = inspect.signature(kind.__init__).parameters
-    return {name: p for name, p in parameters.items() if name not in ("self", "seed")}
+    return MappingProxyType(
+        {name: p for name, p in parameters.items() if name not in ("self", "seed")}
+    )
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:

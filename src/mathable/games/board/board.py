@@ -251,14 +251,14 @@ class Board:
         if not self.twice[cell] & bit:
             return 1
         values = self.values
-        ops = self.rules.op_codes[cell]
-        result_mask = self.rules.result_mask
+        rules = self.rules  # its method called on it, not bound: a native call compiled
+        ops = rules.op_codes[cell]
         return sum(
             1
             for near, far in self.grid.pairs[cell]
             if values[near] != EMPTY
             and values[far] != EMPTY
-            and result_mask(values[near], values[far], ops) & bit
+            and rules.result_mask(values[near], values[far], ops) & bit
         )
 
     def points(self, cell: Cell, value: int) -> int:
@@ -395,9 +395,9 @@ class Board:
         mask = 0
         twice = 0
         if values[cell] == EMPTY:
-            ops = self.rules.op_codes[cell]
+            rules = self.rules  # its method called on it, not bound: a native call compiled
+            ops = rules.op_codes[cell]
             if ops:
-                result_mask = self.rules.result_mask
                 for near, far in self.grid.pairs[cell]:
                     a = values[near]
                     if a == EMPTY:
@@ -405,7 +405,7 @@ class Board:
                     b = values[far]
                     if b == EMPTY:
                         continue
-                    made = result_mask(a, b, ops)
+                    made = rules.result_mask(a, b, ops)
                     twice |= mask & made
                     mask |= made
         old = self.masks[cell]
