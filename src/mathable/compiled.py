@@ -12,6 +12,7 @@ COMPILED_MODULES = (
     "mathable.games.board.layouts",
     "mathable.games.board.board",
     "mathable.games.board.variants",
+    "mathable.games.board.state",
     "mathable.ai.search",
     "mathable.ai.evaluation",
     "mathable.ai.simulation",
