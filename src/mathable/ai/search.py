@@ -84,11 +84,11 @@ class CollectorPaused:
 
     A search makes tens of thousands of small tuples and plans that form no cycle and
     mostly die when it returns; the collector, started every 700 new containers, walked
-    them again and again: ~12% of the strong player's time (a native profile), +14% of
-    its self-play games a second paused (issue 35). Reference counting still frees
-    everything; what the collector would have looked at, it looks at once restarted.
-    Searches on several threads at once leave it running once the last one that paused
-    it ends (only a pause that found it running restarts it)."""
+    them again and again: ~12% of the strong player's time in a native profile; paused,
+    strong self-play plays ~11% more games a second (issue 35). Reference counting still
+    frees everything; what the collector would have looked at, it looks at once
+    restarted. With searches on several threads, the one that found it running restarts
+    it when it ends, whatever the others do: it is never left off for longer."""
 
     __slots__ = ("_restart",)
 
