@@ -16,7 +16,6 @@ later view, in each reader's language (lazy texts). The web server explains in a
 from __future__ import annotations
 
 import threading
-import weakref
 from collections.abc import Collection
 from typing import cast
 
@@ -97,7 +96,8 @@ class TurnReasons:
                     found = True
 
 
-_followed: weakref.WeakKeyDictionary[Game, TurnReasons] = weakref.WeakKeyDictionary()
+_FOLLOWED = "computers' turn reasons"
+"""The name under which a game keeps its :class:`TurnReasons` (:attr:`Game.memos`)."""
 _followed_lock = threading.Lock()
 
 
@@ -109,8 +109,9 @@ def turn_reasons(game: Game, computers: Collection[int]) -> TurnReasons | None:
         return None
     log = game.log
     with _followed_lock:
-        found = _followed.get(game)
+        memos = game.memos
+        found: TurnReasons | None = memos.get(_FOLLOWED)
         if found is None or found.computers != frozenset(computers) or not found.follows(log):
-            found = _followed[game] = TurnReasons(game, computers)
+            found = memos[_FOLLOWED] = TurnReasons(game, computers)
         found.follow(log, game.actors())
     return found

@@ -20,7 +20,9 @@ from collections import Counter
 from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any, Literal, Protocol, Self, TypeVar
+from typing import Any, ClassVar, Literal, Protocol, Self, TypeVar
+
+from mypy_extensions import mypyc_attr
 
 from mathable.i18n import current as current_language
 from mathable.i18n import lazy
@@ -223,6 +225,7 @@ class GameType:
         return TargetNames(tuple(t.name for t in self.targets))
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # the families' games, and tests' games
 class Game(ABC):
     """A game as its seed, options and log; a game family keeps the state and the rules.
 
@@ -242,10 +245,12 @@ class Game(ABC):
     _actors: list[int]
     """The seat that made each action of :attr:`_log` (:meth:`actors`), noted as it is
     applied."""
-    _taken_back: Words = lazy("an action")
+    _taken_back: ClassVar[Words] = lazy("an action")
     """What undo would take back, for its refusal ("a token placed", "a card played")."""
     _rules_version: int | None = None
     """The rules version played, where a game is played by an older one than its type's."""
+    _memo_table: dict[str, Any] | None = None
+    """What :attr:`memos` keeps (made on first use)."""
 
     def _begin(
         self,
@@ -468,13 +473,13 @@ class Game(ABC):
         view rebuilding them all made a game's views quadratic in its length)."""
         summaries = self.summaries()
         key = f"explained summaries {current_language()}"
-        kept: tuple[list[TurnSummary], list[TurnSummary]] | None = self._memos.get(key)
+        kept: tuple[list[TurnSummary], list[TurnSummary]] | None = self.memos.get(key)
         if (
             kept is None
             or len(kept[0]) > len(summaries)
             or not all(map(operator.is_, kept[0], summaries))  # (in C: per action)
         ):
-            kept = self._memos[key] = ([], [])
+            kept = self.memos[key] = ([], [])
         sources, done = kept
         if len(sources) < len(summaries):
             explained = self.explain_turns()
@@ -493,10 +498,16 @@ class Game(ABC):
     # -- kept from one call to the next -------------------------------------------------
 
     @property
-    def _memos(self) -> dict[str, Any]:
-        """What the game keeps of its own derivations (made on first use: a family's
-        ``__init__`` need not call this class's)."""
-        memos: dict[str, Any] = self.__dict__.setdefault("_memos", {})
+    def memos(self) -> dict[str, Any]:
+        """What is derived from this game object and kept with it, by name: the game's own
+        derivations, and what a follower of the game keeps (the computers' reasons,
+        :mod:`mathable.ai.turnreasons`). It goes when the game does, and a game read
+        afresh from its record starts without it. A table on the game rather than a weak
+        dictionary beside it: the compiled game takes no weak references. Made on first
+        use, so a family's ``__init__`` need not call this class's."""
+        memos = self._memo_table
+        if memos is None:
+            memos = self._memo_table = {}
         return memos
 
     def _kept(self, name: str, source: object, make: Callable[[], _Kept]) -> _Kept:
@@ -505,9 +516,9 @@ class Game(ABC):
         ask after every action; the log and a family's state only grow in place or are
         replaced whole (an undo replays, a challenge cuts a turn), so a value kept
         with its source is extended, never recomputed (a view stays one turn's work)."""
-        kept = self._memos.get(name)
+        kept = self.memos.get(name)
         if kept is None or kept[0] is not source:
-            kept = self._memos[name] = (source, make())
+            kept = self.memos[name] = (source, make())
         value: _Kept = kept[1]
         return value
 

@@ -15,7 +15,9 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
+
+from mypy_extensions import mypyc_attr
 
 from mathable.engine.actions import (
     Accept,
@@ -118,10 +120,11 @@ def game_type_of(variant: Variant) -> GameType:
     return built
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests' games with other rules
 class BoardGame(Game):
     """A game of a board variant: players, seed, house rules and the log of actions."""
 
-    _taken_back: Words = lazy("a token placed")
+    _taken_back: ClassVar[Words] = lazy("a token placed")
 
     def __init__(
         self,

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from mathable.engine.actions import (
     ACTION_KINDS,
@@ -155,7 +155,7 @@ QUATTRO = GameType(
 class QuattroGame(Game):
     """A match of Mathable Quattro: players, seed, number of rounds and the log."""
 
-    _taken_back: Words = lazy("a card played")
+    _taken_back: ClassVar[Words] = lazy("a card played")
 
     def __init__(
         self,
