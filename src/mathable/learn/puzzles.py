@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from mathable.engine.actions import Place
 from mathable.engine.errors import MathableError, NotationError, message_of
@@ -195,14 +195,16 @@ def mine_game(job: tuple[str, int]) -> list[Puzzle]:
 
     game_name, seed = job
     game = new_game(game_name, ["a", "b"], seed=seed)
+    if game.game_type.surface != "board":  # a puzzle is a position on a board
+        return []
     bots = [get_bot(PLAYER, seed * 2 + seat) for seat in range(2)]
     found: list[Puzzle] = []
     for _ in range(5000):
         if game.is_over:
             break
         seat = game.to_move
-        view = game.view(seat, explained=False)
-        if isinstance(view, BoardView) and not view.turn_placements and view.rack:
+        view = cast(BoardView, game.view(seat, explained=False))  # a board's (above)
+        if not view.turn_placements and view.rack:
             variant, board = board_from_view(view)
             judged = judge_position(variant, board, view.rack)
             if judged is not None:
