@@ -390,6 +390,7 @@ def test_pathological_json_is_refused() -> None:
 @given(name=st.sampled_from(sorted(registry.GAMES)), players=junk, seed=junk, rounds=junk)
 @example(name="classic", players=5.0, seed=None, rounds=1)  # raised TypeError
 @example(name="quattro", players=2, seed=None, rounds=0)  # raised a plain ValueError
+@example(name="classic", players=2, seed=[], rounds=1)  # compiled: raised TypeError
 def test_new_games_refuse_junk_with_a_mathable_error(
     name: str, players: Any, seed: Any, rounds: Any
 ) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -81,17 +81,24 @@ def game_type_of(variant: Variant) -> GameType:
     def create(
         players: Sequence[str] | int,
         *,
-        seed: int | None = None,
+        seed: object = None,
         house_rules: HouseRules | None = None,
         options: Mapping[str, Any] | None = None,
         setup: Mapping[str, Any] | None = None,
         version: int | None = None,
     ) -> BoardGame:
+        # ``seed`` may be anything a caller was given: compiled, a narrower type would be
+        # checked on the way in (a TypeError), before the field could be named
         check_new_game(built, players, seed_value=seed, house_rules=house_rules, options=options)
         seats = len(seat_names(players))
         start = None if setup is None else setup_from_dict(setup, variant, seats)
         return BoardGame(
-            variant, players, seed=seed, house_rules=house_rules, setup=start, version=version
+            variant,
+            players,
+            seed=cast(int | None, seed),  # checked above
+            house_rules=house_rules,
+            setup=start,
+            version=version,
         )
 
     built = GameType(
