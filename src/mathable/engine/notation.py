@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -92,8 +92,22 @@ def parse_placement(text: str, grid: CellNames) -> Place:
     return Place(grid.parse(match.group(1)), int(match.group(2)), bool(match.group(3)))
 
 
-def format_placement(place: Place, grid: CellNames) -> str:
-    """A Place as ``'I8=12'`` (``'J8=16+'`` with the extra token)."""
+class Placement(Protocol):
+    """What a placement's text says of it: a :class:`~.actions.Place`, or a turn's
+    record of a token placed (written without making a Place of it first)."""
+
+    @property
+    def cell(self) -> Cell: ...
+
+    @property
+    def value(self) -> int: ...
+
+    @property
+    def extra(self) -> bool: ...
+
+
+def format_placement(place: Placement, grid: CellNames) -> str:
+    """A placement as ``'I8=12'`` (``'J8=16+'`` with the extra token)."""
     return f"{grid.name(place.cell)}={place.value}{'+' if place.extra else ''}"
 
 
@@ -196,9 +210,9 @@ def parse_actions(text: str, grid: CellNames) -> list[Action]:
     return [parse_action(word, grid) for word in joined.replace(",", " ").split()]
 
 
-def format_turn(places: list[Place], grid: CellNames) -> str:
+def format_turn(places: Iterable[Placement], grid: CellNames) -> str:
     """A turn's placements, separated by spaces."""
-    return " ".join(format_placement(p, grid) for p in places)
+    return " ".join([format_placement(p, grid) for p in places])
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Final
@@ -292,8 +292,10 @@ class Board:
         words = self.rules.words
         for value in values:
             start = self._first_word(value)
-            if start >= 0 and any(cells[start : start + words]):
-                return True
+            if start >= 0:
+                for index in range(start, start + words):  # no slice: no new vector
+                    if cells[index]:
+                        return True
         return False
 
     @property
@@ -360,7 +362,7 @@ class Board:
             twice[changed] = undo[i + 2]
         return cell, value
 
-    def catch_up(self, wanted: Sequence[int]) -> bool:
+    def catch_up(self, wanted: tuple[int, ...]) -> bool:
         """Place the tokens ``wanted`` (a value per cell, ``EMPTY`` where empty) holds and
         this board does not; False, changing nothing, if a cell of this board would have
         to lose or change its token (or the boards differ in size)."""

@@ -530,7 +530,8 @@ class BoardGame(Game):
             return ("accept", "decline") if question.kind == "stop" else (*kinds, "accept")
         if seat != state.to_move:
             return tuple(kinds)
-        if state.racks[seat] and (self.house_rules.table_referee or self.legal_placements()):
+        rack = state.racks[seat]  # whether any fits: no placement listed (C8a)
+        if rack and (self.house_rules.table_referee or variant.can_place(state.board, rack)):
             kinds.append("place")
             if variant.extra_draw and state.bag:
                 kinds.append("extra")
@@ -556,8 +557,7 @@ class BoardGame(Game):
         grid, written = self.board.grid, self._state.summaries
         for turn in self._state.turns[len(written) :]:
             if turn.kind == "place":
-                places = [Place(p.cell, p.value, p.extra) for p in turn.placements]
-                text = format_turn(places, grid)
+                text = format_turn(turn.placements, grid)
             elif turn.kind == "exchange":
                 text = f"exchange {turn.exchanged}"
             else:
