@@ -222,12 +222,14 @@ class BoardState:
         cell, value = action.cell, action.value
         if not 0 <= cell < len(board.values):
             raise IllegalMove(lazy("cell {cell} is off the board", cell=cell), rule="C1")
-        name = grid.name(cell)
-        if not board.is_empty(cell):
+        if not board.is_empty(cell):  # the cell's name only for a refusal: named once there
+            name = grid.name(cell)
             raise IllegalMove(already_holds(name, board.values[cell]), rule="C3", where=name)
         if value not in rack:
             raise IllegalMove(
-                lazy("there is no {value} on your rack", value=value), rule="C8", where=name
+                lazy("there is no {value} on your rack", value=value),
+                rule="C8",
+                where=grid.name(cell),
             )
         variant, strict = self.variant, self.house.strict
         legal = variant.is_legal(board, cell, value, strict)
@@ -237,6 +239,7 @@ class BoardState:
             refusal = variant.extra_token_refusal(cell, len(self.bag))
             if refusal is not None:
                 reason, rule = refusal
+                name = grid.name(cell)
                 raise IllegalMove(
                     lazy("{cell}: {reason}", cell=name, reason=reason), rule=rule, where=name
                 )
@@ -374,6 +377,15 @@ class BoardState:
     def in_play(self) -> list[int]:
         """The seats still in the game (L1)."""
         return [s for s in range(self.n) if not self.out[s]]
+
+    def _any_token_fits(self, seats: list[int]) -> bool:
+        """Whether a token of the bag or of the racks of ``seats`` fits anywhere (C11b):
+        each rack, then the bag, asked in turn (no set of them all made at every turn)."""
+        board, variant = self.board, self.variant
+        for seat in seats:
+            if variant.can_place(board, self.racks[seat]):
+                return True
+        return variant.can_place(board, self.bag)
 
     def _after(self, seat: int) -> list[int]:
         """The seats still in after ``seat`` in turn order, ``seat`` itself last if in."""
@@ -529,9 +541,7 @@ class BoardState:
         in_play = self.in_play()
         if self.idle_turns >= 2 * len(in_play):
             self._end_game(lazy("two full rounds went by without a placement"))
-        elif not self.variant.can_place(
-            self.board, set(self.bag).union(*(self.racks[s] for s in in_play))
-        ):
+        elif not self._any_token_fits(in_play):
             self._end_game(
                 lazy("no tile in play can be placed anywhere")  # Junior's word for its pieces
                 if self.variant.piece == "tile"
