@@ -220,7 +220,10 @@ def best_placement(
     for value in sorted(set(rack)):
         for cell in variant.legal_cells(board, value, strict):
             points = variant.placement_points(board, cell, value)
-            if (points, value, -cell) > (best_points, best_value, -best_cell):
+            if points > best_points or (  # (points, value, -cell) compared, without tuples
+                points == best_points
+                and (value > best_value or (value == best_value and cell < best_cell))
+            ):
                 best_points, best_value, best_cell = points, value, cell
     return None if best_cell < 0 else (best_cell, best_value)
 

@@ -85,10 +85,17 @@ class View:
 
     @classmethod
     def made(cls, **fields: Any) -> Self:
-        """``cls(**fields)``, the same view, made at once: a frozen dataclass's
-        ``__init__`` sets each field through ``object.__setattr__``, and a view is made
-        after every action and for every computer's decision (a tenth of a greedy
-        self-play game, issue 35). Every field is required, as ``__init__`` requires it."""
+        """``cls(**fields)``, the same view, made at once (see :meth:`of`)."""
+        return cls.of(fields)
+
+    @classmethod
+    def of(cls, fields: dict[str, Any]) -> Self:
+        """The view whose fields are ``fields`` (a new dict, which the view keeps), made
+        at once: a frozen dataclass's ``__init__`` sets each field through
+        ``object.__setattr__``, and a view is made after every action and for every
+        computer's decision (a tenth of a greedy self-play game, issue 35); a dict handed
+        over whole spares the keywords' parsing too. Every field is required, as
+        ``__init__`` requires it."""
         names = _field_names(cls)
         if fields.keys() != names:
             missing, unknown = sorted(names - fields.keys()), sorted(fields.keys() - names)

@@ -437,34 +437,36 @@ class BoardGame(Game):
             raise ValueError(lazy("seat {seat} is not in this game", seat=seat))
         n = len(self.players)
         over = self.is_over
-        return BoardView.made(
-            variant=self.variant.name,
-            seat=seat,
-            players=self.players,
-            rack=self.rack(seat) if seat is not None else (),
-            rack_sizes=tuple(map(len, self._state.racks)),
-            scores=self.scores,
-            bag_size=self.bag_size,
-            to_move=self.to_move,
-            unseen=self.unseen(seat),
-            house_rules=self.house_rules.to_dict(),
-            over=over,
-            end_reason_text=self.end_text,
-            open_racks=(
-                tuple(self.rack(s) for s in range(n)) if over or self.variant.open_racks else ()
-            ),
-            surface=tuple(self.board.values),
-            playable=self.rack(seat) if seat is not None else (),
-            available=self.available(seat),
-            summaries=self.explained_summaries() if explained else self.summaries(),
-            status_text=self.status(),
-            left=self.left,
-            turn_placements=self.turn_placements,
-            turn_points=self.turn_points,
-            turns=self.turns,
-            start_draws=self.start_draws,
-            can_challenge=self.can_challenge,
-            deductions=self.deductions,
+        return BoardView.of(
+            {
+                "variant": self.variant.name,
+                "seat": seat,
+                "players": self.players,
+                "rack": self.rack(seat) if seat is not None else (),
+                "rack_sizes": tuple(map(len, self._state.racks)),
+                "scores": self.scores,
+                "bag_size": self.bag_size,
+                "to_move": self.to_move,
+                "unseen": self.unseen(seat),
+                "house_rules": self.house_rules.to_dict(),
+                "over": over,
+                "end_reason_text": self.end_text,
+                "open_racks": (
+                    tuple(self.rack(s) for s in range(n)) if over or self.variant.open_racks else ()
+                ),
+                "surface": tuple(self.board.values),
+                "playable": self.rack(seat) if seat is not None else (),
+                "available": self.available(seat),
+                "summaries": self.explained_summaries() if explained else self.summaries(),
+                "status_text": self.status(),
+                "left": self.left,
+                "turn_placements": self.turn_placements,
+                "turn_points": self.turn_points,
+                "turns": self.turns,
+                "start_draws": self.start_draws,
+                "can_challenge": self.can_challenge,
+                "deductions": self.deductions,
+            }
         )
 
     def own_view_dict(self, seat: int) -> dict[str, Any]:
