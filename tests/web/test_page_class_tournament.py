@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import functools
 import re
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -23,19 +22,12 @@ from playwright.sync_api import Browser, Page, expect
 
 from support.browser import DESKTOP, PHONE, serious
 from support.online import PASSWORD, sign_up
+from support.waiting import eventually
 from webserver import Server
 
 COMPUTER = "bot-gentle"
-
-
-def eventually(check: Callable[[], bool], seconds: float) -> bool:
-    """A bounded poll of the real server (its computer plays on): never a speed test."""
-    deadline = time.monotonic() + seconds
-    while not check():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.2)
-    return True
+POLL = 0.2
+"""Seconds between two looks at the real server while its computer plays on."""
 
 
 def account(server: Server, name: str) -> httpx.Client:
@@ -69,7 +61,7 @@ def against_the_computer(client: httpx.Client, game_id: str) -> None:
         shown = view(client, game_id)
         return shown["to_move"] == shown["seat"] and shown.get("resign") is not False
 
-    assert eventually(both_moved, seconds=60), view(client, game_id)
+    assert eventually(both_moved, 60, every=POLL), view(client, game_id)
     act(client, game_id, "resign")
 
 
@@ -106,18 +98,18 @@ def on_the_page(page: Page, server: Server, tid: str, opponent: httpx.Client | N
             # seq counted: a computer may reply at once, so "not our turn" can be missed)
             expect(page).to_have_title(re.compile("Your turn"), timeout=30000)
             page.click("#pass")
-            assert eventually(functools.partial(stored_after, seen, shown["seq"]), 10)
+            assert eventually(functools.partial(stored_after, seen, shown["seq"]), 10, every=POLL)
         elif opponent is not None:
             act(opponent, game_id, "pass")
         else:
-            assert eventually(lambda: seen()["to_move"] == seat, 60)
+            assert eventually(lambda: seen()["to_move"] == seat, 60, every=POLL)
     if opponent is None:
-        assert eventually(lambda: seen().get("resign") is not False, 60)
+        assert eventually(lambda: seen().get("resign") is not False, 60, every=POLL)
         page.click("#resign")
         page.click("#yes")
     else:
         act(opponent, game_id, "resign")
-    assert eventually(lambda: bool(seen()["over"]), 10)
+    assert eventually(lambda: bool(seen()["over"]), 10, every=POLL)
 
 
 def stored_after(seen: Callable[[], dict[str, Any]], seq: int) -> bool:
@@ -169,7 +161,7 @@ def test_a_class_round_robin_with_the_computer_playing(server: Server, browser: 
                 against_the_computer(pupils[person], pairing["game"])
             else:
                 between_people(pupils[players[0]], pairing["game"], pupils[players[1]])
-        assert eventually(functools.partial(moved_on, api, tid, number), 10)
+        assert eventually(functools.partial(moved_on, api, tid, number), 10, every=POLL)
     final: dict[str, Any] = api.get(f"/api/tournaments/{tid}").json()
     assert final["status"] == "finished"
     met = [frozenset(p["players"]) for r in final["rounds"] for p in r["pairings"]]

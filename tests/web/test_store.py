@@ -10,8 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +28,7 @@ from mathable.web.api import Settings, create_app
 from mathable.web.infra.db import HEAD, DatabaseError, metadata, parse_url
 from mathable.web.infra.store import ConflictError, EventStore, StoredSeat
 from pg import Cluster
+from support.waiting import eventually
 
 SECRET = "s3cret-Pa55"
 
@@ -60,15 +60,6 @@ def stores(database_url: str) -> Iterator[tuple[EventStore, EventStore]]:
     finally:
         first.close()
         second.close()
-
-
-def eventually(check: Callable[[], bool], seconds: float = 10.0) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if check():
-            return True
-        time.sleep(0.02)
-    return check()
 
 
 SEATS: list[StoredSeat] = [{"name": "Ann", "bot": None, "token_hash": None, "invite_hash": "x"}]
