@@ -22,6 +22,7 @@ from mathable.ai import (
 )
 from mathable.ai.arena import REPORTING_SEEDS_FROM, play_game
 from mathable.ai.ladder import Rung, matches, play, same_player, table
+from mathable.ai.master import MASTER_TO_END
 from mathable.cli.app import app
 from mathable.games.registry import GAMES, new_game
 
@@ -38,6 +39,13 @@ def test_the_master_comes_after_the_expert_with_larger_budgets() -> None:
     assert master.cap_ms is not None and expert.cap_ms is not None
     assert master.cap_ms > expert.cap_ms  # a safety net for longer turns, never a budget
     assert str(DESCRIPTIONS["master"]).startswith("Plays as the expert")
+
+
+def test_the_master_plays_its_late_continuations_out_to_the_end_and_the_expert_does_not() -> None:
+    """``to_end``: measured better than the expert in classic on tuning and on held-out
+    deals (docs/computer-players.md); the expert's simulations stop after two turns."""
+    master, expert = MasterBot(1), ExpertBot(1)
+    assert master.to_end == MASTER_TO_END > 0 > expert.to_end
 
 
 def test_the_masters_settings_parse_as_the_experts() -> None:
