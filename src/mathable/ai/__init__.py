@@ -53,8 +53,9 @@ DESCRIPTIONS: dict[str, Text] = {
     ),
     "master": lazy(
         "Plays as the expert, with a larger budget: more simulated continuations of more "
-        "candidate turns and exchanges, for correspondence games and analysis (its turns "
-        "take about a second). On Junior's numbered side it plays as the strong player."
+        "candidate turns and exchanges, played out to the end late in the game, for "
+        "correspondence games and analysis (its turns take up to a second or two). On "
+        "Junior's numbered side it plays as the strong player."
     ),
 }
 """What a player should expect of each level (the first sentence of its class's
