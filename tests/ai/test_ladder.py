@@ -24,6 +24,7 @@ from mathable.ai.arena import (
 from mathable.ai.ladder import (
     END,
     START,
+    capped_counts,
     check_seed,
     matches,
     parse_match,
@@ -183,6 +184,33 @@ def test_one_match_measured_again_replaces_its_row_alone(tmp_path: Path) -> None
     unmarked.write_text("no markers here\n", encoding="utf-8")
     with pytest.raises(ValueError, match="markers"):
         rewrite_rows(unmarked, whole)
+
+
+def test_a_match_measured_again_tells_how_often_the_clock_cut_its_decisions(
+    tmp_path: Path,
+) -> None:
+    """The table's line on the clock covers the whole ladder and stays as it was, so
+    ``mathable ladder -m ... --readme`` tells the rows' own counts where it is run."""
+    readme = tmp_path / "README.md"
+    line = "Decisions the wall-clock safety cap (`cap_ms`) cut short: expert 0 (in 9 turns)."
+    row = (
+        "| classic | gentle vs greedy | 9 (18) | 90.0% (80.0–99.0%) | +1.0 (+0.0 to +2.0) "
+        "| 1 vs 2 | 0.1 / 0.2 / 0.3 |"
+    )
+    table_lines = ["| game | match |", "|---|---|", row, "", line]
+    readme.write_text("\n".join([START, *table_lines, END, ""]), encoding="utf-8")
+    args = ["ladder", "-g", "junior", "-m", "gentle-greedy", "--deals", "1"]
+    result = CliRunner().invoke(app, [*args, "--readme", str(readme)])
+    assert result.exit_code == 0, result.output
+    rung = play(["junior"], 1, REPORTING_SEEDS_FROM, only=[("gentle", "greedy")])[0]
+    told = {bot["bot"]: (bot["capped"], bot["turns"]) for bot in rung.bots}
+    assert capped_counts([rung]) == told and all(turns > 0 for _, turns in told.values())
+    said = " ".join(result.output.split())
+    counts = ", ".join(f"{name} {capped:,}/{turns:,}" for name, (capped, turns) in told.items())
+    assert f"cut short, of their turns: {counts}" in said
+    written = readme.read_text(encoding="utf-8")
+    timed = rung.row().rsplit("|", 2)[0]  # the row but for its thinking times
+    assert line in written and timed in written  # the whole ladder's line kept
 
 
 def test_a_match_is_named_by_its_two_levels() -> None:

@@ -165,19 +165,26 @@ def table(rungs: Sequence[Rung], deals: int, seed: int) -> str:
     return header + "\n".join(r.row() for r in rungs) + "\n" + cap_line(rungs)
 
 
-def cap_line(rungs: Sequence[Rung]) -> str:
-    """How often the wall-clock safety cap cut a decision short, per level over every
-    match it played (such decisions depend on the machine: issue 35); nothing when no
-    match was played."""
-    capped: dict[str, int] = {}
-    turns: dict[str, int] = {}
+def capped_counts(rungs: Sequence[Rung]) -> dict[str, tuple[int, int]]:
+    """Per level, over every match it played: how many of its decisions the wall-clock
+    safety cap cut short, and of how many turns (such decisions depend on the machine:
+    issue 35)."""
+    counts: dict[str, tuple[int, int]] = {}
     for rung in rungs:
         for bot in rung.bots:
-            capped[bot["bot"]] = capped.get(bot["bot"], 0) + bot.get("capped", 0)
-            turns[bot["bot"]] = turns.get(bot["bot"], 0) + bot.get("turns", 0)
-    if not capped:
+            capped, turns = counts.get(bot["bot"], (0, 0))
+            counts[bot["bot"]] = (capped + bot.get("capped", 0), turns + bot.get("turns", 0))
+    return counts
+
+
+def cap_line(rungs: Sequence[Rung]) -> str:
+    """The table's line on :func:`capped_counts`; nothing when no match was played."""
+    counts = capped_counts(rungs)
+    if not counts:
         return ""
-    told = ", ".join(f"{name} {capped[name]:,} (in {turns[name]:,} turns)" for name in capped)
+    told = ", ".join(
+        f"{name} {capped:,} (in {turns:,} turns)" for name, (capped, turns) in counts.items()
+    )
     return f"\nDecisions the wall-clock safety cap (`cap_ms`) cut short: {told}.\n"
 
 

@@ -355,6 +355,19 @@ def ladder(
             _("cannot write the ladder into {file}: {reason}", file=str(readme), reason=exc)
         ) from None
     console.print(Text(_("wrote the ladder into {file}", file=str(readme))))
+    if games or match:  # the table's line on the clock covers the whole ladder: told here
+        counts = ", ".join(
+            f"{name} {capped:,}/{turns:,}"
+            for name, (capped, turns) in rungs_of.capped_counts(rungs).items()
+        )
+        console.print(
+            Text(
+                _(
+                    "decisions the wall-clock safety cap cut short, of their turns: {counts}",
+                    counts=counts,
+                )
+            )
+        )
 
 
 def _kept_ratings(out: Path, seed: int, pairs: int, levels: list[str]) -> dict[str, Any]:
