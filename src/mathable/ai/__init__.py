@@ -117,7 +117,7 @@ quarter of a millisecond at most): a web server decides them on a thread of its 
 (issue 34, cheaper actions)."""
 
 SLOW_LEVELS = ("master",)
-"""Levels whose turns take about a second or more: for correspondence games and analysis.
+"""Levels whose turns may take a second or more: for correspondence games and analysis.
 A server's live games should not offer them (their turns there would run into its
 safety cap, and a person would wait)."""
 

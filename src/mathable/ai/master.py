@@ -30,8 +30,8 @@ included, once the bag holds this many tokens or fewer after the candidate turn
 
 class MasterBot(ExpertBot):
     """Plays as the expert, with a larger budget: more simulated continuations of more
-    candidate turns and exchanges, for correspondence games and analysis (its turns take
-    about a second)."""
+    candidate turns and exchanges, played out to the end late in the game, for
+    correspondence games and analysis (its turns take up to a second or two)."""
 
     name = "master"
 

@@ -77,7 +77,7 @@ class Creating(Moves):
     @staticmethod
     def bots() -> list[dict[str, str]]:
         """The computer players offered here, weakest first: not the slow levels (the
-        master: turns of about a second, for correspondence and analysis, which this
+        master: turns of up to a second or two, for correspondence and analysis, which this
         server's live games would cut at their safety cap: issue 35)."""
         return [
             {"name": n, "title": level_name(n), "description": str(d)}
