@@ -21,11 +21,9 @@ MASTER_CAP_MS = 20_000
 MASTER_TO_END = 10
 """The master plays its simulated continuations out to the game's end, C11's deductions
 included, once the bag holds this many tokens or fewer after the candidate turn
-(``to_end``; the expert stops after two turns). Against the expert, classic: 56.5% and
-+82.6 points a game on 100 tuning deals from 60,000, 53.0% and +53.4 (+17.0 to +89.7) on
-150 held-out deals from 1,000,000, 53.5% and +33.0 (+6.9 to +59.2) on 300 from
-2,000,000; Junior: even, 50.5% and -0.6 on its tuning deals (the master without it
-47.5%, +1.0). From 20 tokens it lost (46.5%, -54.9): docs/computer-players.md."""
+(``to_end``; the expert's continuations stop after two turns): better than the expert in classic on
+tuning and on held-out deals, even in Junior, worse from 20 tokens (the figures:
+docs/computer-players.md, the master)."""
 
 
 class MasterBot(ExpertBot):
