@@ -6,7 +6,7 @@ Imports are read from the source with :mod:`ast` (module-level and function-leve
 alike, relative ones resolved), so a late import inside a function is a dependency like
 any other, and so is an import for the type checker alone (under ``if TYPE_CHECKING:``):
 a module that names another's class in its annotations depends on it, so the two may not
-name each other (the engine's ``acting.py`` reads a game through its own small ``Table``
+name each other (the engine's ``takeback.py`` reads a game through its own small ``Table``
 protocol, and ``GameType`` lives beside the ``Game`` it creates).
 
 The floors, highest first, are :data:`FLOORS`; a module may import its own floor's

@@ -18,7 +18,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mathable.engine.acting import REFUSAL_KINDS, ActionRefused
 from mathable.engine.actions import (
     Abort,
     Action,
@@ -29,7 +28,7 @@ from mathable.engine.actions import (
     action_kind,
 )
 from mathable.engine.errors import IllegalMove
-from mathable.engine.protocol import Game, HouseRules
+from mathable.engine.protocol import REFUSAL_KINDS, ActionRefused, Game, HouseRules
 from mathable.games.board.game import BoardGame
 from mathable.games.board.turns import Setup
 from mathable.games.registry import GAMES, new_game

@@ -31,11 +31,10 @@ from rich.text import Text
 
 from mathable import i18n
 from mathable.ai import BOTS, seat_bots
-from mathable.engine.acting import ActionRefused
 from mathable.engine.actions import Action, EndTurn, Shake
 from mathable.engine.errors import MathableError
 from mathable.engine.notation import parse_actions
-from mathable.engine.protocol import Game, GameType
+from mathable.engine.protocol import ActionRefused, Game, GameType
 from mathable.i18n import _, command_name, ngettext, typed_command
 from mathable.render.typed import (
     LEAVING_WORDS,

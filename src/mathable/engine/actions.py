@@ -7,13 +7,16 @@ Actions are small frozen value objects; their text form lives in
 every game and to any seat still in it, out of turn: :class:`Leave` (``resign 1``,
 ``flag 1``, ``claim 1``) and :class:`Abort` (``abort 0``), local ruling L1 (leaving a
 game, docs/architecture.md). A third is nobody's: :class:`Shake` (``shake 8123``), the
-bag shaken after an undo (ruling O5).
+bag shaken after an undo (ruling O5). Each action names its own keyword, its ``kind``
+(``place``, ``end``, ``resign``...: :data:`ACTION_KINDS`, :data:`META_KINDS`).
 """
 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import ClassVar, Protocol
 
 Cell = int
 """A place a piece can go: a board square ``row * size + column``, or a pile 0-3."""
@@ -28,11 +31,18 @@ class Place:
     value: int
     extra: bool = False
 
+    @property
+    def kind(self) -> str:
+        """Its keyword: ``extra`` when it takes the extra token, else ``place``."""
+        return "extra" if self.extra else "place"
+
 
 @dataclass(frozen=True, slots=True)
 class EndTurn:
     """Stop placing and refill the rack (C8a). ``challenged`` is internal: a turn cut
     short by a successful challenge (C12)."""
+
+    kind: ClassVar[str] = "end"
 
     challenged: bool = False
 
@@ -41,12 +51,16 @@ class EndTurn:
 class Exchange:
     """Swap these rack tokens for as many from the bag, as the whole turn (C8b)."""
 
+    kind: ClassVar[str] = "exchange"
+
     values: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class Pass:
     """Do nothing this turn (C8c)."""
+
+    kind: ClassVar[str] = "pass"
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +71,8 @@ class Challenge:
     player who made the turn may challenge; the notation stays ``challenge`` (who
     challenged does not change what a successful challenge does)."""
 
+    kind: ClassVar[str] = "challenge"
+
     by: int | None = None
 
 
@@ -65,21 +81,29 @@ class EndGame:
     """Propose to end the game now (Mathable Junior, ruling J4): it ends only when every
     other player accepts."""
 
+    kind: ClassVar[str] = "stop"
+
 
 @dataclass(frozen=True, slots=True)
 class Accept:
     """Agree to a pending proposal: to stop the game (J4), or to let a game-ending turn
     stand without a challenge (C12)."""
 
+    kind: ClassVar[str] = "accept"
+
 
 @dataclass(frozen=True, slots=True)
 class Decline:
     """Refuse a pending proposal to stop the game (J4): play goes on."""
 
+    kind: ClassVar[str] = "decline"
+
 
 @dataclass(frozen=True, slots=True)
 class Draw:
     """Mathable Quattro: unable to play, draw a card to put on any pile (ruling Q3)."""
+
+    kind: ClassVar[str] = "draw"
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,10 +111,14 @@ class Penalty:
     """Mathable Quattro: after a drawn card, take one penalty card instead of an
     exchange (ruling Q3)."""
 
+    kind: ClassVar[str] = "penalty"
+
 
 @dataclass(frozen=True, slots=True)
 class Diago:
     """Mathable Quattro: announce DIAGO, diagonal pairs count this turn (ruling Q4)."""
+
+    kind: ClassVar[str] = "diago"
 
 
 LEAVE_REASONS = ("resign", "flag", "claim")
@@ -108,11 +136,18 @@ class Leave:
     reason: str = "resign"
     """One of :data:`LEAVE_REASONS`."""
 
+    @property
+    def kind(self) -> str:
+        """Its keyword: its reason."""
+        return self.reason
+
 
 @dataclass(frozen=True, slots=True)
 class Abort:
     """Seat ``seat`` calls the game off while some seat still in it has not completed a
     turn (local ruling L1, lichess's rule): the game is over, nobody wins, no ranks."""
+
+    kind: ClassVar[str] = "abort"
 
     seat: int
 
@@ -135,6 +170,8 @@ class Shake:
     mixed with the game's own seeded generator, so knowing it shows nothing of the bag
     without the seed (O1). An undo never takes a shake back (the order it hid would show
     again): undoing takes back the last other action and keeps the shakes after it."""
+
+    kind: ClassVar[str] = "shake"
 
     entropy: int
 
@@ -160,6 +197,22 @@ Action = (
     | Abort
     | Shake
 )
+
+
+class Placements(Protocol):
+    """The placements open to the player to move, as a lazy view (python-chess's
+    ``LegalMoveGenerator``): ``in`` and ``count()`` need not list them all."""
+
+    def __iter__(self) -> Iterator[Action]: ...
+
+    def __contains__(self, action: object) -> bool: ...
+
+    def __len__(self) -> int: ...
+
+    def __bool__(self) -> bool: ...
+
+    def count(self) -> int: ...
+
 
 META_KINDS = (*LEAVE_REASONS, "abort")
 """The keywords of the actions that are not turns (:class:`Leave`, :class:`Abort`): never
@@ -187,35 +240,6 @@ placement that takes a restriction square's extra token (C7)."""
 
 def action_kind(action: Action) -> str:
     """The keyword of an action (one of :data:`ACTION_KINDS` or :data:`META_KINDS`, or
-    ``shake``: :class:`Shake`)."""
-    match action:
-        case Place(extra=True):
-            return "extra"
-        case Place():
-            return "place"
-        case EndTurn():
-            return "end"
-        case Exchange():
-            return "exchange"
-        case Pass():
-            return "pass"
-        case Challenge():
-            return "challenge"
-        case EndGame():
-            return "stop"
-        case Accept():
-            return "accept"
-        case Decline():
-            return "decline"
-        case Draw():
-            return "draw"
-        case Penalty():
-            return "penalty"
-        case Diago():
-            return "diago"
-        case Leave(reason=reason):
-            return reason
-        case Abort():
-            return "abort"
-        case Shake():
-            return "shake"
+    ``shake``: :class:`Shake`): its ``kind``, which each action class names itself (a
+    function too, to map over actions and to sort them by)."""
+    return action.kind

@@ -19,9 +19,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from .acting import ActionRefused
 from .actions import action_kind
-from .protocol import Game
+from .protocol import ActionRefused, Game
 from .records import replay_record, to_record
 
 

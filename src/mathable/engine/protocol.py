@@ -3,8 +3,8 @@
 A game is its players, seed, house rules and a log of actions; its state is derived by
 replaying the log (OpenSpiel's ``State``, pgx's ``Env``). :class:`Game` keeps the log,
 undo (house rule, ruling V-B), copies, notation, leaving (L1) and winners once for every
-game, and decides who may act (:meth:`Game.play`, :mod:`.acting`); a game family supplies
-only its own step and state. A game's metadata and capabilities are its
+game, and decides who may act (:meth:`Game.play`); a game family supplies only its own
+step and state. A game's metadata and capabilities are its
 :class:`GameType` (OpenSpiel's ``GameType``, boardgame.io's declarative game object),
 which creates its games: a front end renders and offers exactly what a game's type says,
 without ever asking which game it holds. What one seat may know is a
@@ -17,25 +17,25 @@ import operator
 import secrets
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any, ClassVar, Literal, Protocol, Self, TypeVar
+from typing import Any, ClassVar, Literal, Protocol, Self, TypeAlias, TypeVar
 
 from mypy_extensions import mypyc_attr
 
+from mathable.i18n import Text, lazy
 from mathable.i18n import current as current_language
-from mathable.i18n import lazy
 
-from . import acting
 from .actions import (
     ACTION_KINDS,
-    LEAVE_REASONS,
     SHAKE_ENTROPY,
     Abort,
     Action,
+    Challenge,
     Leave,
     Place,
+    Placements,
     Shake,
 )
 from .errors import IllegalMove
@@ -50,15 +50,19 @@ from .metadata import (
 )
 from .notation import CellNames, format_action, parse_action
 from .seats import Departures, departure, departure_text, seat_names
+from .takeback import taken_back, undo_refusal
 from .tokens import piece_name
 from .view import TurnSummary, View
 
 __all__ = [
     "HOUSE_RULE_TEXTS",
+    "REFUSAL_KINDS",
+    "ActionRefused",
     "Game",
     "GameType",
     "HouseRules",
     "Placements",
+    "RefusalKind",
     "ScoreSheets",
     "Target",
     "TargetNames",
@@ -74,19 +78,47 @@ __all__ = [
 _Kept = TypeVar("_Kept")
 
 
-class Placements(Protocol):
-    """The placements open to the player to move, as a lazy view (python-chess's
-    ``LegalMoveGenerator``): ``in`` and ``count()`` need not list them all."""
+RefusalKind: TypeAlias = Literal["over", "left", "not_playable", "challenge", "turn", "undo"]
+"""Why a seat may not act now (:class:`ActionRefused`):
 
-    def __iter__(self) -> Iterator[Action]: ...
+- ``over``: the game is over;
+- ``left``: the seat has left the game (local ruling L1);
+- ``not_playable``: an action no seat plays directly (leaving, aborting, shaking the bag:
+  resigning, claims, flags, aborts and undos play those through :meth:`Game.apply`);
+- ``challenge``: a challenge the seat may not make now (C12);
+- ``turn``: it is another seat's turn;
+- ``undo``: nothing the seat may take back now (V-B, L1, O5).
+"""
 
-    def __contains__(self, action: object) -> bool: ...
+REFUSAL_KINDS: tuple[RefusalKind, ...] = (
+    "over",
+    "left",
+    "not_playable",
+    "challenge",
+    "turn",
+    "undo",
+)
+"""Every :data:`RefusalKind`, in the order :meth:`Game.play` checks them (undo apart)."""
 
-    def __len__(self) -> int: ...
 
-    def __bool__(self) -> bool: ...
+class ActionRefused(IllegalMove):
+    """A seat may not act now (whatever the action's merits): the game is over, the seat
+    left, the action is not one a seat plays, or it is not the seat's turn or challenge.
 
-    def count(self) -> int: ...
+    ``kind`` (a :data:`RefusalKind`) tells which, for a server's answer; the texts cite
+    their ruling in words, so ``rule`` stays empty and ``str(exc)`` is the text alone."""
+
+    def __init__(self, reason: str | Text, *, kind: RefusalKind) -> None:
+        super().__init__(reason)
+        self.kind: RefusalKind = kind
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # the kind survives pickling (errors cross to worker processes)
+        return (_rebuild_refused, (self.reason_text, self.kind))
+
+
+def _rebuild_refused(reason: str | Text, kind: RefusalKind) -> ActionRefused:
+    return ActionRefused(reason, kind=kind)
 
 
 class ScoreSheets(Protocol):
@@ -299,25 +331,78 @@ class Game(ABC):
 
     def play(self, seat: int, action: Action | str) -> Action:
         """``seat`` plays ``action`` (or its notation), as a front end asks: refused with
-        :class:`~.acting.ActionRefused` when the game is over, the seat has left, the
-        action is one no seat plays (leave, abort, shake), a challenge the seat may not
-        make (C12) or it is another seat's turn; with :class:`~.errors.IllegalMove` when
-        the rules refuse the action itself. Returns the action applied (a challenge
-        names its challenger). Nothing changes on a refusal."""
-        checked = acting.checked_play(self, seat, self._parsed(action))
+        :class:`ActionRefused` when the game is over, the seat has left, the action is
+        one no seat plays (leave, abort, shake), a challenge the seat may not make (C12)
+        or it is another seat's turn; with :class:`~.errors.IllegalMove` when the rules
+        refuse the action itself. Returns the action applied (a challenge names its
+        challenger). Nothing changes on a refusal."""
+        checked = self._checked_play(seat, self._parsed(action))
         self.apply(checked)
         return checked
+
+    def _checked_play(self, seat: int, action: Action) -> Action:
+        """The action ``seat`` plays, as the game will apply it (a challenge names its
+        challenger, C12), once every check of who may act passes; raises
+        :class:`ActionRefused` otherwise. The game is not changed."""
+        if not 0 <= seat < len(self.players):
+            raise ValueError(lazy("seat {seat} is not in this game", seat=seat))
+        if self.is_over:
+            if why := self.end_text:
+                raise ActionRefused(lazy("the game is over: {reason}", reason=why), kind="over")
+            raise ActionRefused(lazy("the game is over"), kind="over")
+        if isinstance(action, Leave | Abort | Shake):  # resign, abort, claim, flags; undo (O5)
+            raise ActionRefused(
+                lazy("{action}: not an action to play here", action=action.kind),
+                kind="not_playable",
+            )
+        if self.left[seat]:
+            raise ActionRefused(
+                lazy("you have left the game: play goes on without you"), kind="left"
+            )
+        if isinstance(action, Challenge):
+            return self._challenge_by(seat)
+        if seat != self.to_move:
+            raise ActionRefused(
+                lazy("it is {name}'s turn, not yours", name=self.players[self.to_move]),
+                kind="turn",
+            )
+        return action
+
+    def _challenge_by(self, seat: int) -> Challenge:
+        """C12: any opponent of the player who made the turn may challenge it until the
+        next player acts, whoever is to move (a game-ending turn waits for it); the player
+        who made it may not. Raises :class:`ActionRefused` (``challenge``) saying why not."""
+        if "challenge" in self.available(seat):
+            return Challenge(by=seat)
+        if not self.house_rules.table_referee:
+            reason = lazy("there are no challenges without the table-referee house rule (C12)")
+        else:
+            summaries = self.summaries()
+            if summaries and summaries[-1].seat == seat:
+                reason = lazy("you made that turn: only your opponents may challenge it (C12)")
+            else:
+                reason = lazy(
+                    "nothing to challenge: a challenge comes before the next player acts (C12)"
+                )
+        raise ActionRefused(reason, kind="challenge")
 
     def apply(self, action: Action | str) -> None:
         """Play an action (or its notation) whoever makes it; IllegalMove leaves the game
         unchanged. Leaving, aborting and shakes are checked here (L1, O5); the family's
-        :meth:`_step` checks and plays the rest; the log records it."""
+        :meth:`_step` checks and plays the rest; the log records it, with who made it (a
+        leaving or aborting seat, a challenge's named challenger, else the seat to move:
+        noted before the step moves the turn on)."""
         action = self._parsed(action)
         if isinstance(action, Leave | Abort):
-            self._check_meta(action)
+            self._leaving().check(action, self.players, self.is_over, self.started)
+            actor = action.seat
         elif isinstance(action, Shake):
             self._check_shake(action)
-        actor = acting.actor_of(self, action)  # before the step moves the turn on
+            actor = self.to_move
+        elif isinstance(action, Challenge) and action.by is not None:
+            actor = action.by
+        else:
+            actor = self.to_move
         self._step(action)
         self._log.append(action)
         self._actors.append(actor)
@@ -331,13 +416,16 @@ class Game(ABC):
     def undo_steps(self, seat: int | None, computers: Collection[int] = ()) -> int:
         """How many actions an undo by ``seat`` takes back now (its own last action and
         the replies of the seats in ``computers`` after it); raises
-        :class:`~.acting.ActionRefused` (``undo``) saying why it may not (V-B, L1, O5).
-        Play it with :meth:`undo` that many times, the last with a shake (O5)."""
-        return acting.undo_steps(self, seat, computers)
+        :class:`ActionRefused` (``undo``) saying why it may not (V-B, L1, O5). Play it
+        with :meth:`undo` that many times, the last with a shake (O5)."""
+        found = undo_refusal(self, seat, computers)
+        if isinstance(found, int):
+            return found
+        raise ActionRefused(found, kind="undo")
 
     def can_undo(self, seat: int | None, computers: Collection[int] = ()) -> bool:
         """Whether ``seat`` may undo now (:meth:`undo_steps` would not refuse)."""
-        return isinstance(acting.undo_refusal(self, seat, computers), int)
+        return isinstance(undo_refusal(self, seat, computers), int)
 
     def available(self, seat: int | None) -> tuple[str, ...]:
         """The action keywords ``seat`` may use now (its view's ``available``); families
@@ -572,14 +660,7 @@ class Game(ABC):
                 lazy("undo is off: {what} may not be taken back", what=self._taken_back),
                 rule="V-B",
             )
-        last = next(
-            (i for i in range(len(self._log) - 1, -1, -1) if not isinstance(self._log[i], Shake)),
-            None,
-        )
-        if last is None:
-            raise IllegalMove(lazy("there is nothing to undo"))
-        if isinstance(self._log[last], Leave | Abort):
-            raise IllegalMove(lazy("leaving or aborting a game cannot be taken back"), rule="L1")
+        last = taken_back(self._log)
         kept = [*self._log[:last], *self._log[last + 1 :]]
         self._rebuild(kept if shake is None else [*kept, Shake(shake)])
 
@@ -612,17 +693,8 @@ class Game(ABC):
         (:meth:`_kept`): a view asks many times on every action, and scanning the whole
         log each time made a game's views quadratic in its length (issue 16's
         self-play)."""
-        log = self._log
         seats = len(self.players)
-        read = self._kept("leaving", log, lambda: Departures(seats))
-        if read.read < len(log):
-            for action in log[read.read :]:
-                if isinstance(action, Leave):
-                    read.left_by(action)
-                elif isinstance(action, Abort):
-                    read.aborted = True
-            read.read = len(log)
-        return read
+        return self._kept("leaving", self._log, lambda: Departures(seats)).read_up(self._log)
 
     @property
     def left(self) -> tuple[str, ...]:
@@ -662,31 +734,6 @@ class Game(ABC):
             known[:] = [len(log), all(s in moved for s in self.seats_in)]
         return bool(known[1])
 
-    def _check_meta(self, action: Leave | Abort) -> None:
-        """Refuse a Leave or Abort that may not be played now (before anything changes)."""
-        seat, n = action.seat, len(self.players)
-        if isinstance(action, Leave) and action.reason not in LEAVE_REASONS:
-            raise IllegalMove(
-                lazy("{reason} is not a way to leave a game", reason=repr(action.reason)),
-                rule="L1",
-            )
-        if not 0 <= seat < n:
-            raise IllegalMove(
-                lazy("there is no seat {seat} in this game of {count}", seat=seat, count=n),
-                rule="L1",
-            )
-        if self.is_over:
-            raise IllegalMove(lazy("the game is over"), rule="L1")
-        if seat not in self.seats_in:
-            raise IllegalMove(
-                lazy("{name} has left the game already", name=self.players[seat]), rule="L1"
-            )
-        if isinstance(action, Abort) and not self.can_abort(seat):
-            raise IllegalMove(
-                lazy("a game is aborted only before each player has moved: resign instead"),
-                rule="L1",
-            )
-
     def _check_shake(self, action: Shake) -> None:
         """Refuse a Shake that may not be played now (ruling O5): one only follows an
         undo, so only under the house rule ``allow_undo``, and never once the game is
@@ -701,15 +748,8 @@ class Game(ABC):
             raise IllegalMove(lazy("the game is over"), rule="O5")
 
     def _meta_end_reason(self) -> Words:
-        """The end reason when the game ended by an abort or by seats leaving ('' if not):
-        "aborted", "Bob resigned", "Ann ran out of time", "Bob left the game (claimed)"."""
-        last = self._log[-1] if self._log else None
-        if isinstance(last, Abort):
-            # TRANSLATORS: why a game ended: a player called it off
-            return lazy("aborted")
-        if isinstance(last, Leave) and len(self.seats_in) < 2:
-            return departure(self.players[last.seat], last.reason)
-        return ""
+        """The end reason when the game ended by an abort or by seats leaving ('' if not)."""
+        return self._leaving().ending(self.players, self._log[-1] if self._log else None)
 
     def winners(self) -> tuple[int, ...]:
         """The seats ranked first (several on a tie); empty while the game runs and
@@ -725,17 +765,7 @@ class Game(ABC):
         Local ruling L1: the seats still in at the end rank among themselves by score;
         those that left rank below them all, a later leaver above an earlier one; an
         aborted game ranks every seat 1."""
-        if not self.is_over:
-            return ()
-        if self.aborted:
-            return tuple(1 for _ in self.players)
-        order = {leave.seat: index for index, leave in enumerate(self.departures)}
-        scores = self.scores
-        keys = [
-            (0, order[seat], 0) if seat in order else (1, 0, score)
-            for seat, score in enumerate(scores)
-        ]
-        return tuple(1 + sum(1 for other in keys if other > own) for own in keys)
+        return self._leaving().ranks(self.scores) if self.is_over else ()
 
     def __repr__(self) -> str:
         return (

@@ -8,7 +8,8 @@ from collections.abc import Sequence
 
 from mathable.i18n import Text, _, lazy
 
-from .actions import Leave
+from .actions import LEAVE_REASONS, Abort, Action, Leave
+from .errors import IllegalMove
 
 
 class Departures:
@@ -33,6 +34,63 @@ class Departures:
         reasons[leave.seat] = leave.reason
         self.left = tuple(reasons)
         self.seats_in = tuple(s for s, why in enumerate(reasons) if not why)
+
+    def read_up(self, log: Sequence[Action]) -> Departures:
+        """These departures with the actions of ``log`` not read yet noted (a log only
+        grows in place: each action is read once)."""
+        if self.read < len(log):
+            for action in log[self.read :]:
+                if isinstance(action, Leave):
+                    self.left_by(action)
+                elif isinstance(action, Abort):
+                    self.aborted = True
+            self.read = len(log)
+        return self
+
+    def check(
+        self, action: Leave | Abort, players: Sequence[str], over: bool, started: bool
+    ) -> None:
+        """Refuse (:class:`~.errors.IllegalMove`, L1) a seat leaving or aborting that may
+        not now: a reason that is no way to leave, a seat not in the game or gone already,
+        a game over, or an abort once every seat still in has moved (``started``)."""
+        seat, count = action.seat, len(players)
+        if isinstance(action, Leave) and action.reason not in LEAVE_REASONS:
+            why = lazy("{reason} is not a way to leave a game", reason=repr(action.reason))
+        elif not 0 <= seat < count:
+            why = lazy("there is no seat {seat} in this game of {count}", seat=seat, count=count)
+        elif over:
+            why = lazy("the game is over")
+        elif seat not in self.seats_in:
+            why = lazy("{name} has left the game already", name=players[seat])
+        elif isinstance(action, Abort) and started:
+            why = lazy("a game is aborted only before each player has moved: resign instead")
+        else:
+            return
+        raise IllegalMove(why, rule="L1")
+
+    def ending(self, players: Sequence[str], last: Action | None) -> Text | str:
+        """Why a game ended by ``last``, an abort or a seat leaving ('' if it did not):
+        "aborted", "Bob resigned", "Ann ran out of time", "Bob left the game (claimed)"."""
+        if isinstance(last, Abort):
+            # TRANSLATORS: why a game ended: a player called it off
+            return lazy("aborted")
+        if isinstance(last, Leave) and len(self.seats_in) < 2:
+            return departure(players[last.seat], last.reason)
+        return ""
+
+    def ranks(self, scores: Sequence[int]) -> tuple[int, ...]:
+        """Each seat's final place, 1 the best (equal places on a tie: 1, 1, 3), local
+        ruling L1: the seats still in rank among themselves by score; those that left
+        rank below them all, a later leaver above an earlier one; an abort ranks every
+        seat 1."""
+        if self.aborted:
+            return tuple(1 for _ in scores)
+        order = {leave.seat: index for index, leave in enumerate(self.departures)}
+        keys = [
+            (0, order[seat], 0) if seat in order else (1, 0, score)
+            for seat, score in enumerate(scores)
+        ]
+        return tuple(1 + sum(1 for other in keys if other > own) for own in keys)
 
 
 def departure(name: str, reason: str) -> Text:

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from mathable.engine.acting import ActionRefused
 from mathable.engine.actions import LEAVE_REASONS, Abort, Challenge, Leave, Place
 from mathable.engine.errors import IllegalMove, MathableError
-from mathable.engine.protocol import Game, View
+from mathable.engine.protocol import ActionRefused, Game, View
 from mathable.i18n import _, command_name, lazy, typed_command
 
 from .words import clean

@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 
 from mathable.ai.hints import hints
-from mathable.engine.acting import ActionRefused
 from mathable.engine.actions import Action, Challenge, Exchange, Place, Shake
 from mathable.engine.errors import MathableError
+from mathable.engine.protocol import ActionRefused
 from mathable.i18n import _, command_name, lazy, ngettext, pgettext
 from mathable.render.typed import (
     LEAVING_WORDS,

@@ -10,9 +10,9 @@ import logging
 from pydantic import ValidationError
 
 from mathable import i18n
-from mathable.engine.acting import ActionRefused, RefusalKind
 from mathable.engine.actions import Shake
 from mathable.engine.errors import IllegalMove, NotationError
+from mathable.engine.protocol import ActionRefused, RefusalKind
 from mathable.i18n import _
 from mathable.web.infra.connections import Encoded
 from mathable.web.infra.errors import ServiceError

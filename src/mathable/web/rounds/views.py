@@ -18,9 +18,8 @@ from typing import Any
 from mathable import i18n
 from mathable.ai import level_name
 from mathable.ai.turnreasons import TurnReasons, turn_reasons
-from mathable.engine.acting import ActionRefused
 from mathable.engine.kept import kept
-from mathable.engine.protocol import Game, View
+from mathable.engine.protocol import ActionRefused, Game, View
 from mathable.online.clocks import Clocks
 from mathable.web.infra.connections import Encoded, SeatView, SharedView, ViewMessage
 from mathable.web.infra.errors import ServiceError
