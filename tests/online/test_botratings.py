@@ -79,3 +79,56 @@ def test_one_game_rated_again_keeps_the_other_games_ratings(tmp_path: Path) -> N
     refused = CliRunner().invoke(app, [*command[:-1], "8", "--out", str(out)])
     assert refused.exit_code != 0 and "--seed 7 --pairs 1" in refused.output
     assert "Traceback" not in refused.output and out.read_text(encoding="utf-8") == before
+
+
+def test_one_level_rated_against_the_others_held(tmp_path: Path) -> None:
+    """``mathable rate-bots -v junior --level gentle --out FILE``: gentle is rated afresh
+    from its games against each other level of FILE's junior, whose ratings stay; the
+    other games' entries and the file's note stay; an unknown level is refused with the
+    levels named, FILE unchanged."""
+    out = tmp_path / "ratings.json"
+    junior = {
+        "gentle": {"rating": 1111.0, "deviation": 110.0, "volatility": 0.06, "games": 9},
+        "greedy": {"rating": 1500.0, "deviation": 110.0, "volatility": 0.06, "games": 9},
+        "strong": {"rating": 1900.0, "deviation": 110.0, "volatility": 0.06, "games": 9},
+    }
+    classic = {"gentle": {"rating": 1234.5, "deviation": 110.0, "volatility": 0.06, "games": 9}}
+    made = {
+        "seed": 3,
+        "pairs": 1,
+        "levels": list(BOTS),
+        "games": {"classic": classic, "junior": junior},
+    }
+    made["note"] = "how the round robin was made"
+    out.write_text(json.dumps(made), encoding="utf-8")
+    command = ["rate-bots", "-v", "junior", "--level", "gentle", "--pairs", "1", "--seed", "7"]
+    result = CliRunner().invoke(app, [*command, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    written = json.loads(out.read_text(encoding="utf-8"))
+    assert written["games"]["classic"] == classic and written["note"] == made["note"]
+    assert (written["seed"], written["pairs"]) == (3, 1)
+    assert written["games"]["junior"]["greedy"] == junior["greedy"]
+    assert written["games"]["junior"]["strong"] == junior["strong"]
+    others = botratings.ratings_of({k: v for k, v in junior.items() if k != "gentle"})
+    expected = botratings.calibrate_held("junior", "gentle", others, 1, seed=7)
+    assert written["games"]["junior"]["gentle"] == {**expected, "held": {"seed": 7, "pairs": 1}}
+    assert expected["games"] == 2 * 2  # one deal, twice, against each of two levels
+    assert expected["rating"] != 1111.0
+    before = out.read_text(encoding="utf-8")
+    refused = CliRunner().invoke(app, [*command[:4], "grandmaster", "--out", str(out)])
+    assert refused.exit_code != 0 and "grandmaster is no computer level" in refused.output
+    assert "Traceback" not in refused.output and out.read_text(encoding="utf-8") == before
+
+
+def test_held_levels_keep_their_ratings_and_the_deals_are_paired() -> None:
+    games = botratings.held_deals("a", ["b", "c"], 2, seed=10)
+    assert Counter(tuple(names) for names, _ in games) == {
+        ("a", "b"): 2,
+        ("b", "a"): 2,
+        ("a", "c"): 2,
+        ("c", "a"): 2,
+    }
+    held = {"greedy": Rating(1500.0, 110.0, 0.06)}
+    once = botratings.calibrate_held("junior", "gentle", held, 2, seed=5)
+    assert once == botratings.calibrate_held("junior", "gentle", held, 2, seed=5, jobs=2)
+    assert held == {"greedy": Rating(1500.0, 110.0, 0.06)} and once["games"] == 4

@@ -534,6 +534,18 @@ def rate_bots(
             ),
         ),
     ] = None,
+    level: Annotated[
+        str | None,
+        typer.Option(
+            "--level",
+            help=helps(
+                lazy(
+                    "Rate this computer level alone, against the others held at their "
+                    "ratings (those in --out, else the shipped ones)."
+                )
+            ),
+        ),
+    ] = None,
 ) -> None:
     from rich.progress import Progress
 
@@ -542,6 +554,9 @@ def rate_bots(
     chosen = variants or list(registry.GAMES)
     for name in chosen:
         game_type(name)
+    if level is not None:
+        _rate_one_level(level.strip().lower(), chosen, pairs, seed, jobs, out)
+        return
     levels = list(ai.BOTS)
     kept: dict[str, Any] = {"games": {}}
     if out is not None and variants and out.exists():
@@ -563,6 +578,54 @@ def rate_bots(
         "levels": levels,
         "games": {name: ratings for name, ratings in games.items() if ratings is not None},
     }
+    if out is None:
+        print_json(data)
+        return
+    try:
+        out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise fail(cannot_write(out, oserrors.reason(exc))) from None
+    console.print(Text(_("wrote {file}", file=str(out))))
+
+
+def _rate_one_level(
+    level: str, chosen: list[str], pairs: int, seed: int, jobs: int, out: Path | None
+) -> None:
+    """``rate-bots --level``: ``level`` rated in each game of ``chosen`` against the other
+    levels held at their ratings (in ``out``, else shipped); the file's other entries,
+    and how the round robin was made, stay."""
+    from rich.progress import Progress
+
+    from mathable.online import botratings
+
+    if level not in ai.BOTS:
+        raise fail(
+            _(
+                "--level: {level} is no computer level ({levels})",
+                level=level,
+                levels=", ".join(ai.BOTS),
+            )
+        )
+    source = out if out is not None and out.exists() else botratings.SHIPPED
+    try:
+        data: dict[str, Any] = json.loads(source.read_text(encoding="utf-8"))
+        games: dict[str, Any] = data["games"]
+        held = {name: botratings.ratings_of(games[name]) for name in chosen if name in games}
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise fail(
+            _("cannot keep the ratings in {file}: {reason}", file=str(source), reason=exc)
+        ) from None
+    for name in chosen:
+        if not {other for other in held.get(name, {}) if other != level}:
+            raise fail(_("{game}: no other level's rating to hold: rate them all first", game=name))
+    total = sum(pairs * 2 * (len(held[name]) - (level in held[name])) for name in chosen)
+    with Progress(console=err, transient=True) as progress:
+        task = progress.add_task(_("computer levels"), total=total)
+        for name in chosen:
+            entry = botratings.calibrate_held(
+                name, level, held[name], pairs, seed, jobs, lambda: progress.advance(task)
+            )
+            games[name][level] = {**entry, "held": {"seed": seed, "pairs": pairs}}
     if out is None:
         print_json(data)
         return

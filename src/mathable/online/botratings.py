@@ -20,7 +20,7 @@ game, whose own deviation stays high, still gets a number).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from functools import cache
 from itertools import combinations
@@ -42,6 +42,19 @@ def deals(levels: Sequence[str], pairs_per_match: int, seed: int) -> list[tuple[
     games: list[tuple[list[str], int]] = []
     for deal in range(pairs_per_match):
         for pair in combinations(levels, 2):
+            games.extend((names, seed + deal) for names in arena.paired_seatings(pair))
+    return games
+
+
+def held_deals(
+    level: str, others: Sequence[str], pairs_per_match: int, seed: int
+) -> list[tuple[list[str], int]]:
+    """Every game of ``level`` against each of ``others``, in rating order: for each
+    deal, against each other level, played twice with seats swapped."""
+    games: list[tuple[list[str], int]] = []
+    for deal in range(pairs_per_match):
+        for other in others:
+            pair = (level, other)
             games.extend((names, seed + deal) for names in arena.paired_seatings(pair))
     return games
 
@@ -72,17 +85,46 @@ def calibrate(
         return _rate(games, pool.map(_play, work, chunksize=2), ratings, played, progress)
 
 
+def calibrate_held(
+    variant: str,
+    level: str,
+    held: Mapping[str, Rating],
+    pairs_per_match: int,
+    seed: int,
+    jobs: int = 1,
+    progress: Callable[[], None] | None = None,
+) -> dict[str, Any]:
+    """``level``'s rating from games against each level of ``held``, whose ratings stay as
+    they are (:func:`held_deals`; rated game by game from 1500 as :func:`calibrate`
+    rates): a level added to a rated ladder, or rated again once it plays otherwise,
+    without moving the others' numbers (every server's anchor)."""
+    games = held_deals(level, [other for other in held if other != level], pairs_per_match, seed)
+    work = [(names, variant, game_seed) for names, game_seed in games]
+    ratings = {**held, level: Rating()}
+    played = dict.fromkeys(ratings, 0)
+    if jobs == 1:
+        rated = _rate(games, map(_play, work), ratings, played, progress, {level})
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            scores = pool.map(_play, work, chunksize=2)
+            rated = _rate(games, scores, ratings, played, progress, {level})
+    return rated[level]
+
+
 def _rate(
     games: Sequence[tuple[list[str], int]],
     scores: Iterator[tuple[int, ...]],
     ratings: dict[str, Rating],
     played: dict[str, int],
     progress: Callable[[], None] | None,
+    moving: set[str] | None = None,
 ) -> dict[str, dict[str, Any]]:
+    """Rate the games in order; only the levels in ``moving`` (None: all) change."""
     for (names, _), final in zip(games, scores, strict=True):
         after = rate_game([ratings[name] for name in names], ranks_from_scores(final))
         for name, rating in zip(names, after, strict=True):
-            ratings[name] = rating
+            if moving is None or name in moving:
+                ratings[name] = rating
             played[name] += 1
         if progress is not None:
             progress()
@@ -104,6 +146,20 @@ def _shipped() -> dict[str, dict[str, dict[str, Any]]]:
     data: dict[str, Any] = json.loads(SHIPPED.read_text(encoding="utf-8"))
     found: dict[str, dict[str, dict[str, Any]]] = data.get("games", {})
     return found
+
+
+def ratings_of(entries: Mapping[str, Mapping[str, Any]]) -> dict[str, Rating]:
+    """The ratings of one game's entries as a ratings file holds them (``{level:
+    {rating, deviation, volatility, games}}``)."""
+    return {
+        level: Rating(entry["rating"], entry["deviation"], entry["volatility"])
+        for level, entry in entries.items()
+    }
+
+
+def shipped_entries(variant: str) -> dict[str, dict[str, Any]]:
+    """The shipped file's entries for ``variant`` (empty when not calibrated)."""
+    return dict(_shipped().get(variant, {}))
 
 
 def starting_rating(level: str, variant: str) -> Rating | None:
