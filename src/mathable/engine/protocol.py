@@ -394,7 +394,7 @@ class Game(ABC):
         noted before the step moves the turn on)."""
         action = self._parsed(action)
         if isinstance(action, Leave | Abort):
-            self._leaving().check(action, self.players, self.is_over, self.started)
+            self._leaving().check(action, self.players, over=self.is_over, started=self.started)
             actor = action.seat
         elif isinstance(action, Shake):
             self._check_shake(action)

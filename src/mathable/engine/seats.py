@@ -48,7 +48,7 @@ class Departures:
         return self
 
     def check(
-        self, action: Leave | Abort, players: Sequence[str], over: bool, started: bool
+        self, action: Leave | Abort, players: Sequence[str], *, over: bool, started: bool
     ) -> None:
         """Refuse (:class:`~.errors.IllegalMove`, L1) a seat leaving or aborting that may
         not now: a reason that is no way to leave, a seat not in the game or gone already,
