@@ -10,11 +10,17 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from mathable.ai import BOTS
+from mathable.ai import BOTS, arena
 from mathable.cli.app import app
 from mathable.games.registry import GAMES
 from mathable.online import botratings
-from mathable.online.ratings import PROVISIONAL_DEVIATION, Rating, provisional
+from mathable.online.ratings import (
+    PROVISIONAL_DEVIATION,
+    Rating,
+    provisional,
+    ranks_from_scores,
+    rate_game,
+)
 
 
 def test_each_pair_plays_each_deal_twice_with_seats_swapped() -> None:
@@ -132,3 +138,11 @@ def test_held_levels_keep_their_ratings_and_the_deals_are_paired() -> None:
     once = botratings.calibrate_held("junior", "gentle", held, 2, seed=5)
     assert once == botratings.calibrate_held("junior", "gentle", held, 2, seed=5, jobs=2)
     assert held == {"greedy": Rating(1500.0, 110.0, 0.06)} and once["games"] == 4
+    # by hand: gentle rated game by game against greedy kept at its rating every game
+    gentle = Rating()
+    for names, game_seed in botratings.held_deals("gentle", ["greedy"], 2, seed=5):
+        final = arena.play_game(names, "junior", game_seed).scores
+        seats = {name: seat for seat, name in enumerate(names)}
+        pair = [gentle, held["greedy"]] if seats["gentle"] == 0 else [held["greedy"], gentle]
+        gentle = rate_game(pair, ranks_from_scores(final))[seats["gentle"]]
+    assert once["rating"] == round(gentle.rating, 1)

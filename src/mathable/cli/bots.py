@@ -578,6 +578,11 @@ def rate_bots(
         "levels": levels,
         "games": {name: ratings for name, ratings in games.items() if ratings is not None},
     }
+    _put_ratings(data, out)
+
+
+def _put_ratings(data: dict[str, Any], out: Path | None) -> None:
+    """The ratings file written to ``out``, or printed as JSON without it."""
     if out is None:
         print_json(data)
         return
@@ -626,11 +631,4 @@ def _rate_one_level(
                 name, level, held[name], pairs, seed, jobs, lambda: progress.advance(task)
             )
             games[name][level] = {**entry, "held": {"seed": seed, "pairs": pairs}}
-    if out is None:
-        print_json(data)
-        return
-    try:
-        out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-    except OSError as exc:
-        raise fail(cannot_write(out, oserrors.reason(exc))) from None
-    console.print(Text(_("wrote {file}", file=str(out))))
+    _put_ratings(data, out)

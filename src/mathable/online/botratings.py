@@ -76,13 +76,8 @@ def calibrate(
     whatever order the games finish in: ``{level: {rating, deviation, volatility,
     games}}``."""
     games = deals(levels, pairs_per_match, seed)
-    work = [(names, variant, game_seed) for names, game_seed in games]
     ratings = {level: Rating() for level in levels}
-    played = dict.fromkeys(levels, 0)
-    if jobs == 1:
-        return _rate(games, map(_play, work), ratings, played, progress)
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        return _rate(games, pool.map(_play, work, chunksize=2), ratings, played, progress)
+    return _played_and_rated(variant, games, ratings, jobs, progress)
 
 
 def calibrate_held(
@@ -99,16 +94,27 @@ def calibrate_held(
     rates): a level added to a rated ladder, or rated again once it plays otherwise,
     without moving the others' numbers (every server's anchor)."""
     games = held_deals(level, [other for other in held if other != level], pairs_per_match, seed)
-    work = [(names, variant, game_seed) for names, game_seed in games]
     ratings = {**held, level: Rating()}
+    return _played_and_rated(variant, games, ratings, jobs, progress, {level})[level]
+
+
+def _played_and_rated(
+    variant: str,
+    games: Sequence[tuple[list[str], int]],
+    ratings: dict[str, Rating],
+    jobs: int,
+    progress: Callable[[], None] | None,
+    moving: set[str] | None = None,
+) -> dict[str, dict[str, Any]]:
+    """``games`` played (``jobs`` at once) and rated in their order, whatever order they
+    finish in."""
+    work = [(names, variant, game_seed) for names, game_seed in games]
     played = dict.fromkeys(ratings, 0)
     if jobs == 1:
-        rated = _rate(games, map(_play, work), ratings, played, progress, {level})
-    else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            scores = pool.map(_play, work, chunksize=2)
-            rated = _rate(games, scores, ratings, played, progress, {level})
-    return rated[level]
+        return _rate(games, map(_play, work), ratings, played, progress, moving)
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        scores = pool.map(_play, work, chunksize=2)
+        return _rate(games, scores, ratings, played, progress, moving)
 
 
 def _rate(
@@ -148,24 +154,19 @@ def _shipped() -> dict[str, dict[str, dict[str, Any]]]:
     return found
 
 
+def rating_of(entry: Mapping[str, Any]) -> Rating:
+    """The rating of one level's entry as a ratings file holds it (``{rating, deviation,
+    volatility, games}``)."""
+    return Rating(entry["rating"], entry["deviation"], entry["volatility"])
+
+
 def ratings_of(entries: Mapping[str, Mapping[str, Any]]) -> dict[str, Rating]:
-    """The ratings of one game's entries as a ratings file holds them (``{level:
-    {rating, deviation, volatility, games}}``)."""
-    return {
-        level: Rating(entry["rating"], entry["deviation"], entry["volatility"])
-        for level, entry in entries.items()
-    }
-
-
-def shipped_entries(variant: str) -> dict[str, dict[str, Any]]:
-    """The shipped file's entries for ``variant`` (empty when not calibrated)."""
-    return dict(_shipped().get(variant, {}))
+    """The ratings of one game's entries (``{level: entry}``)."""
+    return {level: rating_of(entry) for level, entry in entries.items()}
 
 
 def starting_rating(level: str, variant: str) -> Rating | None:
     """The shipped starting rating of computer level ``level`` at ``variant`` (the same
     for every pace: a computer plays alike at any clock); None when not calibrated."""
     entry = _shipped().get(variant, {}).get(level)
-    if entry is None:
-        return None
-    return Rating(entry["rating"], entry["deviation"], entry["volatility"])
+    return None if entry is None else rating_of(entry)
