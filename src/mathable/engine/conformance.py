@@ -92,10 +92,10 @@ def random_sim_test(
                 view = game.view(seat, explained=False)
                 if own != view.own_dict():
                     raise ConformanceError(f"{where} step {steps}: seat {seat}'s own {own!r}")
-                names = [f.name for f in fields(view)]  # made at once (View.made): a view
-                if sorted(vars(view)) != sorted(names) or view != type(view)(  # as __init__
-                    **{name: getattr(view, name) for name in names}
-                ):
+                names = [f.name for f in fields(view)]  # made at once (View.of): a view
+                remade = type(view)(**{name: getattr(view, name) for name in names})
+                held = [name for name in vars(view) if not name.startswith("_")]  # all read
+                if sorted(held) != sorted(names) or view != remade:  # as __init__ makes it
                     raise ConformanceError(f"{where} step {steps}: seat {seat}'s view {view!r}")
             before = game.snapshot()
             action = _pick(actions, rng)

@@ -748,8 +748,12 @@ class Game(ABC):
             raise IllegalMove(lazy("the game is over"), rule="O5")
 
     def _meta_end_reason(self) -> Words:
-        """The end reason when the game ended by an abort or by seats leaving ('' if not)."""
-        return self._leaving().ending(self.players, self._log[-1] if self._log else None)
+        """The end reason when the game ended by an abort or by seats leaving ('' if not):
+        only the log's last action can have ended it so, and a view asks after every one."""
+        last = self._log[-1] if self._log else None
+        if not isinstance(last, (Abort, Leave)):
+            return ""
+        return self._leaving().ending(self.players, last)
 
     def winners(self) -> tuple[int, ...]:
         """The seats ranked first (several on a tie); empty while the game runs and

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from functools import partial
-from typing import Any, ClassVar, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from mathable.i18n import current as current_language
 
@@ -83,26 +83,54 @@ class View:
     makes them); every other key reads the same in every seat's view of one state, so a
     server builds and encodes those once for all seats (issue 34, cheaper actions)."""
 
+    LATER: ClassVar[frozenset[str]] = frozenset()
+    """The fields a view of this class may make only when first read (:meth:`of`'s
+    ``later``)."""
+
     @classmethod
     def made(cls, **fields: Any) -> Self:
         """``cls(**fields)``, the same view, made at once (see :meth:`of`)."""
         return cls.of(fields)
 
     @classmethod
-    def of(cls, fields: dict[str, Any]) -> Self:
+    def of(cls, fields: dict[str, Any], later: Later | None = None) -> Self:
         """The view whose fields are ``fields`` (a new dict, which the view keeps), made
         at once: a frozen dataclass's ``__init__`` sets each field through
         ``object.__setattr__``, and a view is made after every action and for every
         computer's decision (a tenth of a greedy self-play game, issue 35); a dict handed
         over whole spares the keywords' parsing too. Every field is required, as
-        ``__init__`` requires it."""
-        names = _field_names(cls)
+        ``__init__`` requires it, but for :attr:`LATER`'s when ``later`` is given: those
+        are made by ``later`` when first read (a computer reads few of a view's fields,
+        and the finished turns in words cost more than a greedy player's decision)."""
+        names = _field_names(cls) if later is None else _eager_names(cls)
         if fields.keys() != names:
             missing, unknown = sorted(names - fields.keys()), sorted(fields.keys() - names)
             raise TypeError(f"{cls.__name__}: missing fields {missing}, unknown {unknown}")
         view = object.__new__(cls)
+        if later is not None:
+            fields[_LATER] = later
         object.__setattr__(view, "__dict__", fields)
         return view
+
+    if not TYPE_CHECKING:  # the type checker sees every field as set
+
+        def __getattr__(self, name: str) -> Any:
+            """A field of :attr:`LATER` not read yet: made now by the view's ``later``
+            and kept (only called when ``name`` is not set)."""
+            fields = self.__dict__
+            later = fields.get(_LATER)
+            if later is None or name not in self.LATER:
+                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+            value = fields[name] = later[0](self, name, later[1])
+            return value
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Every field, those still to make made (a view pickled to a worker)."""
+        fields = dict(self.__dict__)
+        if fields.pop(_LATER, None) is not None:
+            for name in self.LATER:
+                fields[name] = getattr(self, name)
+        return fields
 
     @property
     def status(self) -> str:
@@ -241,7 +269,17 @@ def _summary_dict(s: TurnSummary) -> dict[str, Any]:
     }
 
 
+Later = tuple[Callable[["View", str, Any], Any], Any]
+"""How a view makes a field of :attr:`View.LATER` when first read: ``make(view, name,
+kept)``, where ``kept`` is what ``make`` needs beyond the view's other fields, taken when
+the view was made. ``make`` must not change anything: a view may be read on any thread,
+long after the game moved on."""
+
+_LATER = "_later"
+"""Where a view keeps its :data:`Later` (no field has this name)."""
+
 _FIELDS: dict[type, frozenset[str]] = {}
+_EAGER: dict[type, frozenset[str]] = {}
 
 
 def _field_names(cls: type) -> frozenset[str]:
@@ -249,4 +287,12 @@ def _field_names(cls: type) -> frozenset[str]:
     names = _FIELDS.get(cls)
     if names is None:
         names = _FIELDS.setdefault(cls, frozenset(f.name for f in fields(cls)))
+    return names
+
+
+def _eager_names(cls: type[View]) -> frozenset[str]:
+    """The fields of a view class made at once when its :attr:`View.LATER` are not."""
+    names = _EAGER.get(cls)
+    if names is None:
+        names = _EAGER.setdefault(cls, _field_names(cls) - cls.LATER)
     return names

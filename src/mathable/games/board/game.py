@@ -37,7 +37,7 @@ from mathable.engine.explain import Explanation
 from mathable.engine.notation import Position, format_turn
 from mathable.engine.protocol import Game, GameType, HouseRules, TurnSummary, Words, seat_names
 from mathable.engine.validation import check_new_game
-from mathable.engine.view import own_fields
+from mathable.engine.view import View, own_fields
 from mathable.i18n import Text, lazy, lazy_plural
 from mathable.i18n import current as current_language
 
@@ -45,7 +45,7 @@ from .board import Board
 from .geometry import Grid
 from .placements import LegalPlacements, explain_on_board
 from .setup import setup_from_dict
-from .state import BoardState
+from .state import BoardState, _Question
 from .transcript import BoardSheets
 from .turns import PlacedToken, Setup, TurnRecord
 from .variants import Variant, get_variant, square_target
@@ -59,6 +59,93 @@ _GAME_TYPES: dict[int, tuple[Variant, GameType]] = {}
 
 def _turn_status(points: int) -> Text:
     return lazy_plural("this turn: {count} point", "this turn: {count} points", points)
+
+
+def _status(
+    names: Sequence[str],
+    to_move: int,
+    over: bool,
+    question: _Question | None,
+    declined_by: int | None,
+    placing: bool,
+    points: int,
+) -> Words:
+    """A board game's status line (:meth:`BoardGame.status`), from what it depends on: a
+    view made without it makes it from these when first read (:func:`_made_later`)."""
+    if question is not None:
+        asker, asked = names[question.seat], names[to_move]
+        if question.kind == "stop":
+            return lazy(
+                "{asker} proposes to stop the game: {asked}, accept or decline?",
+                asker=asker,
+                asked=asked,
+            )
+        if question.reason:
+            return lazy(
+                "{asker}'s turn may be challenged before the game ends: {asked}, "
+                "challenge or accept?",
+                asker=asker,
+                asked=asked,
+            )
+        return lazy(
+            "{asker}'s turn may be challenged before {asker} plays again: {asked}, "
+            "challenge or accept?",
+            asker=asker,
+            asked=asked,
+        )
+    if over:
+        return ""
+    if declined_by is not None and not placing:
+        return lazy(
+            "{name} declined to stop: {player} plays on",
+            name=names[declined_by],
+            player=names[to_move],
+        )
+    return _turn_status(points) if placing else ""
+
+
+def _turn_summary(turn: TurnRecord, grid: Grid) -> TurnSummary:
+    """A finished turn in words: its placements (or pass, exchange), points and notes."""
+    if turn.kind == "place":
+        text = format_turn(turn.placements, grid)
+    elif turn.kind == "exchange":
+        text = f"exchange {turn.exchanged}"
+    else:
+        text = turn.kind
+    notes: list[Words] = []
+    if turn.bonus:
+        # TRANSLATORS: a turn's note: the points for placing a whole rack (C9)
+        notes.append(lazy("bonus {points}", points=turn.bonus))
+    if turn.challenged:
+        notes.append(lazy("cut short by a challenge"))
+    return TurnSummary(turn.seat, text or turn.kind, turn.points, tuple(notes), no_fit=turn.no_fit)
+
+
+_Kept = tuple[list[TurnSummary], Grid, "_Question | None", "int | None"]
+"""What a view made without its summaries and status line keeps to make them (the
+game's list of written turns, the board's grid, the question put, who declined)."""
+
+
+def _made_later(view: View, name: str, kept: _Kept) -> Any:
+    """A field of :attr:`BoardView.LATER` of ``view``, made when first read
+    (:meth:`View.of`): the finished turns in words, those the game had written by then
+    taken from it (its list only grows), the others written here and not kept, as this
+    may run on any thread; or the status line."""
+    board_view = cast(BoardView, view)
+    written, grid, question, declined_by = kept
+    if name == "summaries":
+        turns = board_view.turns
+        done = written[: len(turns)]
+        return (*done, *(_turn_summary(turn, grid) for turn in turns[len(done) :]))
+    return _status(
+        board_view.players,
+        board_view.to_move,
+        board_view.over,
+        question,
+        declined_by,
+        bool(board_view.turn_placements),
+        board_view.turn_points,
+    )
 
 
 def game_type_of(variant: Variant) -> GameType:
@@ -437,37 +524,40 @@ class BoardGame(Game):
             raise ValueError(lazy("seat {seat} is not in this game", seat=seat))
         n = len(self.players)
         over = self.is_over
-        return BoardView.of(
-            {
-                "variant": self.variant.name,
-                "seat": seat,
-                "players": self.players,
-                "rack": self.rack(seat) if seat is not None else (),
-                "rack_sizes": tuple(map(len, self._state.racks)),
-                "scores": self.scores,
-                "bag_size": self.bag_size,
-                "to_move": self.to_move,
-                "unseen": self.unseen(seat),
-                "house_rules": self.house_rules.to_dict(),
-                "over": over,
-                "end_reason_text": self.end_text,
-                "open_racks": (
-                    tuple(self.rack(s) for s in range(n)) if over or self.variant.open_racks else ()
-                ),
-                "surface": tuple(self.board.values),
-                "playable": self.rack(seat) if seat is not None else (),
-                "available": self.available(seat),
-                "summaries": self.explained_summaries() if explained else self.summaries(),
-                "status_text": self.status(),
-                "left": self.left,
-                "turn_placements": self.turn_placements,
-                "turn_points": self.turn_points,
-                "turns": self.turns,
-                "start_draws": self.start_draws,
-                "can_challenge": self.can_challenge,
-                "deductions": self.deductions,
-            }
-        )
+        state = self._state
+        fields: dict[str, Any] = {
+            "variant": self.variant.name,
+            "seat": seat,
+            "players": self.players,
+            "rack": self.rack(seat) if seat is not None else (),
+            "rack_sizes": tuple(map(len, state.racks)),
+            "scores": self.scores,
+            "bag_size": self.bag_size,
+            "to_move": self.to_move,
+            "unseen": self.unseen(seat),
+            "house_rules": self.house_rules.to_dict(),
+            "over": over,
+            "end_reason_text": self.end_text,
+            "open_racks": (
+                tuple(self.rack(s) for s in range(n)) if over or self.variant.open_racks else ()
+            ),
+            "surface": tuple(self.board.values),
+            "playable": self.rack(seat) if seat is not None else (),
+            "available": self.available(seat),
+            "left": self.left,
+            "turn_placements": self.turn_placements,
+            "turn_points": self.turn_points,
+            "turns": self.turns,
+            "start_draws": self.start_draws,
+            "can_challenge": self.can_challenge,
+            "deductions": self.deductions,
+        }
+        if not explained:  # for a computer: its summaries and status made if read
+            kept: _Kept = (state.summaries, self.board.grid, state.question, state.turn.declined_by)
+            return BoardView.of(fields, (_made_later, kept))
+        fields["summaries"] = self.explained_summaries()
+        fields["status_text"] = self.status()
+        return BoardView.of(fields)
 
     def own_view_dict(self, seat: int) -> dict[str, Any]:
         """The seat's own keys of its view (its rack, what it has not seen, what it may
@@ -480,38 +570,17 @@ class BoardGame(Game):
     def status(self) -> Words:
         """One line on the state, as a lazy text: the question the player to move must
         answer (J4, C12), a declined proposal, or the points of the turn under way."""
-        state, names = self._state, self.players
-        question = state.question
-        if question is not None:
-            asker, asked = names[question.seat], names[state.to_move]
-            if question.kind == "stop":
-                return lazy(
-                    "{asker} proposes to stop the game: {asked}, accept or decline?",
-                    asker=asker,
-                    asked=asked,
-                )
-            if question.reason:
-                return lazy(
-                    "{asker}'s turn may be challenged before the game ends: {asked}, "
-                    "challenge or accept?",
-                    asker=asker,
-                    asked=asked,
-                )
-            return lazy(
-                "{asker}'s turn may be challenged before {asker} plays again: {asked}, "
-                "challenge or accept?",
-                asker=asker,
-                asked=asked,
-            )
-        if state.over:
-            return ""
-        if state.turn.declined_by is not None and not state.turn.placements:
-            return lazy(
-                "{name} declined to stop: {player} plays on",
-                name=names[state.turn.declined_by],
-                player=names[state.to_move],
-            )
-        return _turn_status(self.turn_points) if self.turn_placements else ""
+        state = self._state
+        turn = state.turn
+        return _status(
+            self.players,
+            state.to_move,
+            state.over,
+            state.question,
+            turn.declined_by,
+            bool(turn.placements),
+            turn.points,
+        )
 
     def available(self, seat: int | None) -> tuple[str, ...]:
         """The action keywords ``seat`` may use now, cheaply (no move generation)."""
@@ -558,23 +627,7 @@ class BoardGame(Game):
         Written once per turn (views are built after every action)."""
         grid, written = self.board.grid, self._state.summaries
         for turn in self._state.turns[len(written) :]:
-            if turn.kind == "place":
-                text = format_turn(turn.placements, grid)
-            elif turn.kind == "exchange":
-                text = f"exchange {turn.exchanged}"
-            else:
-                text = turn.kind
-            notes: list[Words] = []
-            if turn.bonus:
-                # TRANSLATORS: a turn's note: the points for placing a whole rack (C9)
-                notes.append(lazy("bonus {points}", points=turn.bonus))
-            if turn.challenged:
-                notes.append(lazy("cut short by a challenge"))
-            written.append(
-                TurnSummary(
-                    turn.seat, text or turn.kind, turn.points, tuple(notes), no_fit=turn.no_fit
-                )
-            )
+            written.append(_turn_summary(turn, grid))
         return tuple(written)
 
     def explain(self, action: Place) -> Explanation:

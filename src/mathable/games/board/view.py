@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from mathable.engine.actions import Cell
 from mathable.engine.kept import Kept, kept, kept_run, named_cells, naming_key, where_not
@@ -35,6 +35,10 @@ class BoardView(View):
     start_draws: tuple[tuple[int, int], ...]
     can_challenge: bool
     deductions: tuple[int, ...]
+
+    LATER: ClassVar[frozenset[str]] = frozenset({"summaries", "status_text"})
+    """A computer's view (``explained=False``) makes these only if read: the finished
+    turns in words and the status line (:meth:`View.of`)."""
 
     @property
     def board(self) -> tuple[int, ...]:
