@@ -22,9 +22,16 @@ from mathable.games.registry import game_type
 T = TypeVar("T")
 
 
+_SURFACES: dict[str, str] = {}
+"""Each game's surface by its name, as :func:`surface_of` found it (asked per decision)."""
+
+
 def surface_of(view: View) -> str:
     """What the view's game is played on: ``board`` or ``piles``."""
-    return game_type(view.variant).surface
+    surface = _SURFACES.get(view.variant)
+    if surface is None:
+        surface = _SURFACES[view.variant] = game_type(view.variant).surface
+    return surface
 
 
 def by_surface(

@@ -525,11 +525,12 @@ class BoardGame(Game):
         n = len(self.players)
         over = self.is_over
         state = self._state
+        rack = self.rack(seat) if seat is not None else ()
         fields: dict[str, Any] = {
             "variant": self.variant.name,
             "seat": seat,
             "players": self.players,
-            "rack": self.rack(seat) if seat is not None else (),
+            "rack": rack,
             "rack_sizes": tuple(map(len, state.racks)),
             "scores": self.scores,
             "bag_size": self.bag_size,
@@ -542,7 +543,7 @@ class BoardGame(Game):
                 tuple(self.rack(s) for s in range(n)) if over or self.variant.open_racks else ()
             ),
             "surface": tuple(self.board.values),
-            "playable": self.rack(seat) if seat is not None else (),
+            "playable": rack,
             "available": self.available(seat),
             "left": self.left,
             "turn_placements": self.turn_placements,
