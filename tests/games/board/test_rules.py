@@ -362,3 +362,15 @@ def test_a_refusal_counts_in_words_that_agree() -> None:
     game = BoardGame("classic", 2, setup=Setup(((90, 81), (80, 72)), (70,)))
     with pytest.raises(IllegalMove, match=r"only 1 token, fewer than the 2 to exchange"):
         game.apply(Exchange((90, 81)))
+
+
+def test_a_placed_token_made_without_its_init_is_the_one_its_init_makes() -> None:
+    """The state makes each placed token without its dataclass ``__init__`` (issue 35,
+    faster self-play): the same fields, equal, hashed and written alike."""
+    from mathable.games.board.state import _placed
+    from mathable.games.board.turns import PlacedToken
+
+    for cell, value, points, extra in [(0, 1, 2, False), (195, 100, 0, True)]:
+        made, plain = _placed(cell, value, points, extra), PlacedToken(cell, value, points, extra)
+        assert vars(made) == vars(plain)
+        assert made == plain and hash(made) == hash(plain) and repr(made) == repr(plain)

@@ -34,22 +34,45 @@ from .board import EMPTY, Board
 from .turns import PlacedToken, Setup, TurnRecord
 from .variants import Variant, already_holds
 
+_new = object.__new__
+_set_attribute = object.__setattr__
 
-@dataclass
+
+def _placed(cell: int, value: int, points: int, extra: bool) -> PlacedToken:
+    """``PlacedToken(cell, value, points, extra)``, made without its ``__init__``: a
+    frozen dataclass's runs interpreted and sets each field through
+    ``object.__setattr__``; this fills its dictionary at once (one per placement)."""
+    token: PlacedToken = _new(PlacedToken)
+    _set_attribute(
+        token, "__dict__", {"cell": cell, "value": value, "points": points, "extra": extra}
+    )
+    return token
+
+
 class _Turn:
-    """The turn being played."""
+    """The turn being played. A plain class, not a dataclass: compiled, its ``__init__``
+    runs natively (a dataclass's is made by :mod:`dataclasses` and ran interpreted at
+    every turn of self-play, issue 35)."""
 
-    seat: int
-    started_with: int
-    placements: list[PlacedToken] = field(default_factory=list)
-    points: int = 0
-    first_mistake: int | None = None
-    """C12: where the turn's first mistake stands in the effective log, if it has one."""
-    declined_by: int | None = None
-    """J4: the seat that declined this turn's proposal to stop (one proposal a turn)."""
-    ended_at: int | None = None
-    """Where the turn ended in the effective log (C12: a challenge replays the seats that
-    left before that point inside the turn, those that left after it after the cut)."""
+    def __init__(self, seat: int, started_with: int) -> None:
+        self.seat = seat
+        self.started_with = started_with
+        self.placements: list[PlacedToken] = []
+        self.points = 0
+        self.first_mistake: int | None = None
+        """C12: where the turn's first mistake stands in the effective log, if it has one."""
+        self.declined_by: int | None = None
+        """J4: the seat that declined this turn's proposal to stop (one proposal a turn)."""
+        self.ended_at: int | None = None
+        """Where the turn ended in the effective log (C12: a challenge replays the seats
+        that left before that point inside the turn, those that left after it after the
+        cut)."""
+
+    def __repr__(self) -> str:
+        return (
+            f"_Turn(seat={self.seat}, started_with={self.started_with}, "
+            f"placements={self.placements!r}, points={self.points})"
+        )
 
 
 @dataclass
@@ -257,7 +280,7 @@ class BoardState:
         if action.extra:
             rack.append(self.bag.pop())
             rack.sort()
-        self.turn.placements.append(PlacedToken(cell, value, points, action.extra))
+        self.turn.placements.append(_placed(cell, value, points, action.extra))
         self.turn.points += points
         self.effective.append(action)
         # C8a: the player can go no further. Under the table referee a player who may end
