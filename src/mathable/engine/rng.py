@@ -14,10 +14,6 @@ from typing import TypeVar
 
 T = TypeVar("T")
 _MASK = (1 << 64) - 1
-_SPAN = 1 << 64
-_GAMMA = 0x9E3779B97F4A7C15
-_MIX1 = 0xBF58476D1CE4E5B9
-_MIX2 = 0x94D049BB133111EB
 
 
 class Rng:
@@ -30,40 +26,27 @@ class Rng:
 
     def next64(self) -> int:
         """The next 64-bit output."""
-        self.state = (self.state + _GAMMA) & _MASK
+        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK
         z = self.state
-        z = ((z ^ (z >> 30)) * _MIX1) & _MASK
-        z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
         return z ^ (z >> 31)
 
     def below(self, n: int) -> int:
         """A uniform integer in ``range(n)`` (rejection sampling, no modulo bias)."""
         if n <= 0:
             raise ValueError("n must be positive")
-        limit = _SPAN - _SPAN % n
+        limit = (1 << 64) - ((1 << 64) % n)
         while True:
             x = self.next64()
             if x < limit:
                 return x % n
 
     def shuffle(self, items: list[T]) -> None:
-        """Shuffle ``items`` in place (Fisher-Yates): :meth:`below` and :meth:`next64`
-        written out in the loop, the same numbers drawn (a game's bag is shuffled at its
-        start and after every exchange, a twentieth of a greedy self-play game)."""
-        state = self.state
+        """Shuffle ``items`` in place (Fisher-Yates)."""
         for i in range(len(items) - 1, 0, -1):
-            n = i + 1
-            limit = _SPAN - _SPAN % n
-            while True:
-                state = (state + _GAMMA) & _MASK
-                z = ((state ^ (state >> 30)) * _MIX1) & _MASK
-                z = ((z ^ (z >> 27)) * _MIX2) & _MASK
-                z ^= z >> 31
-                if z < limit:
-                    break
-            j = z % n
+            j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
-        self.state = state
 
     def shuffled(self, items: list[T]) -> list[T]:
         """A shuffled copy of ``items``."""

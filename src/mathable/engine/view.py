@@ -102,10 +102,7 @@ class View:
         ``__init__`` requires it, but for :attr:`LATER`'s when ``later`` is given: those
         are made by ``later`` when first read (a computer reads few of a view's fields,
         and the finished turns in words cost more than a greedy player's decision)."""
-        if later is None:
-            names = _FIELDS.get(cls) or _field_names(cls)
-        else:
-            names = _EAGER.get(cls) or _eager_names(cls)
+        names = _field_names(cls) if later is None else _eager_names(cls)
         if fields.keys() != names:
             missing, unknown = sorted(names - fields.keys()), sorted(fields.keys() - names)
             raise TypeError(f"{cls.__name__}: missing fields {missing}, unknown {unknown}")
