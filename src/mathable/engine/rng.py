@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import TypeVar
 
+from . import splitmix
+
 T = TypeVar("T")
 _MASK = (1 << 64) - 1
 
@@ -43,7 +45,11 @@ class Rng:
                 return x % n
 
     def shuffle(self, items: list[T]) -> None:
-        """Shuffle ``items`` in place (Fisher-Yates)."""
+        """Shuffle ``items`` in place (Fisher-Yates); compiled, the same shuffle in
+        32-bit halves (:mod:`.splitmix`)."""
+        if splitmix.COMPILED and len(items) < splitmix.LONGEST:
+            self.state = splitmix.shuffle(self.state, items)
+            return
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]

@@ -157,6 +157,10 @@ def test_c8_turn_structure() -> None:
     refused(game, EndTurn(), "C8")
     refused(game, Exchange((1, 2, 3, 5)), "C8")  # the bag holds only 3
     refused(game, Exchange((7,)), "C8")  # not on the rack
+    one_five = refused(game, Exchange((5, 5)), "C8")  # one 5 on the rack, not two
+    assert "no 5 on your rack" in str(one_five)
+    two_missing = refused(game, Exchange((6, 9, 7)), "C8")  # the smallest missing is named
+    assert "no 7 on your rack" in str(two_missing)
     refused(game, "I8=13", "C8")  # not on the rack
     game.apply("I8=12")
     refused(game, Pass(), "C8")

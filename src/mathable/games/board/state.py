@@ -7,7 +7,7 @@ state checks each action and plays it, or raises IllegalMove having changed noth
 
 from __future__ import annotations
 
-from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from mathable.engine.actions import (
@@ -327,7 +327,7 @@ class BoardState:
         self._check_turn_start("exchange")
         if not action.values:
             raise IllegalMove(lazy("choose at least one token to exchange"), rule="C8")
-        missing = Counter(action.values) - Counter(self.racks[self.to_move])
+        missing = _not_held(action.values, self.racks[self.to_move])
         if missing:
             raise IllegalMove(
                 lazy("there is no {value} on your rack to exchange", value=min(missing)),
@@ -593,3 +593,17 @@ class BoardState:
         """Tokens on the board that came from the bag (not the printed centre)."""
         values = self.board.values
         return [v for c, v in enumerate(values) if v != EMPTY and c not in self.start_cells]
+
+
+def _not_held(values: Sequence[int], rack: Sequence[int]) -> list[int]:
+    """The values of ``values`` beyond what ``rack`` holds, each token counted once (an
+    exchange of two 5s needs two on the rack): a plain loop, as ``Counter``'s
+    subtraction ran interpreted at each exchange."""
+    left = list(rack)
+    missing = []
+    for value in values:
+        if value in left:
+            left.remove(value)
+        else:
+            missing.append(value)
+    return missing
