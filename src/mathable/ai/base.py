@@ -49,7 +49,9 @@ class FamilyBot(ABC):
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
-        self.rng = random.Random(seed)
+        self.rng: random.Random | None = None
+        """An unseeded bot's one generator (made on first use: a seeded bot never uses
+        it, and seeding one costs ~4 us, a bot made per seat and game in self-play)."""
         self.memory = BoardMemory()
 
     def chance(self, view: View, *, at: tuple[object, ...] = ()) -> random.Random:
@@ -59,6 +61,8 @@ class FamilyBot(ABC):
         afresh for each action (as a server's worker pool may) decides as a kept one.
         Unseeded bots use their one generator."""
         if self.seed is None:
+            if self.rng is None:
+                self.rng = random.Random()
             return self.rng
         where = at or (
             view.variant,
@@ -160,8 +164,10 @@ class BoardMemory:
         place and unplace on it, and must leave it as it found it)."""
         variant = get_variant(view.variant)
         board = self._board
-        if board is None or self._variant is not variant or not board.catch_up(view.board):
+        if board is None or self._variant is not variant:
+            board = variant.new_board()  # the start's tables copied, the tokens since placed
+        if not board.catch_up(view.board):
             variant, board = board_from_view(view)
-            self._variant, self._board = variant, board
+        self._variant, self._board = variant, board
         board.forget_history()  # nothing kept here is ever taken back
         return variant, board

@@ -48,6 +48,12 @@ def _rule_tables(variant: Variant) -> RuleTables:
     return RuleTables.for_board(variant.layout, variant.ops, frozenset(variant.tokens))
 
 
+def _start_board(variant: Variant) -> Board:
+    """The board at the start of a game (never handed out: :meth:`Variant.new_board`
+    copies it)."""
+    return Board(variant.rule_tables)
+
+
 def _restriction_cells(variant: Variant) -> frozenset[Cell]:
     squares = variant.layout.squares
     return frozenset(c for c, sq in enumerate(squares) if sq.restriction is not None)
@@ -121,7 +127,11 @@ class Variant:
         return _made_once(self, "rule_tables", _rule_tables)
 
     def new_board(self, initial: dict[Cell, int] | None = None) -> Board:
-        """A board as at the start of a game, or holding ``initial``."""
+        """A board as at the start of a game, or holding ``initial``. The start is a
+        copy of one made once per variant (its tables copied, not computed: a game and
+        each computer in it start a board; issue 35, faster self-play)."""
+        if initial is None:
+            return _made_once(self, "start_board", _start_board).copy()
         return Board(self.rule_tables, initial)
 
     def is_legal(self, board: Board, cell: Cell, value: int, strict: bool = False) -> bool:
