@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
-from typing import Any, TypeVar, cast
+from typing import Any, Final, TypeVar, cast
 
 from mathable.engine.arithmetic import ALL_OPS, Op
 from mathable.engine.errors import IllegalMove
@@ -46,6 +46,12 @@ def _token_values(variant: Variant) -> tuple[int, ...]:
 
 def _rule_tables(variant: Variant) -> RuleTables:
     return RuleTables.for_board(variant.layout, variant.ops, frozenset(variant.tokens))
+
+
+# C7's refusals of the extra token, made once: a computer asks at each placement from a
+# short rack, and a text made each time cost as much as a greedy player's choice.
+_NOT_A_RESTRICTION_SQUARE: Final = (lazy("not a restriction square: no extra token"), "C7")
+_THE_BAG_IS_EMPTY: Final = (lazy("the bag is empty: no extra token"), "C7")
 
 
 def _start_board(variant: Variant) -> Board:
@@ -181,9 +187,9 @@ class Variant:
         if not self.extra_draw:
             return lazy("{game} has no extra tokens", game=self.title), "K2"
         if cell not in self.restriction_cells:
-            return lazy("not a restriction square: no extra token"), "C7"
+            return _NOT_A_RESTRICTION_SQUARE
         if bag_size == 0:
-            return lazy("the bag is empty: no extra token"), "C7"
+            return _THE_BAG_IS_EMPTY
         return None
 
     def turn_bonus(self, started_with: int, left_on_rack: int) -> int:
