@@ -10,6 +10,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TypeVar
 
 from . import splitmix
@@ -54,7 +55,7 @@ class Rng:
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
 
-    def shuffled(self, items: list[T]) -> list[T]:
+    def shuffled(self, items: Sequence[T]) -> list[T]:
         """A shuffled copy of ``items``."""
         out = list(items)
         self.shuffle(out)

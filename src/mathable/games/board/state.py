@@ -27,7 +27,7 @@ from mathable.engine.actions import (
 from mathable.engine.errors import IllegalMove
 from mathable.engine.protocol import HouseRules, TurnSummary, Words
 from mathable.engine.rng import Rng
-from mathable.engine.tokens import as_list, pieces_text
+from mathable.engine.tokens import pieces_text
 from mathable.i18n import lazy, lazy_plural
 
 from .board import EMPTY, Board
@@ -159,7 +159,7 @@ class BoardState:
             self.racks = [sorted(r) for r in setup.racks]
             starter = setup.to_move
         else:
-            self.bag = self.rng.shuffled(as_list(variant.tokens))
+            self.bag = self.rng.shuffled(variant.every_token)
             starter = self._draw_for_start() if variant.start_by_draw else 0
             for k in range(players):
                 self._refill((starter + k) % players)

@@ -13,7 +13,7 @@ from typing import Any, Final, TypeVar, cast
 from mathable.engine.arithmetic import ALL_OPS, Op
 from mathable.engine.errors import IllegalMove
 from mathable.engine.protocol import Target, Words
-from mathable.engine.tokens import CLASSIC_TOKENS, JUNIOR_TOKENS, TokenCounts
+from mathable.engine.tokens import CLASSIC_TOKENS, JUNIOR_TOKENS, TokenCounts, as_list
 from mathable.i18n import Text, lazy
 
 from .board import Board, RuleTables
@@ -42,6 +42,10 @@ def _made_once(variant: Variant, name: str, make: Callable[[Variant], T]) -> T:
 
 def _token_values(variant: Variant) -> tuple[int, ...]:
     return tuple(sorted(variant.tokens))
+
+
+def _every_token(variant: Variant) -> tuple[int, ...]:
+    return tuple(as_list(variant.tokens))
 
 
 def _rule_tables(variant: Variant) -> RuleTables:
@@ -119,6 +123,12 @@ class Variant:
     def token_values(self) -> tuple[int, ...]:
         """The values the tokens take, smallest first."""
         return _made_once(self, "token_values", _token_values)
+
+    @property
+    def every_token(self) -> tuple[int, ...]:
+        """Every token of the set, sorted by value (a game's bag before its shuffle),
+        made once per variant."""
+        return _made_once(self, "every_token", _every_token)
 
     @property
     def layout(self) -> Layout:
