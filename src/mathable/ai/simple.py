@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mathable.engine.actions import Action, EndTurn, Exchange, Pass, Place
+from mathable.engine.actions import Action, EndTurn, Exchange, Pass, placing
 from mathable.games.board.view import BoardView
 
 from .base import FamilyBot
@@ -33,7 +33,7 @@ class GentleBot(FamilyBot):
         ):
             modest = options[: max(1, len(options) // 2)]
             _, cell, value = chance.choice(modest)
-            return Place(cell, value)
+            return placing(cell, value)
         if placed:
             return EndTurn()
         return _stuck(view)
@@ -50,7 +50,7 @@ class GreedyBot(FamilyBot):
         if best is not None:
             cell, value = best
             extra = len(view.rack) <= 3 and variant.extra_token_refusal(cell, view.bag_size) is None
-            return Place(cell, value, extra)
+            return placing(cell, value, extra)
         if view.turn_placements:
             return EndTurn()
         return _stuck(view)

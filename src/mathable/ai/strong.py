@@ -20,7 +20,7 @@ from abc import abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from mathable.engine.actions import Action, EndTurn, Exchange, Pass, Place
+from mathable.engine.actions import Action, EndTurn, Exchange, Pass, placing
 from mathable.games.board.board import EMPTY, Board
 from mathable.games.board.variants import Variant, get_variant
 from mathable.games.board.view import BoardView
@@ -71,7 +71,7 @@ def first_action(view: BoardView, plan: TurnPlan) -> Action:
     variant = get_variant(view.variant)  # no board needed: building one refreshes every cell
     cell, value = plan.placements[0]
     extra = variant.extra_token_refusal(cell, view.bag_size) is None and plan.bonus == 0
-    return Place(cell, value, extra)
+    return placing(cell, value, extra)
 
 
 def _no_placement(view: BoardView) -> Action:

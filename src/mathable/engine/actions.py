@@ -13,6 +13,7 @@ bag shaken after an undo (ruling O5). Each action names its own keyword, its ``k
 
 from __future__ import annotations
 
+import functools
 import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -35,6 +36,14 @@ class Place:
     def kind(self) -> str:
         """Its keyword: ``extra`` when it takes the extra token, else ``place``."""
         return "extra" if self.extra else "place"
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def placing(cell: Cell, value: int, extra: bool = False) -> Place:
+    """``Place(cell, value, extra)``, one object kept per placement: actions are
+    immutable values, and a computer's placement made anew each time (a frozen
+    dataclass's ``__init__``, interpreted) cost more than a greedy player's choice."""
+    return Place(cell, value, extra)
 
 
 @dataclass(frozen=True, slots=True)
