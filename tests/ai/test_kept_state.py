@@ -50,6 +50,31 @@ def test_a_kept_board_equals_one_built_from_the_view(variant: str, seed: int) ->
     assert checked == len(game.log) and game.is_over
 
 
+def test_a_board_changed_since_its_catch_up_is_compared_cell_by_cell() -> None:
+    """A catch-up skips the cells holding the very objects of the last one's tuple; a
+    token placed since (a search that did not take it back) is still found."""
+    game = new_game("classic", ["a", "b"], seed=11)
+    players = [get_bot("greedy", 1), get_bot("greedy", 2)]
+    for _ in range(12):
+        game.apply(players[game.to_move].act(game.view(game.to_move, explained=False)))
+    view = game.view(game.to_move)
+    assert isinstance(view, BoardView)
+    board = board_from_view(view)[0].new_board()  # the start, caught up to the view
+    assert board.catch_up(view.board)
+    assert tables(board) == tables(board_from_view(view)[1])
+    cell = next(c for c in range(len(view.board)) if view.board[c] < 0 and board.masks[c])
+    board.place(cell, board.accepted(cell)[0])
+    assert not board.catch_up(view.board)  # the cell holds a token the view does not
+    board.unplace()
+    assert board.catch_up(view.board)
+    for _ in range(6):  # and on, from the kept tuple, as a computer does
+        game.apply(players[game.to_move].act(game.view(game.to_move, explained=False)))
+        later = game.view(game.to_move)
+        assert isinstance(later, BoardView)
+        assert board.catch_up(later.board)
+        assert tables(board) == tables(board_from_view(later)[1])
+
+
 def test_a_token_taken_back_rebuilds_the_kept_board() -> None:
     """C12: a challenged turn leaves the board; the kept board must lose its tokens too."""
     game = new_game("classic", ["Ann", "Bot"], seed=5, house_rules=HouseRules(table_referee=True))
