@@ -15,6 +15,7 @@ object takes no weak reference.
 
 COMPILED_MODULES = (
     "mathable.engine.protocol",
+    "mathable.engine.seats",
     "mathable.engine.splitmix",
     "mathable.games.board.geometry",
     "mathable.games.board.layouts",
