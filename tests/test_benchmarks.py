@@ -144,3 +144,13 @@ def test_the_calibration_loop_is_fixed_work() -> None:
     run = load_module(SCRIPT, "bench_run_calibration")
     assert run.calibration_loop() == run.calibration_loop() == 20_003_164_382
     assert run.calibration_per_s(loops=1) > 0
+
+
+def test_the_same_seeds_hash_alike_and_other_seeds_do_not() -> None:
+    """``same_games.py`` compares two trees' games by one hash: the same seeds give the
+    same hash (decisions are counted, not timed), other seeds another."""
+    same = load_module(SCRIPT.parent / "same_games.py", "bench_same_games")
+    count, digest = same.games_hash(seeds=1)
+    assert count == 7 and len(digest) == 16
+    assert same.games_hash(seeds=1) == (count, digest)
+    assert same.games_hash(seeds=1, first=6000)[1] != digest
