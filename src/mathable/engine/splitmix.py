@@ -6,9 +6,11 @@ Why: compiled by mypyc, an integer that fits in 62 bits is a machine word, and a
 one is a Python object made anew at each step; SplitMix64's 64-bit products made the
 compiled :class:`~.rng.Rng` slower than the interpreted one, and the shuffles were the
 largest single cost of a greedy self-play game (~15%: a bag of 106 at each game's start,
-the bag again at each exchange; issue 35). In halves, no number here exceeds 2**49.
-Interpreted, these are more steps than :class:`~.rng.Rng`'s, so it uses this module
-only when compiled (:data:`COMPILED`); a test checks both give the same shuffles.
+the bag again at each exchange; issue 35). In halves the mixing's numbers stay below
+2**49, and the draw's modulo below 2**62 for lists shorter than :data:`LONGEST`: native
+``i64`` never overflows, so compiled and interpreted compute the same. Interpreted,
+these are more steps than :class:`~.rng.Rng`'s, so it uses this module only when
+compiled (:data:`COMPILED`); a test checks both give the same shuffles.
 """
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ _MIX2_HI: Final = 0x94D049BB
 _MIX2_LO: Final = 0x133111EB
 
 LONGEST: Final = 1 << 31
-"""The longest list shuffled here (the halves' arithmetic below assumes fewer items)."""
+"""Lists shuffled here are shorter (a draw's modulo multiplies two numbers below the
+length); :class:`~.rng.Rng` shuffles longer ones itself."""
 
 
 def _times_low(a: i64, c: i64) -> i64:
