@@ -8,7 +8,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Mapping
 
 from mathable.i18n import Text, lazy, lazy_plural
@@ -35,10 +34,17 @@ def as_list(counts: TokenCounts) -> list[int]:
     return [v for v in sorted(counts) for _ in range(counts[v])]
 
 
-def missing_from(supply: TokenCounts, tokens: Iterable[int]) -> dict[int, int]:
-    """Values of ``tokens`` that exceed ``supply`` and by how many (empty when fine)."""
-    used = Counter(tokens)
-    return {v: n - supply.get(v, 0) for v, n in sorted(used.items()) if n > supply.get(v, 0)}
+def not_held(tokens: Iterable[int], held: Iterable[int]) -> list[int]:
+    """The tokens of ``tokens`` beyond what ``held`` holds, each counted once (an
+    exchange of two 5s needs two on the rack; empty when all are held)."""
+    left = list(held)
+    missing = []
+    for value in tokens:
+        if value in left:
+            left.remove(value)
+        else:
+            missing.append(value)
+    return missing
 
 
 def pieces_text(piece: str, count: int) -> Text:

@@ -392,23 +392,17 @@ class Board:
             return False
         added = []
         synced = self._synced
-        if synced is not None and len(synced) == len(wanted):
-            # Most cells hold what they held at the last catch-up: the same object.
-            same: tuple[object, ...] = wanted
-            for cell in range(len(values)):
-                if same[cell] is not synced[cell]:
-                    have = values[cell]
-                    if have != wanted[cell]:
-                        if have != EMPTY:
-                            return False
-                        added.append(cell)
-        else:
-            for cell in range(len(values)):
-                have = values[cell]
-                if have != wanted[cell]:
-                    if have != EMPTY:
-                        return False
-                    added.append(cell)
+        if synced is not None and len(synced) != len(wanted):
+            synced = None
+        same: tuple[object, ...] = wanted
+        for cell in range(len(values)):
+            if synced is not None and same[cell] is synced[cell]:
+                continue  # the very object of the last catch-up: the cell is unchanged
+            have = values[cell]
+            if have != wanted[cell]:
+                if have != EMPTY:
+                    return False
+                added.append(cell)
         for cell in added:
             self.place(cell, wanted[cell])
         self._synced = wanted

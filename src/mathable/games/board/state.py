@@ -7,7 +7,6 @@ state checks each action and plays it, or raises IllegalMove having changed noth
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from mathable.engine.actions import (
@@ -27,7 +26,7 @@ from mathable.engine.actions import (
 from mathable.engine.errors import IllegalMove
 from mathable.engine.protocol import HouseRules, TurnSummary, Words
 from mathable.engine.rng import Rng
-from mathable.engine.tokens import pieces_text
+from mathable.engine.tokens import not_held, pieces_text
 from mathable.i18n import lazy, lazy_plural
 
 from .board import EMPTY, Board
@@ -327,7 +326,7 @@ class BoardState:
         self._check_turn_start("exchange")
         if not action.values:
             raise IllegalMove(lazy("choose at least one token to exchange"), rule="C8")
-        missing = _not_held(action.values, self.racks[self.to_move])
+        missing = not_held(action.values, self.racks[self.to_move])
         if missing:
             raise IllegalMove(
                 lazy("there is no {value} on your rack to exchange", value=min(missing)),
@@ -593,17 +592,3 @@ class BoardState:
         """Tokens on the board that came from the bag (not the printed centre)."""
         values = self.board.values
         return [v for c, v in enumerate(values) if v != EMPTY and c not in self.start_cells]
-
-
-def _not_held(values: Sequence[int], rack: Sequence[int]) -> list[int]:
-    """The values of ``values`` beyond what ``rack`` holds, each token counted once (an
-    exchange of two 5s needs two on the rack): a plain loop, as ``Counter``'s
-    subtraction ran interpreted at each exchange."""
-    left = list(rack)
-    missing = []
-    for value in values:
-        if value in left:
-            left.remove(value)
-        else:
-            missing.append(value)
-    return missing
