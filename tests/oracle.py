@@ -15,7 +15,7 @@ _DIRECTIONS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 _SYMBOLS = {"+": 1, "-": 2, "x": 4, "/": 8}
 
 
-def _makes(a: int, b: int, v: int, op: int) -> bool:
+def makes(a: int, b: int, v: int, op: int) -> bool:
     if op == 1:
         return a + b == v
     if op == 2:
@@ -44,7 +44,7 @@ def naive_equations(board: Board, cell: int, value: int) -> int:
         a, b = board.values[r1 * size + c1], board.values[r2 * size + c2]
         if a == EMPTY or b == EMPTY:
             continue
-        if any(_makes(a, b, value, op) for op in allowed):
+        if any(makes(a, b, value, op) for op in allowed):
             count += 1
     return count
 

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mathable.ai import ExpertBot, StrongBot, get_bot
-from mathable.ai.base import BoardMemory, board_from_view
+from mathable.ai.base import BoardMemory, board_from_view, share_board
 from mathable.ai.strong import PlanningBot
 from mathable.engine.actions import Action, Place
 from mathable.engine.protocol import HouseRules
@@ -73,6 +73,30 @@ def test_a_board_changed_since_its_catch_up_is_compared_cell_by_cell() -> None:
         assert isinstance(later, BoardView)
         assert board.catch_up(later.board)
         assert tables(board) == tables(board_from_view(later)[1])
+
+
+def test_computers_sharing_one_board_play_as_with_their_own() -> None:
+    """Self-play's computers keep one board between them (``share_board``, issue 35):
+    the strong player searches on it and the greedy one reads it, and the games are
+    those they play with a board each; after every decision the board is the view's."""
+    for seed in (21, 22):
+        played: list[list[Action]] = []
+        for shared in (False, True):
+            game = new_game("classic", ["a", "b"], seed=seed)
+            bots = [get_bot("strong", seed), get_bot("greedy", seed + 1)]
+            if shared:
+                share_board(bots)
+                assert bots[0].memory is bots[1].memory  # type: ignore[attr-defined]
+            actions: list[Action] = []
+            while not game.is_over:
+                view = game.view(game.to_move, explained=False)
+                assert isinstance(view, BoardView)
+                actions.append(bots[game.to_move].act(view))
+                memory = bots[game.to_move].memory  # type: ignore[attr-defined]
+                assert tables(memory.board_for(view)[1]) == tables(board_from_view(view)[1])
+                game.apply(actions[-1])
+            played.append(actions)
+        assert played[0] == played[1] and len(played[0]) > 50
 
 
 def test_a_token_taken_back_rebuilds_the_kept_board() -> None:

@@ -30,6 +30,7 @@ from mathable.engine import records
 from mathable.games.registry import new_game
 
 from . import get_bot, parse_spec
+from .base import share_board
 from .strong import PlanningBot
 
 TUNING_SEEDS_BELOW = 100_000
@@ -59,6 +60,7 @@ def play_game(
     labels = [f"{parse_spec(name)[0]}#{seat + 1}" for seat, name in enumerate(names)]
     game = new_game(variant, labels, seed=seed)
     bots = [get_bot(name, seed * 8 + seat) for seat, name in enumerate(names)]
+    share_board(bots)
     times: dict[str, list[float]] = {name: [] for name in names}
     turn_seat, turn_time = game.to_move, 0.0
     for _ in range(20_000):

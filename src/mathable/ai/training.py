@@ -18,6 +18,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 
 from mathable.ai import get_bot
+from mathable.ai.base import share_board
 from mathable.engine.actions import Place
 from mathable.engine.protocol import View
 from mathable.games.board.view import BoardView
@@ -53,6 +54,7 @@ def game_samples(job: tuple[str, int]) -> GameSamples:
     game_name, seed = job
     game = new_game(game_name, ["a", "b"], seed=seed)
     bots = [get_bot(TRAINER, seed * 2 + seat) for seat in range(2)]
+    share_board(bots)
     # (seat, turn number, leave, bag, index of the seat's turn end)
     kept: list[tuple[int, int, tuple[int, ...], int, int]] = []
     racks: list[list[Counter[int]]] = [[], []]  # each seat's rack after each turn

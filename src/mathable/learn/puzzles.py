@@ -189,7 +189,7 @@ def mine_game(job: tuple[str, int]) -> list[Puzzle]:
     """Play one self-play game of ``game`` from ``seed`` and return its puzzles (a
     top-level function, for process pools)."""
     from mathable.ai import get_bot
-    from mathable.ai.base import board_from_view
+    from mathable.ai.base import board_from_view, share_board
     from mathable.games.board.view import BoardView
     from mathable.games.registry import new_game
 
@@ -198,6 +198,7 @@ def mine_game(job: tuple[str, int]) -> list[Puzzle]:
     if game.game_type.surface != "board":  # a puzzle is a position on a board
         return []
     bots = [get_bot(PLAYER, seed * 2 + seat) for seat in range(2)]
+    share_board(bots)
     found: list[Puzzle] = []
     for _ in range(5000):
         if game.is_over:

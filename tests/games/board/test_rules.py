@@ -13,11 +13,12 @@ from mathable.engine.errors import IllegalMove
 from mathable.engine.protocol import Game, HouseRules
 from mathable.engine.records import replay_record, to_record
 from mathable.engine.tokens import CLASSIC_TOKENS
-from mathable.games.board.board import Board
+from mathable.games.board.board import Board, RuleTables
 from mathable.games.board.game import BoardGame
 from mathable.games.board.layouts import parse_layout
 from mathable.games.board.turns import Setup
 from mathable.games.board.variants import CLASSIC
+from oracle import makes
 
 SHARED_REFERENCE = (
     Path(__file__).resolve().parents[4] / "shared" / "reference" / "classic-board.txt"
@@ -111,6 +112,24 @@ def test_c3_operand_order_exact_division_and_zero() -> None:
     assert 2 not in pair_results(5, 2, ALL_OPS)  # 5 / 2 is not exact
     assert pair_results(0, 7, ALL_OPS) == {7, 0}  # 0 / 7 = 0; 7 / 0 never
     assert pair_results(0, 0, ALL_OPS) == {0}
+
+
+def test_c3_the_tables_make_what_the_naive_arithmetic_makes_for_every_pair() -> None:
+    """Every pair of token values under every set of operations: the board's memoised
+    masks (filled by ``pair_values`` on plain ints, issue 35) hold exactly the values the
+    oracle's own arithmetic makes, asked twice (filled, then memoised)."""
+    tables = RuleTables.for_board.__wrapped__(CLASSIC.layout)  # its own, empty memo
+    values = sorted(set(CLASSIC_TOKENS))
+    for code in range(16):
+        ops = [op for op in (1, 2, 4, 8) if code & op]
+        for a in values:
+            for b in values:
+                wanted = 0
+                for v in values:
+                    if any(makes(a, b, v, op) for op in ops):
+                        wanted |= tables.bit_of[v]
+                assert tables.result_mask(a, b, code) == wanted, (a, b, code)
+                assert tables.result_mask(a, b, code) == wanted, (a, b, code)
 
 
 def test_c4_two_directions_count_twice_and_one_pair_once() -> None:

@@ -38,7 +38,7 @@ from typing import Final
 from librt.vecs import vec
 from mypy_extensions import i64
 
-from mathable.engine.arithmetic import ALL_OPS, Op, pair_results
+from mathable.engine.arithmetic import ALL_OPS, Op, pair_values
 from mathable.engine.tokens import CLASSIC_TOKENS
 
 from .geometry import Cell, Grid
@@ -138,7 +138,7 @@ class RuleTables:
         if found < 0:
             bit_of = self.bit_of
             found = 0
-            for v in pair_results(a, b, Op(op_code)):
+            for v in pair_values(a, b, op_code):
                 found |= bit_of.get(v, 0)
             self._masks[key] = found
         return found
@@ -386,7 +386,8 @@ class Board:
         to lose or change its token (or the boards differ in size). A computer catches up
         on each view: a cell whose value is the very object of the last catch-up's tuple
         is not compared again (issue 35: the compare of 196 cells was a tenth of a greedy
-        game)."""
+        game). Every token then on the board is kept for good (:meth:`forget_history`):
+        ``unplace`` takes back only what is placed after."""
         values = self.values
         if len(values) != len(wanted):
             return False
@@ -404,9 +405,22 @@ class Board:
                     return False
                 added.append(cell)
         for cell in added:
-            self.place(cell, wanted[cell])
+            self._lay(cell, wanted[cell])
+        self.forget_history()
         self._synced = wanted
         return True
+
+    def _lay(self, cell: Cell, value: int) -> None:
+        """Put ``value`` on the empty ``cell`` for good: :meth:`place` without its points
+        and without a record for :meth:`unplace` (a catch-up's tokens are never taken back,
+        and the two were a third of its cost)."""
+        values = self.values
+        values[cell] = value
+        self._synced = None
+        self._refresh(cell)
+        for dependent, partner in self.grid.partners[cell]:
+            if values[dependent] == EMPTY and values[partner] != EMPTY:
+                self._refresh(dependent)
 
     def forget_history(self) -> None:
         """Keep the tokens placed so far for good (``unplace`` stops before them)."""
