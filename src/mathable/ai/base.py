@@ -80,7 +80,8 @@ class FamilyBot(ABC):
     def act(self, view: View) -> Action:
         """The next action for ``view.seat``, who is to move: an answer when a question is
         put to it (:func:`answer`), else its play."""
-        if "challenge" in view.available or "accept" in view.available:
+        available = view.available
+        if "challenge" in available or "accept" in available:
             answered = answer(view)
             if answered is not None:
                 return answered

@@ -46,10 +46,11 @@ class GreedyBot(FamilyBot):
 
     def act_on_board(self, view: BoardView) -> Action:
         variant, board = self.memory.board_for(view)
-        best = best_placement(variant, board, view.rack, view.house_rules.get("strict", False))
+        rack = view.rack
+        best = best_placement(variant, board, rack, view.house_rules.get("strict", False))
         if best is not None:
             cell, value = best
-            extra = len(view.rack) <= 3 and variant.extra_token_refusal(cell, view.bag_size) is None
+            extra = len(rack) <= 3 and variant.extra_token_refusal(cell, view.bag_size) is None
             return placing(cell, value, extra)
         if view.turn_placements:
             return EndTurn()

@@ -393,7 +393,9 @@ class Game(ABC):
         leaving or aborting seat, a challenge's named challenger, else the seat to move:
         noted before the step moves the turn on)."""
         action = self._parsed(action)
-        if isinstance(action, Leave | Abort):
+        if isinstance(action, Place):  # the common action first: not one of the below
+            actor = self.to_move
+        elif isinstance(action, (Leave, Abort)):  # a tuple: ``|`` made a union each time
             self._leaving().check(action, self.players, over=self.is_over, started=self.started)
             actor = action.seat
         elif isinstance(action, Shake):

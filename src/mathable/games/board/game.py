@@ -256,7 +256,9 @@ class BoardGame(Game):
     def _step(self, action: Action) -> None:
         """The board's rules (leaving, aborting and shakes come checked): a challenge
         replays the game with the challenged turn cut (C12); the rest is the state's."""
-        if isinstance(action, Challenge):
+        if isinstance(action, Place):  # the common action first (issue 35)
+            self._state.step(action)
+        elif isinstance(action, Challenge):
             self._state = self._challenged_state(action)
         elif isinstance(action, EndTurn) and action.challenged:
             raise IllegalMove(lazy("a turn is cut short only by a challenge"), rule="C12")

@@ -190,6 +190,9 @@ class BoardState:
     def step(self, action: Action) -> None:
         """Validate then apply ``action`` (a Challenge is handled by Game; a Leave or an
         Abort is checked by Game first)."""
+        if isinstance(action, Place) and not self.over and self.question is None:
+            self._place(action)  # the common action first, as the chain below would: a
+            return  # failed isinstance costs ~0.05 us, and a placement met six (issue 35)
         if isinstance(action, Challenge):
             raise TypeError("challenges are replayed by Game")
         if self.over:
