@@ -102,10 +102,14 @@ class View:
         ``__init__`` requires it, but for :attr:`LATER`'s when ``later`` is given: those
         are made by ``later`` when first read (a computer reads few of a view's fields,
         and the finished turns in words cost more than a greedy player's decision)."""
-        names = _field_names(cls) if later is None else _eager_names(cls)
-        if fields.keys() != names:
-            missing, unknown = sorted(names - fields.keys()), sorted(fields.keys() - names)
-            raise TypeError(f"{cls.__name__}: missing fields {missing}, unknown {unknown}")
+        checked = _CHECKED if later is None else _CHECKED_EAGER
+        keys = tuple(fields)
+        if keys != checked.get(cls):  # the same names in the same order as a checked view
+            names = _field_names(cls) if later is None else _eager_names(cls)
+            if fields.keys() != names:
+                missing, unknown = sorted(names - fields.keys()), sorted(fields.keys() - names)
+                raise TypeError(f"{cls.__name__}: missing fields {missing}, unknown {unknown}")
+            checked[cls] = keys
         view = object.__new__(cls)
         if later is not None:
             fields[_LATER] = later
@@ -280,6 +284,13 @@ _LATER = "_later"
 
 _FIELDS: dict[type, frozenset[str]] = {}
 _EAGER: dict[type, frozenset[str]] = {}
+_CHECKED: dict[type, tuple[str, ...]] = {}
+"""Per view class, the keys, in order, of the last field dict :meth:`View.of` found
+whole: a family builds its views' dicts in one order, and a tuple of the same names
+compares by identity, where a set compare hashed and looked up every name (a third of
+``of``, issue 35)."""
+_CHECKED_EAGER: dict[type, tuple[str, ...]] = {}
+"""The same for views made with their :attr:`View.LATER` fields to make later."""
 
 
 def _field_names(cls: type) -> frozenset[str]:

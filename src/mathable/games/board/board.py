@@ -405,16 +405,19 @@ class Board:
                     return False
                 added.append(cell)
         for cell in added:
-            self._lay(cell, wanted[cell])
+            self.lay(cell, wanted[cell])
         self.forget_history()
         self._synced = wanted
         return True
 
-    def _lay(self, cell: Cell, value: int) -> None:
+    def lay(self, cell: Cell, value: int) -> None:
         """Put ``value`` on the empty ``cell`` for good: :meth:`place` without its points
-        and without a record for :meth:`unplace` (a catch-up's tokens are never taken back,
-        and the two were a third of its cost)."""
+        and without a record for :meth:`unplace`, which stops before it. A game's own
+        board and a computer's caught-up board never take a token back, and the two were
+        a third of a placement's cost (issue 35)."""
         values = self.values
+        if values[cell] != EMPTY:
+            raise ValueError(f"{self.grid.name(cell)} is not empty")
         values[cell] = value
         self._synced = None
         self._refresh(cell)

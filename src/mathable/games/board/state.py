@@ -276,7 +276,7 @@ class BoardState:
             if self.turn.first_mistake is None:
                 self.turn.first_mistake = len(self.effective)
         rack.remove(value)
-        board.place(cell, value)
+        board.lay(cell, value)  # for good: a challenge replays the game (C12)
         if value in self.unplaced:
             self.unplaced[value] -= 1
         if action.extra:
