@@ -17,7 +17,7 @@ import functools
 import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import ClassVar, Protocol
+from typing import ClassVar, Protocol, final
 
 Cell = int
 """A place a piece can go: a board square ``row * size + column``, or a pile 0-3."""
@@ -135,6 +135,7 @@ LEAVE_REASONS = ("resign", "flag", "claim")
 was gone and an opponent claimed after a timeout (``claim``)."""
 
 
+@final  # never subclassed: ``type(action) is Leave`` is its check where every action passes
 @dataclass(frozen=True, slots=True)
 class Leave:
     """Seat ``seat`` leaves the game (local ruling L1): its score is frozen, its rack
@@ -151,6 +152,7 @@ class Leave:
         return self.reason
 
 
+@final  # as Leave
 @dataclass(frozen=True, slots=True)
 class Abort:
     """Seat ``seat`` calls the game off while some seat still in it has not completed a

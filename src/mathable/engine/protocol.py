@@ -753,8 +753,8 @@ class Game(ABC):
         """The end reason when the game ended by an abort or by seats leaving ('' if not):
         only the log's last action can have ended it so, and a view asks after every one."""
         last = self._log[-1] if self._log else None
-        if not isinstance(last, (Abort, Leave)):
-            return ""
+        if type(last) is not Abort and type(last) is not Leave:  # final: no isinstance
+            return ""  # failed twice after every action (issue 35)
         return self._leaving().ending(self.players, last)
 
     def winners(self) -> tuple[int, ...]:

@@ -38,13 +38,14 @@ class Departures:
     def read_up(self, log: Sequence[Action]) -> Departures:
         """These departures with the actions of ``log`` not read yet noted (a log only
         grows in place: each action is read once)."""
-        if self.read < len(log):
-            for action in log[self.read :]:
-                if isinstance(action, Leave):
-                    self.left_by(action)
-                elif isinstance(action, Abort):
-                    self.aborted = True
-            self.read = len(log)
+        length = len(log)
+        for index in range(self.read, length):  # no slice made
+            action = log[index]  # a final class's own type: a failed isinstance cost
+            if type(action) is Leave:  # ~0.05 us, two for every action (issue 35)
+                self.left_by(action)
+            elif type(action) is Abort:
+                self.aborted = True
+        self.read = length
         return self
 
     def check(
