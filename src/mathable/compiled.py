@@ -23,6 +23,8 @@ COMPILED_MODULES = (
     "mathable.games.board.variants",
     "mathable.games.board.state",
     "mathable.games.board.game",
+    "mathable.ai.families",
+    "mathable.ai.memory",
     "mathable.ai.search",
     "mathable.ai.evaluation",
     "mathable.ai.simulation",
