@@ -533,12 +533,14 @@ class BoardGame(Game):
             "seat": seat,
             "players": self.players,
             "rack": rack,
-            "rack_sizes": tuple(map(len, state.racks)),
+            "rack_sizes": tuple([len(held) for held in state.racks]),  # compiled: no map
             "scores": self.scores,
             "bag_size": self.bag_size,
             "to_move": self.to_move,
             "unseen": self.unseen(seat),
-            "house_rules": self.house_rules.to_dict(),
+            "house_rules": dict(
+                self._kept("house rules", self.house_rules, self.house_rules.to_dict)
+            ),
             "over": over,
             "end_reason_text": self.end_text,
             "open_racks": (
