@@ -154,3 +154,14 @@ def test_the_same_seeds_hash_alike_and_other_seeds_do_not() -> None:
     assert count == 7 and len(digest) == 16
     assert same.games_hash(seeds=1) == (count, digest)
     assert same.games_hash(seeds=1, first=6000)[1] != digest
+
+
+def test_instructions_reads_callgrinds_count_and_refuses_a_report_without_one() -> None:
+    """``instructions.py`` (issue 35) takes the count from callgrind's closing lines; a
+    report without one is an error, not a zero."""
+    counting = load_module(SCRIPT.parent / "instructions.py", "bench_instructions")
+    report = "==12377== Events    : Ir\n==12377== Collected : 1839269100\n==12377==\n"
+    assert counting.collected(report) == 1_839_269_100
+    with pytest.raises(ValueError, match="Collected"):
+        counting.collected("==1== Events : Ir\n")
+    assert counting.actions("greedy", 30_000, 30_002) > 100  # two whole games
