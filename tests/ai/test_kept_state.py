@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mathable.ai import ExpertBot, StrongBot, get_bot
-from mathable.ai.base import BoardMemory, board_from_view, share_board
+from mathable.ai.base import board_from_view, share_board
+from mathable.ai.memory import BoardMemory
 from mathable.ai.strong import PlanningBot
 from mathable.engine.actions import Action, Place
 from mathable.engine.protocol import HouseRules

@@ -346,18 +346,9 @@ class Board:
         """Put ``value`` on the empty ``cell``; returns its points (0 if it completes no
         equation: legality is the caller's business, so the table-referee house rule can
         accept a mistake provisionally)."""
-        if self.values[cell] != EMPTY:
-            raise ValueError(f"{self.grid.name(cell)} is not empty")
         points = self.points(cell, value)
-        values = self.values
-        values[cell] = value
-        self._synced = None
         undo: list[int] = []
-        self._refresh(cell, undo)
-        for dependent, partner in self.grid.partners[cell]:
-            # Only a pair completed by this token changes a neighbour's tables.
-            if values[dependent] == EMPTY and values[partner] != EMPTY:
-                self._refresh(dependent, undo)
+        self._put(cell, value, undo)
         self._history.append(cell)
         self._undo.append(undo)
         return points
@@ -415,15 +406,21 @@ class Board:
         and without a record for :meth:`unplace`, which stops before it. A game's own
         board and a computer's caught-up board never take a token back, and the two were
         a third of a placement's cost (issue 35)."""
+        self._put(cell, value, None)
+
+    def _put(self, cell: Cell, value: int, undo: list[int] | None) -> None:
+        """Put ``value`` on the empty ``cell`` and bring the tables up to date, noting
+        what changed in ``undo`` when given (:meth:`_refresh`)."""
         values = self.values
         if values[cell] != EMPTY:
             raise ValueError(f"{self.grid.name(cell)} is not empty")
         values[cell] = value
         self._synced = None
-        self._refresh(cell)
+        self._refresh(cell, undo)
         for dependent, partner in self.grid.partners[cell]:
+            # Only a pair completed by this token changes a neighbour's tables.
             if values[dependent] == EMPTY and values[partner] != EMPTY:
-                self._refresh(dependent)
+                self._refresh(dependent, undo)
 
     def forget_history(self) -> None:
         """Keep the tokens placed so far for good (``unplace`` stops before them)."""
