@@ -240,6 +240,32 @@ def test_near_the_end_the_simulations_play_the_game_out() -> None:
     assert start.simulate(8, leaves=judge, to_end=-1) == stopped  # no bag is that small
 
 
+def test_an_even_horizon_plays_every_candidate_out_or_none() -> None:
+    """``even_horizon`` counts the bag at the turn's start: with one token more in it
+    than ``to_end`` no candidate is played out (as without ``to_end``), though the
+    candidates that draw are when the bag is counted after their draw; with ``to_end``
+    the bag's size, every candidate is played out either way (issue 35)."""
+    start = _simulation_start(44, 44, bag_at_most=12)
+    assert start.view.bag_size >= 2 and any(p.placements for p in start.shortlist)
+    asked: list[int] = []
+
+    def judge(leave: tuple[int, ...], bag_size: int) -> float:
+        asked.append(bag_size)
+        return 0.0
+
+    below = start.view.bag_size - 1
+    stopped = start.simulate(8, leaves=judge)
+    assert start.simulate(8, leaves=judge, to_end=below, even_horizon=True) == stopped
+    assert len(asked) == 2 * 6 * len(start.shortlist)  # every continuation stopped
+    asked.clear()
+    mixed = start.simulate(8, leaves=judge, to_end=below)
+    assert mixed != stopped and len(asked) < 6 * len(start.shortlist)
+    asked.clear()
+    whole = start.view.bag_size
+    played_out = start.simulate(8, leaves=judge, to_end=whole, even_horizon=True)
+    assert played_out == start.simulate(8, leaves=judge, to_end=whole) and asked == []
+
+
 @settings(max_examples=60, deadline=None)
 @given(
     st.lists(st.integers(-300, 300), min_size=2, max_size=12),

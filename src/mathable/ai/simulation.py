@@ -98,6 +98,7 @@ def simulate(
     plies: int = 2,
     to_end: int | None = None,
     risk: tuple[float, float] | None = None,
+    even_horizon: bool = False,
 ) -> list[float]:
     """Average of plan points - opponent's reply + own next turn over ``samples``
     sampled continuations (fewer only when the safety cap ``deadline`` bites, but at
@@ -109,7 +110,11 @@ def simulate(
     the bag as that turn found it (Quackle's sims add the leave so). With ``to_end``,
     when the bag holds that many tokens or fewer after the plan, each continuation goes
     on to the game's end instead (a rack emptied with the bag empty, or two turns in a
-    row without a placement) and ends with C11's deductions. With
+    row without a placement) and ends with C11's deductions; with ``even_horizon`` the
+    bag is counted at the turn's start instead, so every candidate's continuations have
+    the same horizon (counted after each candidate's draw, one that draws more may be
+    played out to the end while its neighbour stops after two turns, and the two totals
+    are not alike: issue 35). With
     ``searched_reply`` the opponent replies with its best whole turn (the exact search,
     as the strong player) rather than greedily, and with ``searched_own`` the player's
     own turns are searched so too; ``prior`` is what its last turn says of its rack
@@ -142,7 +147,7 @@ def simulate(
             for cell, value in plan.placements:
                 board.place(cell, value)
             taken = min(size - len(plan.leave), bag_size)
-            finish = to_end is not None and bag_size - taken <= to_end
+            finish = to_end is not None and (bag_size if even_horizon else bag_size - taken) <= to_end
             hands = (list(opponent), list(plan.leave) + rest[:taken])
             bag = bag_size - taken
             own_bag = bag  # the bag as the player's last turn began

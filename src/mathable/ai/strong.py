@@ -262,6 +262,7 @@ class ExpertBot(PlanningBot):
         final_leave: bool = False,
         plies: int = 2,
         to_end: int = -1,
+        even_horizon: bool = False,
         win_chance: bool = False,
         exchanges: int = 2,
         cap_ms: int | None = DEFAULT_CAP_MS,
@@ -295,7 +296,8 @@ class ExpertBot(PlanningBot):
         turns simulated after a candidate (2: the reply and its own next turn);
         ``final_leave`` adds the value of the tokens left after its last simulated turn;
         ``to_end`` plays the continuations out to the game's end once the bag holds
-        that many tokens or fewer after the candidate (-1: never); ``win_chance``
+        that many tokens or fewer after the candidate (-1: never), or at the turn's start
+        with ``even_horizon`` (every candidate then has the same horizon); ``win_chance``
         judges the continuations by the chance of winning they leave, the score so far
         and :data:`SPREAD_PER_TOKEN` counted, rather than by their average margin. The
         defaults are measured on tuning seeds (issue 16: the README's ladder)."""
@@ -306,6 +308,7 @@ class ExpertBot(PlanningBot):
         self.final_leave = final_leave
         self.plies = plies
         self.to_end = to_end
+        self.even_horizon = even_horizon
         self.win_chance = win_chance
         if exchanges < 0:
             raise ValueError(f"exchanges={exchanges}: expected 0 or more")
@@ -406,6 +409,7 @@ class ExpertBot(PlanningBot):
                 leaves=leaves if self.final_leave else None,
                 plies=self.plies,
                 to_end=self.to_end if self.to_end >= 0 else None,
+                even_horizon=self.even_horizon,
                 risk=self._risk(view, variant) if self.win_chance else None,
             )
             scores = [o + self.blend * sim for o, sim in zip(offsets, simulated, strict=True)]
