@@ -289,6 +289,35 @@ def test_the_chance_of_winning_prefers_spread_when_behind_and_safety_when_ahead(
             assert sure < mean
 
 
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.integers(-300, 300), min_size=2, max_size=12),
+    st.integers(-200, 200),
+    st.floats(20, 400),
+    st.integers(1, 100),
+)
+def test_a_continuation_played_out_counts_only_as_won_drawn_or_lost(
+    margins: list[int], lead: int, spread: float, more: int
+) -> None:
+    """``win_chance`` near the end: a continuation played out to the game's end (no
+    noise left to come, 0) wins, draws or loses for sure, so widening a win or a loss
+    changes nothing while the game is still open, and an even share of wins and losses
+    is worth a draw (issue 35)."""
+    played_out = [0.0] * len(margins)
+    sure = _sure_margin(margins, lead, spread, played_out)
+    widened = [x + more if lead + x > 0 else x - more if lead + x < 0 else x for x in margins]
+    wins = sum(1 for x in margins if lead + x > 0)
+    losses = sum(1 for x in margins if lead + x < 0)
+    if wins and losses:  # not settled whatever happens: the chance alone counts
+        assert _sure_margin(widened, lead, spread, played_out) == pytest.approx(sure)
+        if wins == losses:
+            assert sure == pytest.approx(-lead)
+    # Still to be played, the same margins count by how far they go.
+    assert _sure_margin(margins, lead, spread, [1.0] * len(margins)) == pytest.approx(
+        _sure_margin(margins, lead, spread)
+    )
+
+
 def test_the_chance_of_winning_with_a_wide_spread_is_the_average_margin() -> None:
     """Over a spread far wider than the continuations differ the chance of winning
     moves as the margin does, so it judges as the average; a close game does not."""

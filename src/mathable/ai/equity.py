@@ -44,7 +44,7 @@ from .evaluation import THREAT_WEIGHT, exchange_plans, expected_best_reply, rank
 from .inference import holding_chances, infer_opponent
 from .leaves import judge
 from .search import TurnPlan
-from .simulation import ENDGAME_NODES, EndgameSearch, simulate
+from .simulation import ENDGAME_NODES, SPREAD_PER_TOKEN, EndgameSearch, simulate
 
 SAMPLES = 32
 """Simulated continuations per candidate of a turn analysed (the expert plays 64 per
@@ -62,9 +62,6 @@ NODES = 20_000
 """The exact turn search's node budget, as the strong player's."""
 ENDGAME_TURNS = 2
 """Turns the end-game search looks at (the reply, exactly)."""
-SPREAD_PER_TOKEN = 40.0
-"""How much a classic game's final margin spreads per square root of the tokens still
-to play (~400 points over a whole game's ~106: issue 16; the expert's figure)."""
 
 _NORMAL = NormalDist()
 

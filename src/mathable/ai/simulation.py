@@ -19,6 +19,7 @@ import random
 import time
 from collections.abc import Sequence
 from statistics import NormalDist
+from typing import Final
 
 from mathable.games.board.board import Board
 from mathable.games.board.variants import Variant
@@ -128,13 +129,16 @@ def simulate(
 
     With ``risk`` = (lead, spread) a candidate is judged by its chance of winning, not
     its average margin: each continuation's margin ``x`` wins with the chance
-    ``Phi((lead + x) / spread)`` (the rest of the game as normal noise of that spread),
-    and the average chance is given back as the sure margin worth the same, so a
-    candidate whose continuations spread more is worth more when behind and less when
-    ahead."""
+    ``Phi((lead + x) / s)``, the rest of the game after it as normal noise of spread
+    ``s``: ``spread`` scaled by the square root of the share of the tokens still to play
+    then (a continuation played out to the end wins, draws or loses for sure), and the
+    average chance is given back as the sure margin worth the same, so a candidate
+    whose continuations spread more is worth more when behind and less when ahead."""
     size = variant.rack_size
     count = len(shortlist)
     values: list[list[float]] = [[] for _ in range(count)]
+    left: list[list[float]] = [[] for _ in range(count)]  # the noise to come, for ``risk``
+    tokens_now = bag_size + 2 * size
     alive = list(range(count))
     done = 0
     while done < samples:
@@ -147,7 +151,8 @@ def simulate(
             for cell, value in plan.placements:
                 board.place(cell, value)
             taken = min(size - len(plan.leave), bag_size)
-            finish = to_end is not None and (bag_size if even_horizon else bag_size - taken) <= to_end
+            counted = bag_size if even_horizon else bag_size - taken
+            finish = to_end is not None and counted <= to_end
             hands = (list(opponent), list(plan.leave) + rest[:taken])
             bag = bag_size - taken
             own_bag = bag  # the bag as the player's last turn began
@@ -182,29 +187,63 @@ def simulate(
             if leaves is not None and not ended:
                 total += leaves(tuple(sorted(hands[1])), own_bag)
             values[index].append(total)
+            if risk is not None:
+                to_come = 0 if ended else bag + len(hands[0]) + len(hands[1])
+                left[index].append(math.sqrt(to_come / tokens_now))
         done += 1
         if offsets is not None and done >= RACE_FROM and done % RACE_EVERY == 0:
             alive = _still_racing(values, alive, offsets, weight, done)
             if len(alive) == 1:
                 break
     if risk is not None:
-        return [_sure_margin(v, *risk) for v in values]
+        return [_sure_margin(v, *risk, rest) for v, rest in zip(values, left, strict=True)]
     return [sum(v) / len(v) for v in values]
 
 
 _NORMAL = NormalDist()
+SPREAD_PER_TOKEN: Final = 40.0
+"""How much the final margin of a classic game spreads per square root of the tokens
+still to play (~400 points over a whole game's ~106: issue 16): the noise the expert's
+``win_chance`` and the analysis's win chances count on."""
 SETTLED = 1e-7
 """A chance of winning this close to 0 or 1 is taken as settled (and past the floats'
 precision for the inverse)."""
 
 
-def _sure_margin(margins: Sequence[float], lead: float, spread: float) -> float:
+def _sure_margin(
+    margins: Sequence[float], lead: float, spread: float, left: Sequence[float] | None = None
+) -> float:
     """The margin that wins as often as ``margins`` do on average, ``lead`` ahead with
-    the rest of the game normal noise of ``spread``."""
+    the rest of the game normal noise of ``spread``; with ``left``, the share of that
+    spread still to come after each continuation: those that played the game out (0)
+    win, draw or lose for sure, the others share the noise their average share leaves."""
+    if left is not None:
+        open_ended = [rest for rest in left if rest > 0]
+        if len(open_ended) < len(left):
+            share = sum(open_ended) / len(open_ended) if open_ended else 1.0
+            noise = spread * share
+            chance = sum(
+                _NORMAL.cdf((lead + x) / noise) if rest > 0 else _settled(lead + x)
+                for x, rest in zip(margins, left, strict=True)
+            ) / len(margins)
+            return _given_back(chance, margins, lead, noise)
+        if open_ended:
+            spread *= sum(open_ended) / len(open_ended)
     chance = sum(_NORMAL.cdf((lead + x) / spread) for x in margins) / len(margins)
+    return _given_back(chance, margins, lead, spread)
+
+
+def _given_back(chance: float, margins: Sequence[float], lead: float, spread: float) -> float:
+    """The sure margin ``lead`` ahead that wins with ``chance`` under ``spread``'s noise
+    (the average margin when the game is won or lost whatever)."""
     if not SETTLED < chance < 1 - SETTLED:  # won or lost whatever: play for the margin
         return sum(margins) / len(margins)
     return spread * _NORMAL.inv_cdf(chance) - lead
+
+
+def _settled(final_margin: float) -> float:
+    """A played-out game's result as a chance of winning: 1, a draw 0.5, or 0."""
+    return 1.0 if final_margin > 0 else 0.5 if final_margin == 0 else 0.0
 
 
 def _turn(variant: Variant, board: Board, hand: list[int], searched: bool) -> int:

@@ -38,7 +38,14 @@ from .evaluation import (
 from .inference import holding_chances, infer_opponent
 from .leaves import judge
 from .search import TurnPlan
-from .simulation import ENDGAME_NODES, Cap, EndgameSearch, greedy_turn, simulate
+from .simulation import (
+    ENDGAME_NODES,
+    SPREAD_PER_TOKEN,
+    Cap,
+    EndgameSearch,
+    greedy_turn,
+    simulate,
+)
 
 __all__ = [
     "DEFAULT_CAP_MS",
@@ -223,10 +230,6 @@ take (a turn's p95 is ~100 ms compiled), so it bites only on a machine in troubl
 BUDGET_MS_IS_CAP = -1
 """``budget_ms``'s default: not given, ``cap_ms`` rules (see :class:`ExpertBot`)."""
 
-
-SPREAD_PER_TOKEN = 40.0
-"""How much the final margin of a classic game spreads per square root of the tokens
-still to play (~400 points over a whole game's ~106: issue 16)."""
 
 MAX_PLIES = 12
 """The most turns the expert's simulations may play after a candidate (``plies``)."""
