@@ -169,3 +169,29 @@ def test_where_the_ladder_says_one_player_the_games_are_the_same(game: str) -> N
         assert master.record is not None and strong.record is not None
         assert master.scores == strong.scores
         assert master.record["actions"] == strong.record["actions"]
+
+
+def test_the_end_blend_weighs_only_continuations_played_out() -> None:
+    """``end_blend`` (issue 35): once every candidate's continuations are played out to
+    the end (``even_horizon``, the bag at most ``to_end``), the simulations weigh
+    ``end_blend`` against the static estimate instead of ``blend``; before that,
+    ``blend`` rules. On a late turn where the two weights choose apart (seed 43, a
+    strong-versus-strong game: 6 tokens in the bag)."""
+    game = new_game("classic", ["a", "b"], seed=43)
+    bots = [get_bot("strong", 43), get_bot("strong", 44)]
+    while True:
+        view = game.view(game.to_move, explained=False)
+        if not view.turn_placements and 0 < view.bag_size <= 8:
+            break
+        game.apply(bots[game.to_move].act(view))
+    quick = "expert:even_horizon=true,samples=16,cap_ms=none"
+
+    def chosen(settings: str) -> object:
+        return get_bot(f"{quick},{settings}", 3).act(view)
+
+    whole, half = chosen("to_end=8,blend=1"), chosen("to_end=8,blend=0.5")
+    assert whole != half
+    assert chosen("to_end=8,end_blend=1") == whole
+    assert chosen(f"to_end={view.bag_size - 1},end_blend=1") == chosen(
+        f"to_end={view.bag_size - 1}"
+    )

@@ -266,6 +266,7 @@ class ExpertBot(PlanningBot):
         plies: int = 2,
         to_end: int = -1,
         even_horizon: bool = False,
+        end_blend: float = -1.0,
         win_chance: bool = False,
         exchanges: int = 2,
         cap_ms: int | None = DEFAULT_CAP_MS,
@@ -300,7 +301,9 @@ class ExpertBot(PlanningBot):
         ``final_leave`` adds the value of the tokens left after its last simulated turn;
         ``to_end`` plays the continuations out to the game's end once the bag holds
         that many tokens or fewer after the candidate (-1: never), or at the turn's start
-        with ``even_horizon`` (every candidate then has the same horizon); ``win_chance``
+        with ``even_horizon`` (every candidate then has the same horizon), where
+        ``end_blend`` (0 to 1; -1: ``blend``) weighs the played-out continuations
+        against the static estimate instead of ``blend``; ``win_chance``
         judges the continuations by the chance of winning they leave, the score so far
         and :data:`SPREAD_PER_TOKEN` counted, rather than by their average margin. The
         defaults are measured on tuning seeds (issue 16: the README's ladder)."""
@@ -332,6 +335,9 @@ class ExpertBot(PlanningBot):
         self.endgame_nodes = endgame_nodes
         self.candidates = candidates
         self.blend = blend
+        if not (end_blend == -1.0 or 0.0 <= end_blend <= 1.0):
+            raise ValueError(f"end_blend={end_blend}: expected 0 to 1, or -1 (blend's)")
+        self.end_blend = end_blend
         self.nodes = nodes
 
     @classmethod
@@ -392,7 +398,10 @@ class ExpertBot(PlanningBot):
         else:
             # Blend the two judges of a turn (each counting its points): the strong
             # player's static estimate and the simulated continuations' average.
-            offsets = [(1 - self.blend) * equity for equity in static]
+            blend = self.blend
+            if self.end_blend >= 0 and self.even_horizon and 0 <= view.bag_size <= self.to_end:
+                blend = self.end_blend  # every continuation is played out to the end
+            offsets = [(1 - blend) * equity for equity in static]
             simulated = simulate(
                 variant,
                 board,
@@ -408,14 +417,14 @@ class ExpertBot(PlanningBot):
                 searched_own=self.searched_own,
                 prior=prior,
                 offsets=offsets if self.race else None,
-                weight=self.blend,
+                weight=blend,
                 leaves=leaves if self.final_leave else None,
                 plies=self.plies,
                 to_end=self.to_end if self.to_end >= 0 else None,
                 even_horizon=self.even_horizon,
                 risk=self._risk(view, variant) if self.win_chance else None,
             )
-            scores = [o + self.blend * sim for o, sim in zip(offsets, simulated, strict=True)]
+            scores = [o + blend * sim for o, sim in zip(offsets, simulated, strict=True)]
         best = max(range(len(scores)), key=lambda i: (scores[i], -i))
         return shortlist[best]
 
