@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from mathable.ai.arena import play_game
+
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "run.py"
 
 
@@ -165,3 +167,25 @@ def test_instructions_reads_callgrinds_count_and_refuses_a_report_without_one() 
     with pytest.raises(ValueError, match="Collected"):
         counting.collected("==1== Events : Ir\n")
     assert counting.actions("greedy", 30_000, 30_002) > 100  # two whole games
+
+
+def test_the_phases_of_a_margin_sum_to_the_final_margin() -> None:
+    """``phases.py`` (issue 35): a level's gains between bag sizes, read from arena
+    records, sum game by game to its final margin; a phase no turn start reaches (the
+    bag never at or below its mark) gains nothing; the level must be one of the two."""
+    phases = load_module(SCRIPT.parent / "phases.py", "bench_phases")
+    gains = []
+    for seed in (30_000, 30_001):
+        result = play_game(["greedy", "strong"], "classic", seed, keep_record=True)
+        assert result.record is not None
+        split = phases.phase_gains(result.record, "strong")
+        final = result.scores[1] - result.scores[0]
+        assert len(split) == len(phases.MARKS) + 1 and sum(split) == final
+        assert phases.phase_gains(result.record, "greedy") == [-g for g in split]
+        assert phases.phase_gains(result.record, "strong", marks=(200, 0))[0] == 0
+        gains.append(split)
+    summary = phases.summary(gains)
+    assert summary["games"] == 2
+    assert summary["final_margin"] == pytest.approx(sum(map(sum, gains)) / 2, abs=0.05)
+    with pytest.raises(ValueError, match="not one of"):
+        phases.phase_gains(result.record, "expert")
