@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pytest
@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from mathable.ai import get_bot
 from mathable.ai.base import board_from_view
 from mathable.ai.evaluation import rank_plans
-from mathable.ai.inference import RackPrior, deal, infer_opponent
+from mathable.ai.inference import FITS_WEIGHT, RackPrior, deal, infer_opponent
 from mathable.ai.search import TurnPlan
 from mathable.ai.simulation import RACE_FROM, _still_racing, _sure_margin, simulate
 from mathable.games.board.board import Board
@@ -42,6 +42,9 @@ def test_what_a_strong_opponent_kept_fits_nowhere() -> None:
                     theirs = game.rack(1 - seat)
                     fitting_nowhere = [v for v in theirs if v not in prior.fits]
                     assert len(fitting_nowhere) >= prior.kept, (seed, view.turns[-1])
+                    assert prior.fits_weight == FITS_WEIGHT
+                    weighed = infer_opponent(view, variant, board, fits_weight=0.004)
+                    assert weighed == replace(prior, fits_weight=0.004)
                     checked += 1
             game.apply(bots[seat].act(view))
     assert checked > 100

@@ -236,6 +236,8 @@ def test_the_arena_reports_the_paired_margin_in_json() -> None:
     # A value its level refuses is told before any game, not as an internal error.
     for spec, reason in (
         ("expert:plies=99", "plies=99: expected 0 to 12"),
+        ("master:end_blend=2", "end_blend=2.0: expected 0 to 1, or -1 (blend's)"),
+        ("expert:fits_weight=-0.5", "fits_weight=-0.5: expected 0 to 1"),
         ("strong:leaves=foo", "leaves=foo: expected one of learned, to-the-end, hand, none"),
     ):
         refused = CliRunner().invoke(app, ["arena", "gentle", spec])

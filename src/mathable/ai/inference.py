@@ -28,7 +28,10 @@ from mathable.games.board.view import BoardView
 
 FITS_WEIGHT = 0.1
 """How likely a kept token is to be a value that fits somewhere, against one that does
-not (the chance that a player stopped a turn it could have gone on with)."""
+not (the chance that a player stopped a turn it could have gone on with). Computers stop
+far less often: over 200 games of the master against the expert (2026-11-30) 40 of
+6,406 tokens kept after a turn of placements fit somewhere, while 59% of the unseen
+tokens did, a weight of ~0.004 (``expert:fits_weight=``)."""
 
 
 @dataclass(frozen=True)
@@ -42,11 +45,14 @@ class RackPrior:
     fits_weight: float = FITS_WEIGHT
 
 
-def infer_opponent(view: BoardView, variant: Variant, board: Board) -> RackPrior | None:
+def infer_opponent(
+    view: BoardView, variant: Variant, board: Board, fits_weight: float = FITS_WEIGHT
+) -> RackPrior | None:
     """The prior on the opponent's rack at a two-player board game's turn, from its last
     turn (None: nothing to infer: more players, no turn yet, the bag empty, where the
     rack is known, or a turn cut short by a challenge). ``board`` holds the view's
-    tokens; it is not changed."""
+    tokens; it is not changed. ``fits_weight``: the prior's weight of a kept value that
+    fits somewhere (:data:`FITS_WEIGHT`)."""
     if len(view.players) != 2 or view.seat is None or not view.turns or not view.bag_size:
         return None
     last = view.turns[-1]
@@ -69,7 +75,7 @@ def infer_opponent(view: BoardView, variant: Variant, board: Board) -> RackPrior
         initial = {c: v for c, v in enumerate(view.board) if v != EMPTY and c not in mine}
         board = variant.new_board(initial)
     fits = frozenset(v for v, n in view.unseen.items() if n and variant.legal_cells(board, v))
-    return RackPrior(kept, fits)
+    return RackPrior(kept, fits, fits_weight)
 
 
 def deal(

@@ -10,6 +10,7 @@ safety cap is wider, as its turns take longer (0.3-2 s: docs/computer-players.md
 
 from __future__ import annotations
 
+from .inference import FITS_WEIGHT
 from .simulation import ENDGAME_NODES
 from .strong import BUDGET_MS_IS_CAP, DEFAULT_NODES, ExpertBot
 
@@ -53,6 +54,7 @@ class MasterBot(ExpertBot):
         to_end: int = MASTER_TO_END,
         even_horizon: bool = False,
         end_blend: float = -1.0,
+        fits_weight: float = FITS_WEIGHT,
         win_chance: bool = False,
         exchanges: int = 4,
         cap_ms: int | None = MASTER_CAP_MS,
@@ -79,6 +81,7 @@ class MasterBot(ExpertBot):
             to_end=to_end,
             even_horizon=even_horizon,
             end_blend=end_blend,
+            fits_weight=fits_weight,
             win_chance=win_chance,
             exchanges=exchanges,
             cap_ms=cap_ms,

@@ -35,7 +35,7 @@ from .evaluation import (
     leave_value,
     rank_plans,
 )
-from .inference import holding_chances, infer_opponent
+from .inference import FITS_WEIGHT, holding_chances, infer_opponent
 from .leaves import judge
 from .search import TurnPlan
 from .simulation import (
@@ -267,6 +267,7 @@ class ExpertBot(PlanningBot):
         to_end: int = -1,
         even_horizon: bool = False,
         end_blend: float = -1.0,
+        fits_weight: float = FITS_WEIGHT,
         win_chance: bool = False,
         exchanges: int = 2,
         cap_ms: int | None = DEFAULT_CAP_MS,
@@ -285,7 +286,8 @@ class ExpertBot(PlanningBot):
         they open judged; ``blend`` is the weight of the simulations against that
         estimate; ``infer`` samples the opponent's rack from what its last turn kept
         (:mod:`.inference`) rather than from all the unseen tokens alike, and weighs
-        the threats of the shortlist so too; ``race`` drops a candidate from the
+        the threats of the shortlist so too, a kept value that fits somewhere weighing
+        ``fits_weight``; ``race`` drops a candidate from the
         simulations once it is clearly behind (:func:`~.simulation.simulate`);
         ``searched_reply`` simulates the opponent's reply by the exact search rather
         than greedily, ``searched_own`` its own next turn; ``nodes`` bounds each exact
@@ -320,6 +322,9 @@ class ExpertBot(PlanningBot):
             raise ValueError(f"exchanges={exchanges}: expected 0 or more")
         self.exchanges = exchanges
         self.infer = infer
+        if not 0.0 <= fits_weight <= 1.0:
+            raise ValueError(f"fits_weight={fits_weight}: expected 0 to 1")
+        self.fits_weight = fits_weight
         self.race = race
         self.searched_reply = searched_reply
         self.searched_own = searched_own
@@ -365,7 +370,7 @@ class ExpertBot(PlanningBot):
 
     def _judged(self, view: BoardView, variant: Variant, board: Board, cap: Cap) -> TurnPlan | None:
         """The turn chosen from ``view`` (as :meth:`choose`), ``cap`` its safety cap."""
-        prior = infer_opponent(view, variant, board) if self.infer else None
+        prior = infer_opponent(view, variant, board, self.fits_weight) if self.infer else None
         leaves = judge(self.leaves, variant.name, variant.rack_size)
         chances = (
             holding_chances(prior, view.unseen, variant.rack_size) if prior is not None else None
