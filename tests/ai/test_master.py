@@ -24,6 +24,7 @@ from mathable.ai.arena import REPORTING_SEEDS_FROM, play_game
 from mathable.ai.ladder import Rung, matches, play, same_player, table
 from mathable.ai.master import MASTER_TO_END
 from mathable.cli.app import app
+from mathable.games.board.view import BoardView
 from mathable.games.registry import GAMES, new_game
 
 QUICK_MASTER = "master:samples=6,candidates=4,threat_top=10,exchanges=2,cap_ms=none"
@@ -181,6 +182,7 @@ def test_the_end_blend_weighs_only_continuations_played_out() -> None:
     bots = [get_bot("strong", 43), get_bot("strong", 44)]
     while True:
         view = game.view(game.to_move, explained=False)
+        assert isinstance(view, BoardView)
         if not view.turn_placements and 0 < view.bag_size <= 8:
             break
         game.apply(bots[game.to_move].act(view))
