@@ -217,25 +217,15 @@ def _sure_margin(
     the rest of the game normal noise of ``spread``; with ``left``, the share of that
     spread still to come after each continuation: those that played the game out (0)
     win, draw or lose for sure, the others share the noise their average share leaves."""
-    if left is not None:
+    if left is None:
+        chance = sum(_NORMAL.cdf((lead + x) / spread) for x in margins) / len(margins)
+    else:
         open_ended = [rest for rest in left if rest > 0]
-        if len(open_ended) < len(left):
-            share = sum(open_ended) / len(open_ended) if open_ended else 1.0
-            noise = spread * share
-            chance = sum(
-                _NORMAL.cdf((lead + x) / noise) if rest > 0 else _settled(lead + x)
-                for x, rest in zip(margins, left, strict=True)
-            ) / len(margins)
-            return _given_back(chance, margins, lead, noise)
-        if open_ended:
-            spread *= sum(open_ended) / len(open_ended)
-    chance = sum(_NORMAL.cdf((lead + x) / spread) for x in margins) / len(margins)
-    return _given_back(chance, margins, lead, spread)
-
-
-def _given_back(chance: float, margins: Sequence[float], lead: float, spread: float) -> float:
-    """The sure margin ``lead`` ahead that wins with ``chance`` under ``spread``'s noise
-    (the average margin when the game is won or lost whatever)."""
+        spread *= sum(open_ended) / len(open_ended) if open_ended else 1.0
+        chance = sum(
+            _NORMAL.cdf((lead + x) / spread) if rest > 0 else _settled(lead + x)
+            for x, rest in zip(margins, left, strict=True)
+        ) / len(margins)
     if not SETTLED < chance < 1 - SETTLED:  # won or lost whatever: play for the margin
         return sum(margins) / len(margins)
     return spread * _NORMAL.inv_cdf(chance) - lead

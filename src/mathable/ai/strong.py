@@ -404,7 +404,7 @@ class ExpertBot(PlanningBot):
             # Blend the two judges of a turn (each counting its points): the strong
             # player's static estimate and the simulated continuations' average.
             blend = self.blend
-            if self.end_blend >= 0 and self.even_horizon and 0 <= view.bag_size <= self.to_end:
+            if self.end_blend >= 0 and self.even_horizon and view.bag_size <= self.to_end:
                 blend = self.end_blend  # every continuation is played out to the end
             offsets = [(1 - blend) * equity for equity in static]
             simulated = simulate(
