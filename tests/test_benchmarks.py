@@ -189,3 +189,29 @@ def test_the_phases_of_a_margin_sum_to_the_final_margin() -> None:
     assert summary["final_margin"] == pytest.approx(sum(map(sum, gains)) / 2, abs=0.05)
     with pytest.raises(ValueError, match="not one of"):
         phases.phase_gains(result.record, "expert")
+
+
+def test_a_duel_from_late_positions_plays_both_seatings_and_swaps_symmetrically() -> None:
+    """``duel.py`` (issue 35): from each record's first turn start with the bag at or
+    below the mark, both seatings are played on the same tokens, so A's margins over B
+    are B's over A with the sign flipped; a mark the game never reaches gives nothing."""
+    duel = load_module(SCRIPT.parent / "duel.py", "bench_duel")
+    records = [
+        play_game(["greedy", "strong"], "classic", seed, keep_record=True).record
+        for seed in (30_000, 30_001)
+    ]
+    pairs = []
+    for record in records:
+        game = duel.late_position(record, 10)
+        assert game is not None and game.view(game.to_move, explained=False).bag_size <= 10
+        ahead = duel.duel(record, "strong", "greedy", 10)
+        behind = duel.duel(record, "greedy", "strong", 10)
+        assert ahead is not None and behind is not None
+        assert ahead == [-m for m in reversed(behind)]
+        pairs.append(ahead)
+        assert duel.duel(record, "strong", "greedy", -1) is None
+    summary = duel.summary("strong", "greedy", 10, pairs)
+    assert summary["positions"] == 2
+    assert summary["margin"] == pytest.approx(sum(map(sum, pairs)) / 4, abs=0.01)
+    with pytest.raises(ValueError, match="two players"):
+        duel.late_position({**records[0], "players": ["a", "b", "c"]}, 10)

@@ -11,7 +11,7 @@ safety cap is wider, as its turns take longer (0.3-2 s: docs/computer-players.md
 from __future__ import annotations
 
 from .inference import FITS_WEIGHT
-from .simulation import ENDGAME_NODES
+from .simulation import ENDGAME_NODES, PRE_ENDGAME_NODES, PRE_ENDGAME_SAMPLES
 from .strong import BUDGET_MS_IS_CAP, DEFAULT_NODES, ExpertBot
 
 MASTER_CAP_MS = 20_000
@@ -57,6 +57,9 @@ class MasterBot(ExpertBot):
         fits_weight: float = FITS_WEIGHT,
         win_chance: bool = False,
         exchanges: int = 4,
+        pre_endgame: int = 0,
+        pre_samples: int = PRE_ENDGAME_SAMPLES,
+        pre_nodes: int = PRE_ENDGAME_NODES,
         cap_ms: int | None = MASTER_CAP_MS,
         endgame_nodes: int | None = ENDGAME_NODES,
     ) -> None:
@@ -84,6 +87,9 @@ class MasterBot(ExpertBot):
             fits_weight=fits_weight,
             win_chance=win_chance,
             exchanges=exchanges,
+            pre_endgame=pre_endgame,
+            pre_samples=pre_samples,
+            pre_nodes=pre_nodes,
             cap_ms=cap_ms,
             endgame_nodes=endgame_nodes,
         )

@@ -282,6 +282,52 @@ in pure Python), so this keeps the depth the former 250 ms time budget reached, 
 bounds the rare crowded position as that budget did (issue 35)."""
 
 
+PRE_ENDGAME_SAMPLES = 32
+"""Deals of the unseen tokens the pre-end-game search judges each candidate on."""
+PRE_ENDGAME_NODES = 300
+"""Positions the pre-end-game search may expand on each deal."""
+
+
+def pre_endgame(
+    variant: Variant,
+    board: Board,
+    shortlist: Sequence[TurnPlan],
+    pool: Sequence[int],
+    rack: Sequence[int],
+    rng: random.Random,
+    *,
+    samples: int,
+    node_limit: int,
+    budget: int,
+    max_turns: int,
+    prior: RackPrior | None,
+    deadline: Cap | None,
+) -> list[float]:
+    """The pre-end game (a few tokens left in the bag, two players), as Macondo's
+    pre-end-game solver: on each of ``samples`` deals of the unseen ``pool`` (the
+    opponent's rack as ``prior`` says, the rest the bag in a drawing order) the rest of
+    the game is searched as a game of perfect information (:class:`EndgameSearch`,
+    ``budget`` positions a deal), each side refilling its rack from that bag; a
+    candidate's value is its average margin over the deals. Every candidate is judged
+    alike, to the game's end or the search's horizon (the simulations' greedy
+    continuations play the last turns badly: issue 35)."""
+    size = variant.rack_size
+    totals = [0.0] * len(shortlist)
+    counts = [0] * len(shortlist)
+    for done in range(samples):
+        if done and deadline is not None and deadline.passed():
+            break
+        opponent, bag = deal(pool, size, prior, rng)
+        search = EndgameSearch(variant, board, deadline, node_limit, budget=budget)
+        values = search.root_values(
+            shortlist, tuple(opponent), max_turns, bag=tuple(bag), rack=tuple(rack)
+        )
+        for index, value in enumerate(values):
+            totals[index] += value
+            counts[index] += 1
+    return [t / n if n else -math.inf for t, n in zip(totals, counts, strict=True)]
+
+
 class _OutOfTime(Exception):
     """The end-game search ran out of its budget, in positions or (the safety cap) in
     time: the deeper pass is dropped."""
@@ -317,23 +363,53 @@ class EndgameSearch:
         self.expanded = 0
 
     def root_values(
-        self, shortlist: Sequence[TurnPlan], opponent: tuple[int, ...], max_turns: int = 6
+        self,
+        shortlist: Sequence[TurnPlan],
+        opponent: tuple[int, ...],
+        max_turns: int = 6,
+        bag: tuple[int, ...] = (),
+        rack: tuple[int, ...] = (),
     ) -> list[float]:
         """The margin each candidate leads to, from the deepest look-ahead finished
         within the budget (at least the opponent's exact reply for the first
-        candidate)."""
+        candidate). With a ``bag`` (its tokens in drawing order: one sampled deal of a
+        pre-end game) each side refills its rack from it after a turn, and an exchange
+        among the candidates (no placements, fewer tokens kept than ``rack`` holds)
+        draws first and puts the tokens given at the bag's end."""
         values: list[float] = []
         for turns in range(2, max_turns + 1, 2):
             try:
-                values = [self._after(plan, opponent, turns) for plan in shortlist]
+                values = [self._root(plan, opponent, turns, True, bag, rack) for plan in shortlist]
             except _OutOfTime:
                 break
         if not values:  # not even the first pass: the reply alone, as far as the budget went
             for plan in shortlist:
                 if values and self._spent():
                     break
-                values.append(self._after(plan, opponent, 2, bounded=False))
+                values.append(self._root(plan, opponent, 2, False, bag, rack))
         return values
+
+    def _root(
+        self,
+        plan: TurnPlan,
+        other: tuple[int, ...],
+        turns: int,
+        bounded: bool,
+        bag: tuple[int, ...],
+        rack: tuple[int, ...],
+    ) -> float:
+        """A candidate's margin, an exchange's (C8b) included."""
+        if plan.placements or not bag or len(plan.leave) >= len(rack):
+            return self._after(plan, other, turns, bounded, bag)
+        given = list(rack)
+        for value in plan.leave:
+            given.remove(value)
+        drawn = min(len(given), len(bag))
+        mover = plan.leave + bag[:drawn]
+        if turns <= 1:
+            return 0.5 * (sum(other) - sum(mover))
+        rest = bag[drawn:] + tuple(given)
+        return -self._value(other, mover, turns - 1, -math.inf, math.inf, bounded, rest)
 
     def _spent(self) -> bool:
         """Whether the budget is used up: every position it allows expanded, or the
@@ -343,18 +419,26 @@ class EndgameSearch:
         return self.deadline is not None and self.deadline.passed()
 
     def _after(
-        self, plan: TurnPlan, other: tuple[int, ...], turns: int, bounded: bool = True
+        self,
+        plan: TurnPlan,
+        other: tuple[int, ...],
+        turns: int,
+        bounded: bool = True,
+        bag: tuple[int, ...] = (),
     ) -> float:
-        """The mover's margin after playing ``plan``, ``turns`` turns looked at."""
-        if not plan.leave:  # the mover goes out: the other loses its rack (C11a)
+        """The mover's margin after playing ``plan`` and refilling its rack from
+        ``bag``, ``turns`` turns looked at."""
+        drawn = min(self.variant.rack_size - len(plan.leave), len(bag))
+        mover = plan.leave + bag[:drawn]
+        if not mover:  # the mover goes out: the other loses its rack (C11a)
             return plan.total + sum(other)
         if turns <= 1:
-            return plan.total + 0.5 * (sum(other) - sum(plan.leave))
+            return plan.total + 0.5 * (sum(other) - sum(mover))
         board = self.board
         for cell, value in plan.placements:
             board.place(cell, value)
         try:
-            reply = self._value(other, plan.leave, turns - 1, -math.inf, math.inf, bounded)
+            reply = self._value(other, mover, turns - 1, -math.inf, math.inf, bounded, bag[drawn:])
         finally:
             for _ in plan.placements:
                 board.unplace()
@@ -368,8 +452,10 @@ class EndgameSearch:
         alpha: float,
         beta: float,
         bounded: bool,
+        bag: tuple[int, ...] = (),
     ) -> float:
-        """The best margin for the side to move holding ``mover``."""
+        """The best margin for the side to move holding ``mover``, ``bag`` still to
+        draw from."""
         if bounded and self._spent():
             raise _OutOfTime
         self.expanded += 1
@@ -385,7 +471,7 @@ class EndgameSearch:
                 )
                 if p.placements
             ),
-            key=lambda p: p.total + (left_over if not p.leave else -0.5 * sum(p.leave)),
+            key=lambda p: p.total + (left_over if not p.leave and not bag else -0.5 * sum(p.leave)),
             reverse=True,
         )[: self.width]
         if not plans:
@@ -393,10 +479,10 @@ class EndgameSearch:
                 return float(sum(other) - sum(mover))
             if turns <= 1:
                 return 0.5 * (sum(other) - sum(mover))
-            return -self._value(other, mover, turns - 1, -beta, -alpha, bounded)  # a pass
+            return -self._value(other, mover, turns - 1, -beta, -alpha, bounded, bag)  # a pass
         best = -math.inf
         for plan in plans:
-            value = self._after(plan, other, turns, bounded)
+            value = self._after(plan, other, turns, bounded, bag)
             if value > best:
                 best = value
                 alpha = max(alpha, value)

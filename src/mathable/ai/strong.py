@@ -40,10 +40,14 @@ from .leaves import judge
 from .search import TurnPlan
 from .simulation import (
     ENDGAME_NODES,
+    PRE_ENDGAME_NODES,
+    PRE_ENDGAME_SAMPLES,
+    REPLY_NODES,
     SPREAD_PER_TOKEN,
     Cap,
     EndgameSearch,
     greedy_turn,
+    pre_endgame,
     simulate,
 )
 
@@ -270,6 +274,9 @@ class ExpertBot(PlanningBot):
         fits_weight: float = FITS_WEIGHT,
         win_chance: bool = False,
         exchanges: int = 2,
+        pre_endgame: int = 0,
+        pre_samples: int = PRE_ENDGAME_SAMPLES,
+        pre_nodes: int = PRE_ENDGAME_NODES,
         cap_ms: int | None = DEFAULT_CAP_MS,
         endgame_nodes: int | None = ENDGAME_NODES,
     ) -> None:
@@ -307,7 +314,10 @@ class ExpertBot(PlanningBot):
         ``end_blend`` (0 to 1; -1: ``blend``) weighs the played-out continuations
         against the static estimate instead of ``blend``; ``win_chance``
         judges the continuations by the chance of winning they leave, the score so far
-        and :data:`SPREAD_PER_TOKEN` counted, rather than by their average margin. The
+        and :data:`SPREAD_PER_TOKEN` counted, rather than by their average margin;
+        ``pre_endgame`` (0: never) searches the rest of the game, two players, when the
+        bag holds 1 to that many tokens: on ``pre_samples`` deals of the unseen tokens,
+        ``pre_nodes`` positions each (:func:`~.simulation.pre_endgame`). The
         defaults are measured on tuning seeds (issue 16: the README's ladder)."""
         super().__init__(seed)
         if not 0 <= plies <= MAX_PLIES:
@@ -321,6 +331,14 @@ class ExpertBot(PlanningBot):
         if exchanges < 0:
             raise ValueError(f"exchanges={exchanges}: expected 0 or more")
         self.exchanges = exchanges
+        if pre_endgame < 0 or pre_samples < 1 or pre_nodes < 1:
+            raise ValueError(
+                f"pre_endgame={pre_endgame}, pre_samples={pre_samples}, pre_nodes={pre_nodes}:"
+                " expected 0 or more, 1 or more, 1 or more"
+            )
+        self.pre_endgame = pre_endgame
+        self.pre_samples = pre_samples
+        self.pre_nodes = pre_nodes
         self.infer = infer
         if not 0.0 <= fits_weight <= 1.0:
             raise ValueError(f"fits_weight={fits_weight}: expected 0 to 1")
@@ -400,6 +418,21 @@ class ExpertBot(PlanningBot):
             # by the exact reply, deeper while the budget lasts.
             search = EndgameSearch(variant, board, cap, self.nodes, budget=self.endgame_nodes)
             scores = search.root_values(shortlist, tuple(pool), self.endgame_turns)
+        elif view.bag_size <= self.pre_endgame and len(view.players) == 2:
+            scores = pre_endgame(
+                variant,
+                board,
+                shortlist,
+                pool,
+                view.rack,
+                self.chance(view, at=(view.board, sorted(view.rack))),
+                samples=self.pre_samples,
+                node_limit=REPLY_NODES,
+                budget=self.pre_nodes,
+                max_turns=self.endgame_turns,
+                prior=prior,
+                deadline=cap,
+            )
         else:
             # Blend the two judges of a turn (each counting its points): the strong
             # player's static estimate and the simulated continuations' average.
