@@ -196,10 +196,11 @@ def test_a_duel_from_late_positions_plays_both_seatings_and_swaps_symmetrically(
     below the mark, both seatings are played on the same tokens, so A's margins over B
     are B's over A with the sign flipped; a mark the game never reaches gives nothing."""
     duel = load_module(SCRIPT.parent / "duel.py", "bench_duel")
-    records = [
-        play_game(["greedy", "strong"], "classic", seed, keep_record=True).record
-        for seed in (30_000, 30_001)
-    ]
+    records: list[dict[str, Any]] = []
+    for seed in (30_000, 30_001):
+        record = play_game(["greedy", "strong"], "classic", seed, keep_record=True).record
+        assert record is not None
+        records.append(record)
     pairs = []
     for record in records:
         game = duel.late_position(record, 10)
