@@ -22,12 +22,14 @@ from mathable.ai import (
 )
 from mathable.ai.arena import REPORTING_SEEDS_FROM, play_game
 from mathable.ai.ladder import Rung, matches, play, same_player, table
-from mathable.ai.master import MASTER_TO_END
+from mathable.ai.master import MASTER_PRE_ENDGAME, MASTER_TO_END
 from mathable.cli.app import app
 from mathable.games.board.view import BoardView
 from mathable.games.registry import GAMES, new_game
 
-QUICK_MASTER = "master:samples=6,candidates=4,threat_top=10,exchanges=2,cap_ms=none"
+QUICK_MASTER = (
+    "master:samples=6,candidates=4,threat_top=10,exchanges=2,pre_samples=2,pre_nodes=60,cap_ms=none"
+)
 """The master with a short budget for tests, and no clock in its decisions."""
 
 
@@ -49,6 +51,42 @@ def test_the_master_plays_its_late_continuations_out_to_the_end_and_the_expert_d
     assert master.to_end == MASTER_TO_END > 0 > expert.to_end
 
 
+def test_the_master_searches_the_pre_end_game_and_the_expert_does_not() -> None:
+    """``pre_endgame``: measured from the tuning deals' late positions in classic
+    (docs/computer-players.md); a setting out of range is refused with its name."""
+    assert MasterBot(1).pre_endgame == MASTER_PRE_ENDGAME > 0 == ExpertBot(1).pre_endgame
+    for wrong in ("pre_endgame=-1", "pre_samples=0", "pre_nodes=0"):
+        with pytest.raises(ValueError, match=wrong):
+            get_bot(f"master:{wrong}")
+
+
+def test_the_pre_end_game_search_decides_only_with_its_few_tokens_in_the_bag() -> None:
+    """With 1 to ``pre_endgame`` tokens in the bag the pre-end-game search chooses the
+    turn; one token more, and the master chooses as without it (the simulations).
+    Positions from greedy games, each with 1 to 3 tokens in the bag."""
+    quick = "master:samples=8,candidates=6,threat_top=12,pre_samples=3,pre_nodes=200,cap_ms=none"
+    apart, positions, seed = 0, 0, 60
+    while positions < 6:
+        seed += 1
+        game = new_game("classic", ["a", "b"], seed=seed)
+        greedy = [get_bot("greedy", seed), get_bot("greedy", seed + 1)]
+        while not game.is_over:
+            view = game.view(game.to_move, explained=False)
+            assert isinstance(view, BoardView)
+            if 0 < view.bag_size <= 3 and not view.turn_placements:
+                break
+            game.apply(greedy[game.to_move].act(view))
+        else:
+            continue  # the bag went from more than 3 to none in one turn
+        positions += 1
+        simulated = get_bot(f"{quick},pre_endgame=0", seed).act(view)
+        assert get_bot(f"{quick},pre_endgame={view.bag_size - 1}", seed).act(view) == simulated
+        searched = get_bot(f"{quick},pre_endgame={view.bag_size}", seed).act(view)
+        assert get_bot(f"{quick},pre_endgame={view.bag_size}", seed).act(view) == searched
+        apart += searched != simulated
+    assert apart >= 1
+
+
 def test_the_masters_settings_parse_as_the_experts() -> None:
     level, settings = parse_spec(QUICK_MASTER)
     assert level == "master" and settings == {
@@ -56,6 +94,8 @@ def test_the_masters_settings_parse_as_the_experts() -> None:
         "candidates": 4,
         "threat_top": 10,
         "exchanges": 2,
+        "pre_samples": 2,
+        "pre_nodes": 60,
         "cap_ms": None,
     }
     bot = get_bot(QUICK_MASTER, 3)

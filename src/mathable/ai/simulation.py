@@ -282,10 +282,13 @@ in pure Python), so this keeps the depth the former 250 ms time budget reached, 
 bounds the rare crowded position as that budget did (issue 35)."""
 
 
-PRE_ENDGAME_SAMPLES = 32
-"""Deals of the unseen tokens the pre-end-game search judges each candidate on."""
-PRE_ENDGAME_NODES = 300
-"""Positions the pre-end-game search may expand on each deal."""
+PRE_ENDGAME_SAMPLES = 8
+"""Deals of the unseen tokens the pre-end-game search judges each candidate on (from
+the bag's 4 tokens, the master with 8 and with 16 gained alike, 48 no more than 16 with
+300 positions: docs/computer-players.md)."""
+PRE_ENDGAME_NODES = 1_000
+"""Positions the pre-end-game search may expand on each deal (300 gained a third as
+much as 1,000, 3,000 no more)."""
 
 
 def pre_endgame(
