@@ -22,7 +22,7 @@ from mathable.ai import (
 )
 from mathable.ai.arena import REPORTING_SEEDS_FROM, play_game
 from mathable.ai.ladder import Rung, matches, play, same_player, table
-from mathable.ai.master import MASTER_PRE_ENDGAME, MASTER_TO_END
+from mathable.ai.master import MASTER_TO_END
 from mathable.cli.app import app
 from mathable.games.board.view import BoardView
 from mathable.games.registry import GAMES, new_game
@@ -51,10 +51,11 @@ def test_the_master_plays_its_late_continuations_out_to_the_end_and_the_expert_d
     assert master.to_end == MASTER_TO_END > 0 > expert.to_end
 
 
-def test_the_master_searches_the_pre_end_game_and_the_expert_does_not() -> None:
-    """``pre_endgame``: measured from the tuning deals' late positions in classic
-    (docs/computer-players.md); a setting out of range is refused with its name."""
-    assert MasterBot(1).pre_endgame == MASTER_PRE_ENDGAME > 0 == ExpertBot(1).pre_endgame
+def test_the_pre_end_game_is_a_setting_refused_out_of_range() -> None:
+    """``pre_endgame`` (off by default: it gained on tuning deals, not on held-out ones,
+    docs/computer-players.md); a setting out of range is refused with its name."""
+    assert MasterBot(1).pre_endgame == 0 == ExpertBot(1).pre_endgame
+    assert get_bot("master:pre_endgame=4", 1).pre_endgame == 4  # type: ignore[attr-defined]
     for wrong in ("pre_endgame=-1", "pre_samples=0", "pre_nodes=0"):
         with pytest.raises(ValueError, match=wrong):
             get_bot(f"master:{wrong}")

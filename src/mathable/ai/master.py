@@ -3,9 +3,7 @@
 As Macondo's longer simulations: more continuations (``samples``), a wider shortlist
 (``candidates``, from more turns whose threat is judged: ``threat_top``) and more
 exchanges simulated beside the placements; late in the game its continuations are
-played out to the end (``to_end``: :data:`MASTER_TO_END`), and with a few tokens left in
-the bag it searches the rest of the game on sampled deals (``pre_endgame``:
-:data:`MASTER_PRE_ENDGAME`). Every budget is a count, so the master
+played out to the end (``to_end``: :data:`MASTER_TO_END`). Every budget is a count, so the master
 decides from its seed and the view alone, as the expert does (issue 35); its wall-clock
 safety cap is wider, as its turns take longer (0.3-2 s: docs/computer-players.md).
 """
@@ -27,14 +25,6 @@ included, once the bag holds this many tokens or fewer after the candidate turn
 (``to_end``; the expert's continuations stop after two turns): better than the expert in classic on
 tuning and on held-out deals, even in Junior, worse from 20 tokens (the figures:
 docs/computer-players.md, the master)."""
-
-
-MASTER_PRE_ENDGAME = 4
-"""With 1 to this many tokens in the bag (two players) the master searches the rest of
-the game on sampled deals of the unseen tokens instead of simulating it
-(:func:`~.simulation.pre_endgame`): from the tuning deals' first turn with 4 or fewer,
-+8.3 points a game over the master without it in classic, +0.5 in Junior; from 7, no
-more (docs/computer-players.md)."""
 
 
 class MasterBot(ExpertBot):
@@ -67,7 +57,7 @@ class MasterBot(ExpertBot):
         fits_weight: float = FITS_WEIGHT,
         win_chance: bool = False,
         exchanges: int = 4,
-        pre_endgame: int = MASTER_PRE_ENDGAME,
+        pre_endgame: int = 0,
         pre_samples: int = PRE_ENDGAME_SAMPLES,
         pre_nodes: int = PRE_ENDGAME_NODES,
         cap_ms: int | None = MASTER_CAP_MS,
