@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 
 from mathable.ai import get_bot
 from mathable.ai.base import board_from_view
@@ -15,22 +16,27 @@ from mathable.games.board.view import BoardView
 from mathable.games.registry import new_game
 
 
-def endgame_positions(count: int) -> list[BoardView]:
-    """Turn starts with the bag empty and both racks holding tokens, from greedy games."""
+def turn_starts(count: int, seed: int, wanted: Callable[[BoardView], bool]) -> list[BoardView]:
+    """The first turn start ``wanted`` of each greedy game from ``seed`` on (a game
+    that never reaches one is skipped), ``count`` of them."""
     found: list[BoardView] = []
-    seed = 300
     while len(found) < count:
         game = new_game("classic", ["a", "b"], seed=seed)
         bots = [get_bot("greedy", seed), get_bot("greedy", seed + 1)]
         while not game.is_over:
             view = game.view(game.to_move)
             assert isinstance(view, BoardView)
-            if view.bag_size == 0 and not view.turn_placements and all(view.rack_sizes):
+            if not view.turn_placements and wanted(view):
                 found.append(view)
                 break
             game.apply(bots[game.to_move].act(view))
         seed += 1
     return found
+
+
+def endgame_positions(count: int) -> list[BoardView]:
+    """Turn starts with the bag empty and both racks holding tokens, from greedy games."""
+    return turn_starts(count, 300, lambda view: view.bag_size == 0 and all(view.rack_sizes))
 
 
 def brute_reply_value(
@@ -105,20 +111,7 @@ def test_going_out_wins_the_opponents_rack_and_deeper_search_stays_in_bounds() -
 
 def pre_endgame_positions(count: int) -> list[BoardView]:
     """Turn starts with 1 to 3 tokens in the bag, from greedy games."""
-    found: list[BoardView] = []
-    seed = 400
-    while len(found) < count:
-        game = new_game("classic", ["a", "b"], seed=seed)
-        bots = [get_bot("greedy", seed), get_bot("greedy", seed + 1)]
-        while not game.is_over:
-            view = game.view(game.to_move)
-            assert isinstance(view, BoardView)
-            if 1 <= view.bag_size <= 3 and not view.turn_placements:
-                found.append(view)
-                break
-            game.apply(bots[game.to_move].act(view))
-        seed += 1
-    return found
+    return turn_starts(count, 400, lambda view: 1 <= view.bag_size <= 3)
 
 
 def brute_value_with_bag(
