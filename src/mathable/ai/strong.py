@@ -413,6 +413,9 @@ class ExpertBot(PlanningBot):
         pool = [v for v, n in view.unseen.items() for _ in range(n)]
         if not pool:
             return shortlist[0]
+        # Seeded by the planning point alone: a resumed plan (PlanningBot) deals the
+        # same samples as the kept one did.
+        rng = self.chance(view, at=(view.board, sorted(view.rack)))
         if view.bag_size == 0 and len(view.players) == 2:
             # The opponent's rack is known: judge the candidates, best static first,
             # by the exact reply, deeper while the budget lasts.
@@ -425,7 +428,7 @@ class ExpertBot(PlanningBot):
                 shortlist,
                 pool,
                 view.rack,
-                self.chance(view, at=(view.board, sorted(view.rack))),
+                rng,
                 samples=self.pre_samples,
                 node_limit=REPLY_NODES,
                 budget=self.pre_nodes,
@@ -446,9 +449,7 @@ class ExpertBot(PlanningBot):
                 view.bag_size,
                 shortlist,
                 pool,
-                # Seeded by the planning point alone: a resumed plan (PlanningBot) sees
-                # the same samples as the kept one did.
-                self.chance(view, at=(view.board, sorted(view.rack))),
+                rng,
                 samples=self.samples,
                 deadline=cap,
                 searched_reply=self.searched_reply,
