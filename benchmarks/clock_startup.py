@@ -33,11 +33,13 @@ CLOCK = {"minutes": 90, "increment": 0}
 
 
 def build(path: str, finished: int, running: int, moves: int) -> None:
-    from mathable.web.infra.store import EventStore
+    from mathable.web.infra.store import EventStore, StoredSeat
     from mathable.web.infra.workers import replay
 
     store = EventStore(f"sqlite:///{path}")
-    seats = [{"name": n, "bot": None, "token_hash": None, "invite_hash": None} for n in "AB"]
+    seats: list[StoredSeat] = [
+        {"name": n, "bot": None, "token_hash": None, "invite_hash": None} for n in "AB"
+    ]
     names = [s["name"] for s in seats]
     now = time.time()
     for number in range(finished + running):
@@ -83,7 +85,9 @@ def measure(path: str) -> dict[str, Any]:
             waited = time.monotonic() + 600
             while time.monotonic() < waited:
                 resuming = service._resuming
-                if resuming is not None and client.portal.call(resuming.done):
+                portal = client.portal
+                assert portal is not None  # the client's portal is open inside its ``with``
+                if resuming is not None and portal.call(resuming.done):
                     break
                 time.sleep(0.01)
             seconds = time.perf_counter() - start
@@ -105,12 +109,14 @@ def measure(path: str) -> dict[str, Any]:
 def presence_poll(url: str, games: int, repeats: int = 50) -> dict[str, Any]:
     """The cost of one presence poll (:mod:`mathable.web.rounds.presence`): the rows of ``games``
     watched games, two seats each, read in one go; and of one heartbeat."""
-    from mathable.web.infra.store import EventStore
+    from mathable.web.infra.store import EventStore, StoredSeat
     from mathable.web.rounds.presence import PresenceTable, Row
 
     store = EventStore(url)
     table = PresenceTable(store)
-    seats = [{"name": n, "bot": None, "token_hash": None, "invite_hash": None} for n in "AB"]
+    seats: list[StoredSeat] = [
+        {"name": n, "bot": None, "token_hash": None, "invite_hash": None} for n in "AB"
+    ]
     ids = []
     now = time.time()
     for number in range(games):

@@ -23,7 +23,6 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))  # the naive oracle lives with the tests
 
 from mathable.engine.actions import Place  # noqa: E402
-from mathable.engine.protocol import Game  # noqa: E402
 from mathable.games.board.board import Board  # noqa: E402
 from mathable.games.board.game import BoardGame  # noqa: E402
 from oracle import naive_placements  # noqa: E402
@@ -114,13 +113,13 @@ def bench_playouts(args: argparse.Namespace) -> dict[str, object]:
     }
 
 
-def played_positions(count: int, seed: int) -> list[Game]:
+def played_positions(count: int, seed: int) -> list[BoardGame]:
     """Turn starts from the middle of seeded greedy-versus-greedy games: boards as real
     games make them (random play leaves sparse boards with few placements)."""
     from mathable.ai import GreedyBot
 
     rng = random.Random(seed)
-    found: list[Game] = []
+    found: list[BoardGame] = []
     while len(found) < count:
         game = BoardGame("classic", 2, seed=rng.randrange(2**40))
         bots = [GreedyBot(1), GreedyBot(2)]

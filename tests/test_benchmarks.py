@@ -11,7 +11,10 @@ from typing import Any
 
 import pytest
 
+from mathable.ai import get_bot
 from mathable.ai.arena import play_game
+from mathable.ai.inference import deal
+from mathable.games.board.view import BoardView
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "run.py"
 
@@ -216,3 +219,36 @@ def test_a_duel_from_late_positions_plays_both_seatings_and_swaps_symmetrically(
     assert summary["margin"] == pytest.approx(sum(map(sum, pairs)) / 4, abs=0.01)
     with pytest.raises(ValueError, match="two players"):
         duel.late_position({**records[0], "players": ["a", "b", "c"]}, 10)
+
+
+def test_the_clairvoyant_is_dealt_the_true_hidden_tokens_as_it_sees_them() -> None:
+    """``clairvoyant.py`` (issue 35): at a turn start mid-game, the deal its simulations
+    make is the opponent's true rack and the bag's true drawing order (``all``); the true
+    rack and the bag in another order (``rack``); the same tokens dealt at random
+    (``nothing``); a level that does not simulate is refused."""
+    seer = load_module(SCRIPT.parent / "clairvoyant.py", "bench_clairvoyant")
+    game = seer._classic(40_000, ["a", "b"])
+    bots = [get_bot("strong", 1), get_bot("strong", 2)]
+    while True:
+        view = game.view(game.to_move, explained=False)
+        assert isinstance(view, BoardView)
+        if len(view.turns) >= 6 and not view.turn_placements and view.bag_size > 20:
+            break
+        game.apply(bots[game.to_move].act(view))
+    opponent = 1 - game.to_move
+    pool = [value for value, count in view.unseen.items() for _ in range(count)]
+    dealt = {}
+    for sees in seer.SEES:
+        bot = seer.clairvoyant("expert", 5, game, sees)
+        assert not bot.infer
+        dealt[sees] = deal(pool, 7, None, bot.chance(view))
+    rack, bag = list(game.rack(opponent)), list(game.bag_order())
+    assert dealt["all"] == (rack, bag)
+    assert dealt["rack"][0] == rack and sorted(dealt["rack"][1]) == sorted(bag)
+    assert dealt["rack"][1] != bag
+    assert sorted(dealt["nothing"][0] + dealt["nothing"][1]) == sorted(pool)
+    assert dealt["nothing"] != (rack, bag)
+    with pytest.raises(ValueError, match="does not simulate"):
+        seer.clairvoyant("strong", 5, game, "all")
+    summary = seer.summary("expert", "all", [30, -10, -5, -5])
+    assert summary["deals"] == 2 and summary["margin"] == 2.5 and summary["win_rate"] == 0.25

@@ -16,7 +16,13 @@ from mathable.ai.base import board_from_view
 from mathable.ai.evaluation import rank_plans
 from mathable.ai.inference import FITS_WEIGHT, RackPrior, deal, infer_opponent
 from mathable.ai.search import TurnPlan
-from mathable.ai.simulation import RACE_FROM, _still_racing, _sure_margin, simulate
+from mathable.ai.simulation import (
+    RACE_FROM,
+    REPLY_NODES,
+    _still_racing,
+    _sure_margin,
+    simulate,
+)
 from mathable.games.board.board import Board
 from mathable.games.board.variants import Variant
 from mathable.games.board.view import BoardView
@@ -185,6 +191,22 @@ def test_a_searched_own_turn_is_never_worth_less_than_a_greedy_one() -> None:
     greedy, searched = (start.simulate(3, samples=8, searched_own=own) for own in (False, True))
     assert all(s >= g for g, s in zip(greedy, searched, strict=True))
     assert searched != greedy or all(not p.leave for p in start.shortlist)
+
+
+def test_a_searched_turn_of_the_simulations_is_bounded_by_rollout_nodes() -> None:
+    """``rollout_nodes`` bounds each searched turn of the simulations (issue 35): the
+    search with a larger bound looks at a superset of the turns, so on the same samples
+    no candidate is worth less with the default bound than with 1 (a single placement),
+    and some are worth more; a bound below 1 is refused by name."""
+    start = _simulation_start(21, 1, actions=12)
+    narrow, wide = (
+        start.simulate(3, samples=8, searched_own=True, rollout_nodes=nodes)
+        for nodes in (1, REPLY_NODES)
+    )
+    assert all(w >= n for n, w in zip(narrow, wide, strict=True))
+    assert wide != narrow
+    with pytest.raises(ValueError, match="rollout_nodes=0"):
+        get_bot("master:rollout_nodes=0", 1)
 
 
 def test_the_simulations_value_the_tokens_left_after_their_own_turn() -> None:

@@ -11,7 +11,7 @@ safety cap is wider, as its turns take longer (0.3-2 s: docs/computer-players.md
 from __future__ import annotations
 
 from .inference import FITS_WEIGHT
-from .simulation import ENDGAME_NODES, PRE_ENDGAME_NODES, PRE_ENDGAME_SAMPLES
+from .simulation import ENDGAME_NODES, PRE_ENDGAME_NODES, PRE_ENDGAME_SAMPLES, REPLY_NODES
 from .strong import BUDGET_MS_IS_CAP, DEFAULT_NODES, ExpertBot
 
 MASTER_CAP_MS = 20_000
@@ -44,6 +44,7 @@ class MasterBot(ExpertBot):
         nodes: int = DEFAULT_NODES,
         searched_reply: bool = False,
         searched_own: bool = False,
+        rollout_nodes: int = REPLY_NODES,
         endgame_turns: int = 6,
         leaves: str = "learned",
         infer: bool = True,
@@ -74,6 +75,7 @@ class MasterBot(ExpertBot):
             nodes=nodes,
             searched_reply=searched_reply,
             searched_own=searched_own,
+            rollout_nodes=rollout_nodes,
             endgame_turns=endgame_turns,
             leaves=leaves,
             infer=infer,

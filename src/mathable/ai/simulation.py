@@ -100,6 +100,7 @@ def simulate(
     to_end: int | None = None,
     risk: tuple[float, float] | None = None,
     even_horizon: bool = False,
+    rollout_nodes: int = REPLY_NODES,
 ) -> list[float]:
     """Average of plan points - opponent's reply + own next turn over ``samples``
     sampled continuations (fewer only when the safety cap ``deadline`` bites, but at
@@ -118,7 +119,8 @@ def simulate(
     are not alike: issue 35). With
     ``searched_reply`` the opponent replies with its best whole turn (the exact search,
     as the strong player) rather than greedily, and with ``searched_own`` the player's
-    own turns are searched so too; ``prior`` is what its last turn says of its rack
+    own turns are searched so too, each search expanding at most ``rollout_nodes``
+    positions; ``prior`` is what its last turn says of its rack
     (:mod:`.inference`; None: any unseen tokens).
 
     With ``offsets`` the candidates race, as Quackle's simulations prune: a candidate is
@@ -163,7 +165,9 @@ def simulate(
                 side = ply % 2  # 0: the opponent, 1: the player
                 hand = hands[side]
                 before = len(hand)
-                points = _turn(variant, board, hand, searched_own if side else searched_reply)
+                points = _turn(
+                    variant, board, hand, searched_own if side else searched_reply, rollout_nodes
+                )
                 total += points if side else -points
                 if side:
                     own_bag = bag
@@ -236,12 +240,13 @@ def _settled(final_margin: float) -> float:
     return 1.0 if final_margin > 0 else 0.5 if final_margin == 0 else 0.0
 
 
-def _turn(variant: Variant, board: Board, hand: list[int], searched: bool) -> int:
-    """Play a simulated turn of ``hand`` (greedy, or the exact search's best with
-    ``searched``): its tokens go on the board and leave the hand; its points with bonus."""
+def _turn(variant: Variant, board: Board, hand: list[int], searched: bool, node_limit: int) -> int:
+    """Play a simulated turn of ``hand`` (greedy, or with ``searched`` the best of the
+    exact search bounded by ``node_limit`` positions): its tokens go on the board and
+    leave the hand; its points with bonus."""
     if not searched:
         return greedy_turn(variant, board, hand, len(hand))
-    best = best_turn(variant, board, hand, started_with=len(hand), node_limit=REPLY_NODES)
+    best = best_turn(variant, board, hand, started_with=len(hand), node_limit=node_limit)
     for cell, value in best.placements:
         board.place(cell, value)
         hand.remove(value)

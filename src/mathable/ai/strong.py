@@ -261,6 +261,7 @@ class ExpertBot(PlanningBot):
         nodes: int = DEFAULT_NODES,
         searched_reply: bool = False,
         searched_own: bool = False,
+        rollout_nodes: int = REPLY_NODES,
         endgame_turns: int = 6,
         leaves: str = "learned",
         infer: bool = True,
@@ -297,7 +298,8 @@ class ExpertBot(PlanningBot):
         ``fits_weight``; ``race`` drops a candidate from the
         simulations once it is clearly behind (:func:`~.simulation.simulate`);
         ``searched_reply`` simulates the opponent's reply by the exact search rather
-        than greedily, ``searched_own`` its own next turn; ``nodes`` bounds each exact
+        than greedily, ``searched_own`` its own next turn, each such search expanding at
+        most ``rollout_nodes`` positions; ``nodes`` bounds each exact
         search as the strong player's; ``endgame_turns`` is how many turns the end-game
         search looks ahead at most, the budget permitting; ``leaves`` values the tokens
         kept as the strong player's does; ``exchanges`` is how many exchanges (C8b)
@@ -346,6 +348,9 @@ class ExpertBot(PlanningBot):
         self.race = race
         self.searched_reply = searched_reply
         self.searched_own = searched_own
+        if rollout_nodes < 1:
+            raise ValueError(f"rollout_nodes={rollout_nodes}: expected 1 or more")
+        self.rollout_nodes = rollout_nodes
         self.endgame_turns = endgame_turns
         self.leaves = leaves
         judge("hand" if leaves == "learned" else leaves, "classic", 7)  # refuse a typo now
@@ -454,6 +459,7 @@ class ExpertBot(PlanningBot):
                 deadline=cap,
                 searched_reply=self.searched_reply,
                 searched_own=self.searched_own,
+                rollout_nodes=self.rollout_nodes,
                 prior=prior,
                 offsets=offsets if self.race else None,
                 weight=blend,

@@ -1,0 +1,137 @@
+"""What the hidden tokens are worth to a simulating player: its simulations told the truth.
+
+The clairvoyant plays as a level (the master by default) whose simulations deal what is
+really hidden instead of a sample of it: with ``--sees rack`` the opponent's true rack
+(the bag's order still sampled), with ``--sees all`` the true rack and the bag's true
+drawing order, with ``--sees nothing`` a uniform deal (the control: the same player,
+told nothing, without the inference of what the opponent kept). It plays the expert on
+paired deals (each deal twice, seats swapped), and the JSON gives its margin and win
+rate with 95% intervals over the deals: the ceiling that knowing the hidden tokens puts
+on the level (issue 35). Not a player: it reads the game's hidden state.
+
+    .venv/bin/python benchmarks/clairvoyant.py --sees rack --deals 100 --seed 7000000 --jobs 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from mathable.ai import get_bot
+from mathable.ai.arena import mean_interval
+from mathable.ai.base import Bot
+from mathable.ai.strong import ExpertBot
+from mathable.engine.view import View
+from mathable.games.board.game import BoardGame
+from mathable.games.registry import new_game
+
+SEES = ("nothing", "rack", "all")
+
+
+class TruthfulDeal(random.Random):
+    """A decision's random source whose one shuffle of the unseen tokens (the deal of
+    :func:`mathable.ai.inference.deal` without a prior: the opponent's rack first, then
+    the bag in drawing order) gives what ``sees`` says is true; every other draw is
+    random, seeded as the level's own."""
+
+    def __init__(self, seed: int, rack: Sequence[int], bag_order: Sequence[int], sees: str):
+        super().__init__(seed)
+        self.rack, self.bag_order, self.sees = list(rack), list(bag_order), sees
+
+    def sample(self, population: Any, k: int, *, counts: Any = None) -> list[Any]:
+        truth = self.rack + self.bag_order
+        if self.sees == "nothing" or k != len(truth):
+            return super().sample(population, k, counts=counts)
+        if sorted(population) != sorted(truth):
+            raise AssertionError("the unseen tokens are not the opponent's rack and the bag")
+        if self.sees == "rack":
+            rest = list(self.bag_order)
+            self.shuffle(rest)
+            return self.rack + rest
+        return truth
+
+
+def clairvoyant(level: str, seed: int, game: BoardGame, sees: str) -> Bot:
+    """``level`` seeded by ``seed``, its simulations dealt the truth of ``game`` that
+    ``sees`` names (two players)."""
+    bot = get_bot(level, seed)
+    if not isinstance(bot, ExpertBot):
+        raise ValueError(f"{level} does not simulate: nothing to tell it")
+    bot.infer = False  # its deal comes from the truth, not from what the opponent kept
+    own_chance = bot.chance
+
+    def chance(view: View, *, at: tuple[object, ...] = ()) -> random.Random:
+        opponent = 1 - (view.seat or 0)
+        seed = own_chance(view, at=at).getrandbits(64)
+        return TruthfulDeal(seed, game.rack(opponent), game.bag_order(), sees)
+
+    bot.chance = chance  # type: ignore[method-assign]
+    return bot
+
+
+def _classic(seed: int, players: Sequence[str]) -> BoardGame:
+    """A classic game of two from ``seed``."""
+    game = new_game("classic", list(players), seed=seed)
+    if not isinstance(game, BoardGame):
+        raise TypeError("a board game has a bag to see")
+    return game
+
+
+def play(job: tuple[str, int, int, str]) -> int:
+    """The clairvoyant's margin over the expert in the deal ``seed``, in seat ``seat``."""
+    level, seed, seat, sees = job
+    game = _classic(seed, ["clairvoyant", "expert"][:: 1 if seat == 0 else -1])
+    bots = {seat: clairvoyant(level, seed * 8 + seat, game, sees)}
+    bots[1 - seat] = get_bot("expert", seed * 8 + 1 - seat)
+    while not game.is_over:
+        to_move = game.to_move
+        game.apply(bots[to_move].act(game.view(to_move, explained=False)))
+    return game.scores[seat] - game.scores[1 - seat]
+
+
+def summary(level: str, sees: str, margins: Sequence[int]) -> dict[str, Any]:
+    """The clairvoyant's margin and win rate over paired deals (margins in pairs)."""
+    pairs = [margins[i : i + 2] for i in range(0, len(margins), 2)]
+    means = [sum(pair) / 2 for pair in pairs]
+    wins = [sum(1.0 if m > 0 else 0.5 if m == 0 else 0.0 for m in pair) / 2 for pair in pairs]
+    margin, low, high = mean_interval(means)
+    rate, rate_low, rate_high = mean_interval(wins)
+    return {
+        "level": level,
+        "sees": sees,
+        "against": "expert",
+        "deals": len(pairs),
+        "margin": round(margin, 2),
+        "margin_ci95": [round(low, 2), round(high, 2)],
+        "win_rate": round(rate, 4),
+        "win_rate_ci95": [round(rate_low, 4), round(rate_high, 4)],
+    }
+
+
+def main() -> None:
+    """Print the clairvoyant's results against the expert as JSON."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--level", default="master", help="the level told the truth")
+    parser.add_argument("--sees", choices=SEES, default="all", help="what its deals are told")
+    parser.add_argument("--deals", type=int, default=100, help="paired deals (two games each)")
+    parser.add_argument("--seed", type=int, default=7_000_000, help="the first deal's seed")
+    parser.add_argument("--jobs", type=int, default=1, help="games played at once")
+    args = parser.parse_args()
+    try:
+        clairvoyant(args.level, 0, _classic(0, ["a", "b"]), args.sees)
+    except ValueError as error:
+        parser.error(str(error))
+    jobs = [
+        (args.level, args.seed + d, seat, args.sees) for d in range(args.deals) for seat in (0, 1)
+    ]
+    with ProcessPoolExecutor(max(1, args.jobs)) as pool:
+        margins = list(pool.map(play, jobs))
+    print(json.dumps(summary(args.level, args.sees, margins), indent=2))
+
+
+if __name__ == "__main__":
+    main()
