@@ -4,7 +4,8 @@ The clairvoyant plays as a level (the master by default) whose simulations deal 
 really hidden instead of a sample of it: with ``--sees rack`` the opponent's true rack
 (the bag's order still sampled), with ``--sees all`` the true rack and the bag's true
 drawing order, with ``--sees nothing`` a uniform deal (the control: the same player,
-told nothing, without the inference of what the opponent kept). It plays the expert on
+told nothing, without the inference of what the opponent kept), with ``--sees fair``
+the level as it plays (its own inference, told nothing). It plays the expert on
 paired deals (each deal twice, seats swapped), and the JSON gives its margin and win
 rate with 95% intervals over the deals: the ceiling that knowing the hidden tokens puts
 on the level (issue 35). Not a player: it reads the game's hidden state.
@@ -29,7 +30,7 @@ from mathable.engine.view import View
 from mathable.games.board.game import BoardGame
 from mathable.games.registry import new_game
 
-SEES = ("nothing", "rack", "all")
+SEES = ("fair", "nothing", "rack", "all")
 
 
 class TruthfulDeal(random.Random):
@@ -61,6 +62,8 @@ def clairvoyant(level: str, seed: int, game: BoardGame, sees: str) -> Bot:
     bot = get_bot(level, seed)
     if not isinstance(bot, ExpertBot):
         raise ValueError(f"{level} does not simulate: nothing to tell it")
+    if sees == "fair":
+        return bot
     bot.infer = False  # its deal comes from the truth, not from what the opponent kept
     own_chance = bot.chance
 

@@ -225,7 +225,7 @@ def test_the_clairvoyant_is_dealt_the_true_hidden_tokens_as_it_sees_them() -> No
     """``clairvoyant.py`` (issue 35): at a turn start mid-game, the deal its simulations
     make is the opponent's true rack and the bag's true drawing order (``all``); the true
     rack and the bag in another order (``rack``); the same tokens dealt at random
-    (``nothing``); a level that does not simulate is refused."""
+    (``nothing``, and ``fair``, the level untold); a level that does not simulate is refused."""
     seer = load_module(SCRIPT.parent / "clairvoyant.py", "bench_clairvoyant")
     game = seer._classic(40_000, ["a", "b"])
     bots = [get_bot("strong", 1), get_bot("strong", 2)]
@@ -240,7 +240,7 @@ def test_the_clairvoyant_is_dealt_the_true_hidden_tokens_as_it_sees_them() -> No
     dealt = {}
     for sees in seer.SEES:
         bot = seer.clairvoyant("expert", 5, game, sees)
-        assert not bot.infer
+        assert bot.infer == (sees == "fair")
         dealt[sees] = deal(pool, 7, None, bot.chance(view))
     rack, bag = list(game.rack(opponent)), list(game.bag_order())
     assert dealt["all"] == (rack, bag)
@@ -248,6 +248,7 @@ def test_the_clairvoyant_is_dealt_the_true_hidden_tokens_as_it_sees_them() -> No
     assert dealt["rack"][1] != bag
     assert sorted(dealt["nothing"][0] + dealt["nothing"][1]) == sorted(pool)
     assert dealt["nothing"] != (rack, bag)
+    assert sorted(dealt["fair"][0] + dealt["fair"][1]) == sorted(pool)  # untold, its own
     with pytest.raises(ValueError, match="does not simulate"):
         seer.clairvoyant("strong", 5, game, "all")
     summary = seer.summary("expert", "all", [30, -10, -5, -5])
