@@ -5,7 +5,9 @@ really hidden instead of a sample of it: with ``--sees rack`` the opponent's tru
 (the bag's order still sampled), with ``--sees all`` the true rack and the bag's true
 drawing order, with ``--sees nothing`` a uniform deal (the control: the same player,
 told nothing, without the inference of what the opponent kept), with ``--sees fair``
-the level as it plays (its own inference, told nothing). It plays the expert on
+the level as it plays (its own inference, told nothing), with ``--sees kept`` the tokens
+the opponent kept at the end of its last turn (those it drew since still sampled: what
+the best inference from its turns could know, at most). It plays the expert on
 paired deals (each deal twice, seats swapped), and the JSON gives its margin and win
 rate with 95% intervals over the deals: the ceiling that knowing the hidden tokens puts
 on the level (issue 35). Not a player: it reads the game's hidden state.
@@ -30,7 +32,7 @@ from mathable.engine.view import View
 from mathable.games.board.game import BoardGame
 from mathable.games.registry import new_game
 
-SEES = ("fair", "nothing", "rack", "all")
+SEES = ("fair", "nothing", "kept", "rack", "all")
 
 
 class TruthfulDeal(random.Random):
@@ -39,9 +41,17 @@ class TruthfulDeal(random.Random):
     the bag in drawing order) gives what ``sees`` says is true; every other draw is
     random, seeded as the level's own."""
 
-    def __init__(self, seed: int, rack: Sequence[int], bag_order: Sequence[int], sees: str):
+    def __init__(
+        self,
+        seed: int,
+        rack: Sequence[int],
+        bag_order: Sequence[int],
+        sees: str,
+        kept: Sequence[int] = (),
+    ):
         super().__init__(seed)
         self.rack, self.bag_order, self.sees = list(rack), list(bag_order), sees
+        self.kept = list(kept)
 
     def sample(self, population: Any, k: int, *, counts: Any = None) -> list[Any]:
         truth = self.rack + self.bag_order
@@ -53,12 +63,54 @@ class TruthfulDeal(random.Random):
             rest = list(self.bag_order)
             self.shuffle(rest)
             return self.rack + rest
+        if self.sees == "kept":
+            rest = list(truth)
+            for value in self.kept:
+                rest.remove(value)
+            self.shuffle(rest)
+            return self.kept + rest
         return truth
 
 
-def clairvoyant(level: str, seed: int, game: BoardGame, sees: str) -> Bot:
+class DrawWatcher:
+    """Which tokens each seat drew in its last turn: the first of the bag's drawing
+    order at the turn's start, as many as left the bag (after an exchange, which shakes
+    the bag, unknown: every token of the rack counts as drawn)."""
+
+    def __init__(self, game: BoardGame) -> None:
+        self.game = game
+        self.drawn: dict[int, list[int] | None] = {}
+        self.mover, self.bag_at_start = -1, list(game.bag_order())
+
+    def before(self) -> None:
+        """Call before each action: a new turn starts when the seat to move changes."""
+        if self.game.to_move != self.mover:
+            self.mover, self.bag_at_start = self.game.to_move, list(self.game.bag_order())
+
+    def after(self) -> None:
+        """Call after each action: a turn that ended records what its seat drew."""
+        if self.game.to_move != self.mover:
+            now = len(self.game.bag_order())
+            gone = len(self.bag_at_start) - now
+            self.drawn[self.mover] = self.bag_at_start[:gone] if gone > 0 else None
+
+    def kept(self, seat: int) -> list[int]:
+        """The tokens on ``seat``'s rack that it kept at the end of its last turn."""
+        rack = list(self.game.rack(seat))
+        drawn = self.drawn.get(seat)
+        if drawn is None:
+            return []
+        for value in drawn:
+            if value in rack:  # not an extra token drawn and placed in the same turn (C7)
+                rack.remove(value)
+        return rack
+
+
+def clairvoyant(
+    level: str, seed: int, game: BoardGame, sees: str, watcher: DrawWatcher | None = None
+) -> Bot:
     """``level`` seeded by ``seed``, its simulations dealt the truth of ``game`` that
-    ``sees`` names (two players)."""
+    ``sees`` names (two players; ``kept`` needs the ``watcher`` of the game's draws)."""
     bot = get_bot(level, seed)
     if not isinstance(bot, ExpertBot):
         raise ValueError(f"{level} does not simulate: nothing to tell it")
@@ -70,7 +122,8 @@ def clairvoyant(level: str, seed: int, game: BoardGame, sees: str) -> Bot:
     def chance(view: View, *, at: tuple[object, ...] = ()) -> random.Random:
         opponent = 1 - (view.seat or 0)
         seed = own_chance(view, at=at).getrandbits(64)
-        return TruthfulDeal(seed, game.rack(opponent), game.bag_order(), sees)
+        kept = watcher.kept(opponent) if watcher is not None else []
+        return TruthfulDeal(seed, game.rack(opponent), game.bag_order(), sees, kept)
 
     bot.chance = chance  # type: ignore[method-assign]
     return bot
@@ -88,11 +141,14 @@ def play(job: tuple[str, int, int, str]) -> int:
     """The clairvoyant's margin over the expert in the deal ``seed``, in seat ``seat``."""
     level, seed, seat, sees = job
     game = _classic(seed, ["clairvoyant", "expert"][:: 1 if seat == 0 else -1])
-    bots = {seat: clairvoyant(level, seed * 8 + seat, game, sees)}
+    watcher = DrawWatcher(game)
+    bots = {seat: clairvoyant(level, seed * 8 + seat, game, sees, watcher)}
     bots[1 - seat] = get_bot("expert", seed * 8 + 1 - seat)
     while not game.is_over:
         to_move = game.to_move
+        watcher.before()
         game.apply(bots[to_move].act(game.view(to_move, explained=False)))
+        watcher.after()
     return game.scores[seat] - game.scores[1 - seat]
 
 

@@ -225,27 +225,35 @@ def test_the_clairvoyant_is_dealt_the_true_hidden_tokens_as_it_sees_them() -> No
     """``clairvoyant.py`` (issue 35): at a turn start mid-game, the deal its simulations
     make is the opponent's true rack and the bag's true drawing order (``all``); the true
     rack and the bag in another order (``rack``); the same tokens dealt at random
-    (``nothing``, and ``fair``, the level untold); a level that does not simulate is refused."""
+    (``nothing``, and ``fair``, the level untold); the tokens the opponent kept at the end
+    of its last turn, the rest at random (``kept``); a level that does not simulate is refused."""
     seer = load_module(SCRIPT.parent / "clairvoyant.py", "bench_clairvoyant")
     game = seer._classic(40_000, ["a", "b"])
+    watcher = seer.DrawWatcher(game)
     bots = [get_bot("strong", 1), get_bot("strong", 2)]
     while True:
         view = game.view(game.to_move, explained=False)
         assert isinstance(view, BoardView)
         if len(view.turns) >= 6 and not view.turn_placements and view.bag_size > 20:
             break
+        watcher.before()
         game.apply(bots[game.to_move].act(view))
+        watcher.after()
     opponent = 1 - game.to_move
+    drawn, kept = watcher.drawn[opponent], watcher.kept(opponent)
+    assert drawn and kept  # a turn of placements that kept some tokens
+    assert sorted(kept + drawn) == sorted(game.rack(opponent))
     pool = [value for value, count in view.unseen.items() for _ in range(count)]
     dealt = {}
     for sees in seer.SEES:
-        bot = seer.clairvoyant("expert", 5, game, sees)
+        bot = seer.clairvoyant("expert", 5, game, sees, watcher)
         assert bot.infer == (sees == "fair")
         dealt[sees] = deal(pool, 7, None, bot.chance(view))
     rack, bag = list(game.rack(opponent)), list(game.bag_order())
     assert dealt["all"] == (rack, bag)
     assert dealt["rack"][0] == rack and sorted(dealt["rack"][1]) == sorted(bag)
     assert dealt["rack"][1] != bag
+    assert dealt["kept"][0][: len(kept)] == kept and dealt["kept"][0] != rack
     assert sorted(dealt["nothing"][0] + dealt["nothing"][1]) == sorted(pool)
     assert dealt["nothing"] != (rack, bag)
     assert sorted(dealt["fair"][0] + dealt["fair"][1]) == sorted(pool)  # untold, its own
