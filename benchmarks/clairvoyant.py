@@ -25,7 +25,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from mathable.ai import get_bot
-from mathable.ai.arena import mean_interval
+from mathable.ai.arena import paired_figures
 from mathable.ai.base import Bot
 from mathable.ai.strong import ExpertBot
 from mathable.engine.view import View
@@ -155,19 +155,12 @@ def play(job: tuple[str, int, int, str]) -> int:
 def summary(level: str, sees: str, margins: Sequence[int]) -> dict[str, Any]:
     """The clairvoyant's margin and win rate over paired deals (margins in pairs)."""
     pairs = [margins[i : i + 2] for i in range(0, len(margins), 2)]
-    means = [sum(pair) / 2 for pair in pairs]
-    wins = [sum(1.0 if m > 0 else 0.5 if m == 0 else 0.0 for m in pair) / 2 for pair in pairs]
-    margin, low, high = mean_interval(means)
-    rate, rate_low, rate_high = mean_interval(wins)
     return {
         "level": level,
         "sees": sees,
         "against": "expert",
         "deals": len(pairs),
-        "margin": round(margin, 2),
-        "margin_ci95": [round(low, 2), round(high, 2)],
-        "win_rate": round(rate, 4),
-        "win_rate_ci95": [round(rate_low, 4), round(rate_high, 4)],
+        **paired_figures(pairs, digits=2),
     }
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from mathable.ai import get_bot
-from mathable.ai.arena import mean_interval
+from mathable.ai.arena import paired_figures
 from mathable.engine.protocol import Game
 from mathable.engine.records import replay_record
 from mathable.games.board.view import BoardView
@@ -68,19 +68,12 @@ def duel(record: dict[str, Any], first: str, second: str, bag: int) -> list[int]
 
 def summary(first: str, second: str, bag: int, margins: Sequence[Sequence[int]]) -> dict[str, Any]:
     """A's mean margin and win rate over the positions, with their 95% intervals."""
-    means = [sum(pair) / len(pair) for pair in margins]
-    wins = [sum(1.0 if m > 0 else 0.5 if m == 0 else 0.0 for m in pair) / 2 for pair in margins]
-    margin, low, high = mean_interval(means)
-    rate, rate_low, rate_high = mean_interval(wins)
     return {
         "a": first,
         "b": second,
         "bag": bag,
         "positions": len(margins),
-        "margin": round(margin, 2),
-        "margin_ci95": [round(low, 2), round(high, 2)],
-        "win_rate": round(rate, 4),
-        "win_rate_ci95": [round(rate_low, 4), round(rate_high, 4)],
+        **paired_figures(margins, digits=2),
         "played_apart": sum(1 for pair in margins if pair[0] + pair[1] != 0),
     }
 

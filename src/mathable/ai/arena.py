@@ -219,36 +219,39 @@ def mean_interval(values: Sequence[float], z: float = 1.96) -> tuple[float, floa
     return (mean, mean - half, mean + half)
 
 
-def paired_summary(results: Sequence[GameResult], bots: Sequence[str]) -> dict[str, Any]:
-    """Two bots over paired deals, from the first bot's side: per deal its mean score
-    margin and its mean result (1 a win, 0.5 a shared win, 0 a loss), then the mean of
-    each over the deals with its 95% interval. The deals, not the games, are the
-    independent units: the two games of a deal share its tokens, and treating them as
-    independent would make the intervals too narrow (or too wide, when the seat
-    matters)."""
-    first, second = bots
-    by_deal: dict[int, list[GameResult]] = {}
-    for result in results:
-        by_deal.setdefault(result.seed, []).append(result)
-    margins, outcomes = [], []
-    for games in by_deal.values():
-        margin = outcome = 0.0
-        for game in games:
-            mine = game.scores[game.seats.index(first)]
-            theirs = game.scores[game.seats.index(second)]
-            margin += mine - theirs
-            outcome += 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
-        margins.append(margin / len(games))
-        outcomes.append(outcome / len(games))
+def paired_figures(deals: Sequence[Sequence[float]], digits: int = 1) -> dict[str, Any]:
+    """From deals each given as its games' score margins from one side: the mean margin
+    and the mean result (1 a win, 0.5 a shared win, 0 a loss) a deal, then the mean of
+    each over the deals with its 95% interval (``digits`` for the margins). The deals,
+    not the games, are the independent units: the games of a deal share its tokens."""
+    margins = [sum(games) / len(games) for games in deals]
+    outcomes = [
+        sum(1.0 if m > 0 else 0.5 if m == 0 else 0.0 for m in games) / len(games) for games in deals
+    ]
     margin_mean, margin_low, margin_high = mean_interval(margins)
     rate, rate_low, rate_high = mean_interval(outcomes)
+    return {
+        "margin": round(margin_mean, digits),
+        "margin_ci95": [round(margin_low, digits), round(margin_high, digits)],
+        "win_rate": round(rate, 4),
+        "win_rate_ci95": [round(max(0.0, rate_low), 4), round(min(1.0, rate_high), 4)],
+    }
+
+
+def paired_summary(results: Sequence[GameResult], bots: Sequence[str]) -> dict[str, Any]:
+    """Two bots over paired deals, from the first bot's side (:func:`paired_figures`):
+    treating the two games of a deal as independent would make the intervals too narrow
+    (or too wide, when the seat matters)."""
+    first, second = bots
+    by_deal: dict[int, list[float]] = {}
+    for result in results:
+        mine = result.scores[result.seats.index(first)]
+        theirs = result.scores[result.seats.index(second)]
+        by_deal.setdefault(result.seed, []).append(mine - theirs)
     return {
         "deals": len(by_deal),
         "games": len(results),
         "bot": first,
         "against": second,
-        "margin": round(margin_mean, 1),
-        "margin_ci95": [round(margin_low, 1), round(margin_high, 1)],
-        "win_rate": round(rate, 4),
-        "win_rate_ci95": [round(max(0.0, rate_low), 4), round(min(1.0, rate_high), 4)],
+        **paired_figures(list(by_deal.values())),
     }
