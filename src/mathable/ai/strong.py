@@ -273,6 +273,7 @@ class ExpertBot(PlanningBot):
         even_horizon: bool = False,
         end_blend: float = -1.0,
         fits_weight: float = FITS_WEIGHT,
+        history: bool = False,
         win_chance: bool = False,
         exchanges: int = 2,
         pre_endgame: int = 0,
@@ -295,8 +296,10 @@ class ExpertBot(PlanningBot):
         estimate; ``infer`` samples the opponent's rack from what its last turn kept
         (:mod:`.inference`) rather than from all the unseen tokens alike, and weighs
         the threats of the shortlist so too, a kept value that fits somewhere weighing
-        ``fits_weight``; ``race`` drops a candidate from the
-        simulations once it is clearly behind (:func:`~.simulation.simulate`);
+        ``fits_weight``, and with ``history`` each value by how long it has fit
+        nowhere at the opponent's turns (:func:`~.inference.history_weights`); ``race``
+        drops a candidate from the simulations once it is clearly behind
+        (:func:`~.simulation.simulate`);
         ``searched_reply`` simulates the opponent's reply by the exact search rather
         than greedily, ``searched_own`` its own next turn, each such search expanding at
         most ``rollout_nodes`` positions; ``nodes`` bounds each exact
@@ -345,6 +348,7 @@ class ExpertBot(PlanningBot):
         if not 0.0 <= fits_weight <= 1.0:
             raise ValueError(f"fits_weight={fits_weight}: expected 0 to 1")
         self.fits_weight = fits_weight
+        self.history = history
         self.race = race
         self.searched_reply = searched_reply
         self.searched_own = searched_own
@@ -393,7 +397,11 @@ class ExpertBot(PlanningBot):
 
     def _judged(self, view: BoardView, variant: Variant, board: Board, cap: Cap) -> TurnPlan | None:
         """The turn chosen from ``view`` (as :meth:`choose`), ``cap`` its safety cap."""
-        prior = infer_opponent(view, variant, board, self.fits_weight) if self.infer else None
+        prior = (
+            infer_opponent(view, variant, board, self.fits_weight, self.history)
+            if self.infer
+            else None
+        )
         leaves = judge(self.leaves, variant.name, variant.rack_size)
         chances = (
             holding_chances(prior, view.unseen, variant.rack_size) if prior is not None else None
