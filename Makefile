@@ -39,6 +39,11 @@ def built(name):
 print(f'mathable: {len(listed)} modules compiled with mypyc' if all(map(built, listed)) else
       'mathable: NOT compiled, the pure-Python modules are used (about half as fast);'
       ' `.venv/bin/pip install -v -e .` says why')
+# Each build names its shared library after the modules compiled: keep only this one's.
+if all(map(built, listed)):
+    shared = sorted(pathlib.Path('src').glob('*__mypyc.*'), key=lambda p: p.stat().st_mtime)
+    for stale in shared[:-1]:
+        stale.unlink()
 endef
 export COMPILED_OR_NOT
 
