@@ -282,8 +282,8 @@ def test_holding_chances_follow_the_history_weights() -> None:
     assert chances[9] == pytest.approx(1 - (1 - 1 / 3) ** 2 * (1 - 1 / 6) ** 5)
 
 
-def test_the_history_setting_changes_the_inference_only() -> None:
-    """``expert:history=true`` is a setting: refused nowhere, off by default."""
+def test_history_is_a_setting_off_by_default() -> None:
+    """``expert:history=true`` turns it on; the expert plays without it."""
     assert get_bot("expert").history is False  # type: ignore[attr-defined]
     assert get_bot("expert:history=true").history is True  # type: ignore[attr-defined]
 

@@ -99,7 +99,7 @@ def history_weights(
     view: BoardView, variant: Variant, opponent: int, fits: frozenset[int], fits_weight: float
 ) -> dict[int, float] | None:
     """Each unseen value's weight as a token the opponent kept at the end of its last
-    turn (a turn of placements), from its turns before (None: the last turn placed
+    turn (a turn of placements), from its turns before (None: its last turn placed
     nothing). A kept token was drawn at one of the opponent's earlier draws and has fit
     nowhere at every one of its turns since, before or after it, or it would have been
     placed: a value's weight is the sum, over the draws since which it has fit nowhere
@@ -112,9 +112,8 @@ def history_weights(
     its own (an exchange, a pass or a challenged turn ends the walk back: what it kept
     then, it kept by choice or was handed back)."""
     turns = view.turns
-    if not turns or turns[-1].kind != "place":
+    if not turns or turns[-1].kind != "place" or turns[-1].seat != opponent:
         return None
-    rack_size = variant.rack_size
     # The chance that a given token came with the draw after each turn, walking back
     # from the bag as this turn began; and the opponent's first rack's.
     bag = view.bag_size + sum(1 for token in view.turn_placements if token.extra)
@@ -127,7 +126,13 @@ def history_weights(
             bag += len(record.placements)
         elif record.kind == "exchange":
             draw_chance[i] = record.exchanged / (bag or 1)
-    first_rack = rack_size / (bag + len(view.players) * rack_size)
+    first_rack = variant.rack_size / (bag + len(view.players) * variant.rack_size)
+    theirs = [i for i, record in enumerate(turns) if record.seat == opponent]
+
+    def draw_before(k: int) -> float:
+        """The chance of the draw that came just before the opponent's ``k``-th turn."""
+        return draw_chance[theirs[k - 1]] if k else first_rack
+
     # The board after the last turn, rebuilt so that its turns can be taken back.
     placed = {token.cell for record in turns for token in record.placements}
     placed |= {token.cell for token in view.turn_placements}
@@ -137,32 +142,34 @@ def history_weights(
     for record in turns:
         for token in record.placements:
             board.place(token.cell, token.value)
-    earlier = [i for i, record in enumerate(turns) if record.seat == opponent]
-    weights = {v: 0.0 for v, n in view.unseen.items() if n}
-    walking = {v for v in weights if v not in fits}
+    last = len(theirs) - 1
+    weights = {
+        v: fits_weight * draw_before(last) if v in fits else 0.0
+        for v, n in view.unseen.items()
+        if n
+    }
+    walking = set(weights) - fits
     blocked: set[int] = set()
-    last = len(turns) - 1
-    for i in range(last, -1, -1):
-        record = turns[i]
-        if record.seat == opponent and walking and i != last:  # the board it left
+    standing = len(turns)  # the turns on the board: turns[:standing]
+    for k in range(last, -1, -1):
+        while standing > theirs[k] + 1:  # back to the board the opponent's turn left
+            standing -= 1
+            for _ in turns[standing].placements:
+                board.unplace()
+        if k != last:
             walking -= {v for v in walking if variant.legal_cells(board, v)}
-        for _ in record.placements:
+        standing -= 1
+        for _ in turns[standing].placements:  # back to the board it found
             board.unplace()
-        if record.seat != opponent or not walking:
-            continue
         before = {v for v in walking if variant.legal_cells(board, v)}
-        if i == last:
+        if k == last:
             blocked = before
         else:
             walking -= before
-        previous = max((j for j in earlier if j < i), default=-1)
-        chance = draw_chance[previous] if previous >= 0 else first_rack
         for v in walking:
-            weights[v] += chance
-        if i == last:
-            for v in fits:
-                weights[v] = fits_weight * chance
-        if previous < 0 or turns[previous].kind != "place" or turns[previous].challenged:
+            weights[v] += draw_before(k)
+        previous = turns[theirs[k - 1]] if k else None
+        if not walking or previous is None or previous.kind != "place" or previous.challenged:
             break
     for v in blocked:
         weights[v] *= BLOCKED_WEIGHT
