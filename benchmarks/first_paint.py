@@ -42,7 +42,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 from playwright.sync_api import BrowserContext, sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -134,7 +134,7 @@ def summary(runs: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def measure(url: str, loads: int) -> dict[str, Any]:
-    with httpx.Client(base_url=url, timeout=30) as http:
+    with httpx2.Client(base_url=url, timeout=30) as http:
         body = {
             "variant": "classic",
             "players": [{"name": "Ann"}, {"name": "Bob"}],

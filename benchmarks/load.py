@@ -71,7 +71,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import InvalidHandshake, WebSocketException
 
@@ -131,7 +131,7 @@ def _count_wire_bytes() -> None:
 
 
 PLACEMENT = re.compile(r"^([A-Za-z]+\d+)=(\d+)")
-CONNECTION_ERRORS = (OSError, WebSocketException, httpx.TransportError, TimeoutError)
+CONNECTION_ERRORS = (OSError, WebSocketException, httpx2.TransportError, TimeoutError)
 
 
 # -- the servers -----------------------------------------------------------------------
@@ -225,9 +225,9 @@ class ServerProcess:
             if self.process.poll() is not None:
                 break
             try:
-                if httpx.get(self.url + "/api/bots", timeout=2).status_code == 200:
+                if httpx2.get(self.url + "/api/bots", timeout=2).status_code == 200:
                     return self
-            except httpx.HTTPError:
+            except httpx2.HTTPError:
                 time.sleep(0.1)
         tail = self.log.read_text(errors="replace")[-3000:]
         self.stop()
@@ -313,7 +313,7 @@ class Run:
 
     args: argparse.Namespace
     urls: list[str]
-    http: list[httpx.AsyncClient]
+    http: list[httpx2.AsyncClient]
     started: float | None = None
     deadline: float = float("inf")
     stopping: bool = False
@@ -662,7 +662,7 @@ async def beside(run: Run, index: int) -> None:
                 answer.raise_for_status()
                 if run.measuring(sent):
                     run.analyses.append(time.monotonic() - sent)
-        except (httpx.HTTPError, *CONNECTION_ERRORS) as exc:
+        except (httpx2.HTTPError, *CONNECTION_ERRORS) as exc:
             run.error(f"beside {type(exc).__name__}", exc)
             await asyncio.sleep(0.5)
 
@@ -699,7 +699,7 @@ async def analyser(run: Run, index: int) -> None:
             )
             answer.raise_for_status()
             run.analyses.append(0.0)
-    except (httpx.HTTPError, *CONNECTION_ERRORS) as exc:
+    except (httpx2.HTTPError, *CONNECTION_ERRORS) as exc:
         run.error(f"analyser {type(exc).__name__}", exc)
 
 
@@ -748,7 +748,7 @@ async def person(run: Run, latencies: list[float]) -> None:
                 view = answer.raise_for_status().json()
                 if run.measuring(sent):
                     latencies.append(time.monotonic() - sent)
-        except (httpx.HTTPError, *CONNECTION_ERRORS) as exc:
+        except (httpx2.HTTPError, *CONNECTION_ERRORS) as exc:
             run.error(f"person {type(exc).__name__}", exc)
             await asyncio.sleep(0.5)
 
@@ -759,7 +759,7 @@ async def person_window(
     """One run of ``--person``: ``beside_games`` loops of games between computers (none:
     the quiet run) start, ``--warmup`` seconds pass, then the person's actions are timed
     for ``--duration`` seconds."""
-    http = [httpx.AsyncClient(base_url=server.url, timeout=120)]
+    http = [httpx2.AsyncClient(base_url=server.url, timeout=120)]
     run = Run(args, [server.url], http)
     latencies: list[float] = []
     tasks = [asyncio.create_task(beside(run, i)) for i in range(beside_games)]
@@ -898,7 +898,7 @@ def probe(urls: list[str], stop: Any, results: Any, running: Any) -> None:
     samples: list[tuple[float, float]] = []
     failures: list[tuple[float, str]] = []
     with contextlib.ExitStack() as stack:
-        clients = [stack.enter_context(httpx.Client(base_url=url, timeout=30)) for url in urls]
+        clients = [stack.enter_context(httpx2.Client(base_url=url, timeout=30)) for url in urls]
         turn = 0
         while not stop.is_set():
             client = clients[turn % len(clients)]
@@ -911,7 +911,7 @@ def probe(urls: list[str], stop: Any, results: Any, running: Any) -> None:
                     running.set()
                 else:
                     failures.append((time.monotonic(), f"GET bots {answer.status_code}"))
-            except httpx.TransportError as exc:
+            except httpx2.TransportError as exc:
                 failures.append((time.monotonic(), f"GET bots {type(exc).__name__}"))
             stop.wait(0.1 / len(clients))
     results.put((samples, failures))
@@ -1020,8 +1020,8 @@ async def drive(
 ) -> dict[str, Any]:
     """Play the run against the servers; every figure of the report but the setup's."""
     # idle connections closed well before the server's keep-alive (5 s) closes them under us
-    limits = httpx.Limits(max_connections=None, max_keepalive_connections=200, keepalive_expiry=2)
-    http = [httpx.AsyncClient(base_url=s.url, timeout=60, limits=limits) for s in servers]
+    limits = httpx2.Limits(max_connections=None, max_keepalive_connections=200, keepalive_expiry=2)
+    http = [httpx2.AsyncClient(base_url=s.url, timeout=60, limits=limits) for s in servers]
     run = Run(args, [s.url for s in servers], http)
     peaks = [s.rss_kb() for s in servers]
     idle_kb = list(peaks)

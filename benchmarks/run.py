@@ -316,7 +316,7 @@ def load_once(args: argparse.Namespace) -> dict[str, object]:
     import json
     import tempfile
 
-    import httpx
+    import httpx2
     from websockets.asyncio.client import connect
 
     from webserver import Server
@@ -327,7 +327,7 @@ def load_once(args: argparse.Namespace) -> dict[str, object]:
         server = Server(Path(folder) / "load.db").start()
         try:
             made = [
-                httpx.post(
+                httpx2.post(
                     server.url + "/api/games",
                     json={
                         "players": [{"name": "A"}, {"name": "B"}],

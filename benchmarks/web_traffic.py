@@ -45,7 +45,7 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 from websockets.asyncio.client import ClientConnection, connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -84,7 +84,7 @@ def spread(sizes: list[int]) -> dict[str, float | int]:
 
 
 async def bytes_per_move(url: str, variant: str, seed: int, limit: int) -> dict[str, Any]:
-    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+    async with httpx2.AsyncClient(base_url=url, timeout=30) as http:
         body = {
             "variant": variant,
             "players": [{"name": "Ann"}, {"name": "Bob"}],
@@ -171,11 +171,11 @@ CAUGHT_UP = "seq => window.core.state.view && window.core.state.view.seq === seq
 
 def online_game(url: str) -> tuple[str, list[str]]:
     """A new online game between Ann and Bob (Bob's invitation taken): its id, tokens."""
-    made = httpx.post(
+    made = httpx2.post(
         url + "/api/games",
         json={"variant": "classic", "players": [{"name": "Ann"}, {"name": "Bob"}]},
     ).json()
-    joined = httpx.post(
+    joined = httpx2.post(
         f"{url}/api/games/{made['id']}/join",
         json={"invite": made["seats"][1]["invite"].split("invite=")[1]},
     ).json()
@@ -201,12 +201,12 @@ def latency(url: str, moves: int) -> dict[str, Any]:
                     page.goto(f"{url}/g/{game_id}?t={token}")
                     page.wait_for_selector("#board")
                     page.evaluate(CLOCK)
-            view = httpx.get(f"{url}/api/games/{game_id}").json()
+            view = httpx2.get(f"{url}/api/games/{game_id}").json()
             over = view["over"]
             if over:
                 continue
             mover = view["to_move"]
-            mine = httpx.get(f"{url}/api/games/{game_id}", params={"token": tokens[mover]}).json()
+            mine = httpx2.get(f"{url}/api/games/{game_id}", params={"token": tokens[mover]}).json()
             page, other = pages[mover], pages[1 - mover]
             for each in pages:  # both pages hold the latest view before the click
                 each.wait_for_function(CAUGHT_UP, arg=view["seq"], timeout=10_000)

@@ -8,8 +8,9 @@ that has played no game): ``POST /api/account/bot``; docs/api.md, "Bot API", say
 
     python examples/bot.py --url http://127.0.0.1:8000 --token TOKEN --level greedy
 
-It needs httpx (the project's dependency) and, for a level, the ``mathable`` package;
-``--level random`` needs the package only for nothing: any legal action of the view.
+It needs httpx2 (Pydantic's maintained httpx, which the project's tests install) and,
+for a level, the ``mathable`` package; ``--level random`` needs the package only for
+nothing: any legal action of the view.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from collections.abc import Iterator
 from typing import Any
 from urllib.parse import quote
 
-import httpx
+import httpx2
 
 log = logging.getLogger("mathable-bot")
 RETRY = 2.0
@@ -37,13 +38,13 @@ class Client:
 
     def __init__(self, url: str, token: str) -> None:
         self.url = url.rstrip("/")
-        self.http = httpx.Client(
+        self.http = httpx2.Client(
             base_url=self.url,
             headers={"Authorization": f"Bearer {token}", "Accept-Encoding": "identity"},
-            timeout=httpx.Timeout(30.0, read=None),
+            timeout=httpx2.Timeout(30.0, read=None),
         )
 
-    def post(self, path: str) -> httpx.Response:
+    def post(self, path: str) -> httpx2.Response:
         return self.http.post(path)
 
     def lines(self, path: str) -> Iterator[dict[str, Any]]:
@@ -151,7 +152,7 @@ def play(client: Client, game_id: str, chooser: Chooser) -> None:
                 else:
                     log.info("game %s: %s", game_id, action)
             return  # the server ended the stream: the game is over
-        except (httpx.HTTPError, RuntimeError) as exc:
+        except (httpx2.HTTPError, RuntimeError) as exc:
             log.warning("game %s: stream lost (%s), again in %.0f s", game_id, exc, delay)
             time.sleep(delay)
             delay = min(60.0, delay * 2)
@@ -187,7 +188,7 @@ def run(client: Client, chooser: Chooser, variants: set[str] | None, once: bool 
                     if once:
                         playing[event["game"]["id"]].join(30)
                         return
-        except (httpx.HTTPError, RuntimeError) as exc:
+        except (httpx2.HTTPError, RuntimeError) as exc:
             log.warning("event stream lost (%s), again in %.0f s", exc, delay)
             time.sleep(delay)
             delay = min(60.0, delay * 2)

@@ -13,7 +13,7 @@ import time
 import weakref
 from pathlib import Path
 
-import httpx
+import httpx2
 
 
 def free_port() -> int:
@@ -53,14 +53,14 @@ class Server:
                 stderr=log,
             )
         deadline = time.monotonic() + 30
-        with httpx.Client(timeout=1) as polls:  # one client: each made its TLS set-up anew
+        with httpx2.Client(timeout=1) as polls:  # one client: each made its TLS set-up anew
             while time.monotonic() < deadline:
                 if self.process.poll() is not None:
                     break
                 try:
                     if polls.get(self.url + "/api/bots").status_code == 200:
                         return self
-                except httpx.HTTPError:
+                except httpx2.HTTPError:
                     time.sleep(0.1)
         raise RuntimeError(f"the server did not start: {self.output()[-2000:]}")
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
+import httpx2
 from fastapi.testclient import TestClient
 
 PASSWORD = "correct horse battery"
 
 
-def ok(response: httpx.Response, status: int = 200) -> dict[str, Any]:
+def ok(response: httpx2.Response, status: int = 200) -> dict[str, Any]:
     assert response.status_code == status, response.text
     body: dict[str, Any] = response.json()
     return body

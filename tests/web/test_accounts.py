@@ -9,7 +9,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
@@ -40,13 +40,13 @@ def client(database_url: str) -> Iterator[TestClient]:
         yield running
 
 
-def ok(response: httpx.Response, status: int = 200) -> dict[str, Any]:
+def ok(response: httpx2.Response, status: int = 200) -> dict[str, Any]:
     assert response.status_code == status, response.text
     body: dict[str, Any] = response.json()
     return body
 
 
-def refused(response: httpx.Response, status: int) -> str:
+def refused(response: httpx2.Response, status: int) -> str:
     """The reason of a refusal with this status (never a 5xx)."""
     assert response.status_code == status, response.text
     error: str = response.json()["error"]

@@ -10,7 +10,7 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 from support.waiting import eventually
@@ -26,29 +26,29 @@ def bot_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     running.stop()
 
 
-def account(server: Server, name: str | None = None) -> tuple[httpx.Client, str]:
+def account(server: Server, name: str | None = None) -> tuple[httpx2.Client, str]:
     """A client logged in to a new account (its cookie jar), and the account's name."""
     name = name or "P" + secrets.token_hex(4)
-    client = httpx.Client(base_url=server.url, timeout=10)
+    client = httpx2.Client(base_url=server.url, timeout=10)
     made = client.post("/api/accounts", json={"name": name, "password": "secret-pass-1"})
     assert made.status_code == 201, made.text
     return client, name
 
 
-def bot(server: Server) -> tuple[httpx.Client, str, str]:
+def bot(server: Server) -> tuple[httpx2.Client, str, str]:
     """A new bot account: a bearer client, its name, its token."""
     person, name = account(server)
     made = person.post("/api/account/bot", headers=SCRIPTED)
     assert made.status_code == 200, made.text
     token = made.json()["token"]
-    client = httpx.Client(
+    client = httpx2.Client(
         base_url=server.url, timeout=10, headers={"Authorization": f"Bearer {token}"}
     )
     return client, name, token
 
 
 def test_routes_refuse_without_a_good_token(bot_server: Server) -> None:
-    plain = httpx.Client(base_url=bot_server.url, timeout=10)
+    plain = httpx2.Client(base_url=bot_server.url, timeout=10)
     assert plain.get("/api/stream/event").status_code == 401
     wrong = {"Authorization": "Bearer " + secrets.token_urlsafe(32)}
     assert plain.get("/api/stream/event", headers=wrong).status_code == 401
@@ -64,7 +64,7 @@ def test_routes_refuse_without_a_good_token(bot_server: Server) -> None:
 
 def test_a_person_bearer_and_a_player_with_games_cannot_be_bots(bot_server: Server) -> None:
     person, _name = account(bot_server)
-    guest = httpx.Client(base_url=bot_server.url, timeout=10)
+    guest = httpx2.Client(base_url=bot_server.url, timeout=10)
     guest.get("/api/me")
     assert guest.post("/api/account/bot", headers=SCRIPTED).status_code == 401
     made = person.post(
@@ -102,9 +102,9 @@ def test_challenges_declined_canceled_and_refused(bot_server: Server) -> None:
     assert bad.status_code == 400
 
 
-def events(client: httpx.Client, found: list[dict[str, Any]], stop: threading.Event) -> None:
+def events(client: httpx2.Client, found: list[dict[str, Any]], stop: threading.Event) -> None:
     """Read the event stream into ``found`` until ``stop``."""
-    with client.stream("GET", "/api/stream/event", timeout=httpx.Timeout(10, read=None)) as r:
+    with client.stream("GET", "/api/stream/event", timeout=httpx2.Timeout(10, read=None)) as r:
         assert r.status_code == 200
         for text in r.iter_lines():
             if stop.is_set():

@@ -9,7 +9,7 @@ import secrets
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
+import httpx2
 import pytest
 from fastapi.testclient import TestClient
 
@@ -29,7 +29,7 @@ def two_streams(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     running.stop()
 
 
-def bot_token(client: httpx.Client | TestClient) -> str:
+def bot_token(client: httpx2.Client | TestClient) -> str:
     """A new account made a bot account through ``client``: its token."""
     made = client.post(
         "/api/accounts", json={"name": "B" + secrets.token_hex(4), "password": PASSWORD}
@@ -41,10 +41,10 @@ def bot_token(client: httpx.Client | TestClient) -> str:
 
 
 def test_an_account_holds_at_most_its_streams_open(two_streams: Server) -> None:
-    with httpx.Client(base_url=two_streams.url, timeout=10) as person:
+    with httpx2.Client(base_url=two_streams.url, timeout=10) as person:
         token = bot_token(person)
     bearer = {"Authorization": f"Bearer {token}"}
-    with httpx.Client(base_url=two_streams.url, timeout=10, headers=bearer) as client:
+    with httpx2.Client(base_url=two_streams.url, timeout=10, headers=bearer) as client:
         with contextlib.ExitStack() as streams:
             reading = []  # each stream's lines, kept: a line iterator let go closes its stream
             for _ in range(2):
@@ -61,9 +61,9 @@ def test_an_account_holds_at_most_its_streams_open(two_streams: Server) -> None:
                 if again.status_code == 200:
                     break
         assert again.status_code == 200
-    other = bot_token(httpx.Client(base_url=two_streams.url, timeout=10))
+    other = bot_token(httpx2.Client(base_url=two_streams.url, timeout=10))
     with (
-        httpx.Client(
+        httpx2.Client(
             base_url=two_streams.url, timeout=10, headers={"Authorization": f"Bearer {other}"}
         ) as client,
         client.stream("GET", "/api/stream/event") as theirs,

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, cast
 
-import httpx
+import httpx2
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocket
@@ -105,7 +105,7 @@ def test_a_spectator_flooding_and_never_reading_cannot_freeze_the_game(server: S
     thread.join(15)
 
     played = 0
-    with httpx.Client(base_url=server.url, timeout=10) as players:
+    with httpx2.Client(base_url=server.url, timeout=10) as players:
         for _ in range(8):
             now = players.get(f"/api/games/{game_id}", params={"token": tokens[0]}).json()
             token = tokens[now["to_move"]]

@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from fastapi.routing import APIRoute, APIWebSocketRoute
 from fastapi.testclient import TestClient
@@ -38,7 +38,7 @@ SURROGATE_TOKEN = '{"token": "\\ud800", "action": "pass"}'
 DEEP = "[" * 2000
 
 
-def screen_game(client: TestClient | httpx.Client) -> dict[str, Any]:
+def screen_game(client: TestClient | httpx2.Client) -> dict[str, Any]:
     body = {"variant": "classic", "players": [{"name": "Ann"}, {"name": "Bob"}], "seed": 7}
     made = client.post("/api/games", json={**body, "mode": "screen"})
     assert made.status_code == 201, made.text
@@ -369,7 +369,7 @@ def tracebacks(log: str) -> list[str]:
 def tournament(server: Server) -> str:
     """A tournament's id (issue 38), organized by an account of its own."""
     headers = {"Origin": server.url, "X-Requested-With": "test"}
-    with httpx.Client(base_url=server.url, timeout=60, headers=headers) as organizer:
+    with httpx2.Client(base_url=server.url, timeout=60, headers=headers) as organizer:
         signed = organizer.post("/api/accounts", json={"name": "Fuzz Club", "password": "x" * 12})
         assert signed.status_code == 201, signed.text
         made = organizer.post(
@@ -380,7 +380,7 @@ def tournament(server: Server) -> str:
         return str(made.json()["id"])
 
 
-def seeded(server: Server, cookies: httpx.Client) -> dict[str, list[str]]:
+def seeded(server: Server, cookies: httpx2.Client) -> dict[str, list[str]]:
     """Real things to aim at: a game at one screen and an online one with their tokens
     and invitations, a chat line, a player, a seek; the ids by path parameter name."""
     made = screen_game(cookies)
@@ -413,13 +413,13 @@ def seeded(server: Server, cookies: httpx.Client) -> dict[str, list[str]]:
 def fuzz(server: Server, app_routes: list[Any], count: int, frames: int) -> dict[str, int]:
     """``count`` requests and ``frames`` socket frames at ``server``: the answers by
     status class, and the 5xx and tracebacks found (asserted none by the callers)."""
-    with httpx.Client(base_url=server.url, timeout=60, headers={"Origin": server.url}) as cookies:
+    with httpx2.Client(base_url=server.url, timeout=60, headers={"Origin": server.url}) as cookies:
         known = seeded(server, cookies)
         openapi = cookies.get("/openapi.json").json()
         fuzzer = Fuzzer(app_routes, openapi, known)
         seen: dict[str, int] = {}
         failures: list[str] = []
-        with httpx.Client(base_url=server.url, timeout=60) as bare:
+        with httpx2.Client(base_url=server.url, timeout=60) as bare:
             for number in range(count):
                 request = fuzzer.request()
                 client = cookies if number % 2 else bare  # with the session cookie, and without

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
+import httpx2
 from fastapi.testclient import TestClient
 from playwright.sync_api import Page, expect
 
@@ -59,7 +59,7 @@ def test_the_home_page_lists_mine_and_the_online_games_not_a_strangers(
 ) -> None:
     """A stranger's one-screen game stays off this browser's home page; this browser's
     own game and an online game being played are on it, each in its list."""
-    with httpx.Client(base_url=server.url, headers={"X-Requested-With": "test"}) as stranger:
+    with httpx2.Client(base_url=server.url, headers={"X-Requested-With": "test"}) as stranger:
         stranger.get("/api/me")
         theirs = _made(stranger, "screen", ("Zed", "Zoe"))
         watched = _made(stranger, "online", ("Xan", "Yan"))

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from fastapi.testclient import TestClient
 
@@ -26,7 +26,7 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
         yield made
 
 
-def new_kept(client: TestClient | httpx.Client, **spec: Any) -> tuple[str, str]:
+def new_kept(client: TestClient | httpx2.Client, **spec: Any) -> tuple[str, str]:
     answer = client.post("/api/keeper", json={"players": ["Ann", "Bob"], **spec})
     assert answer.status_code == 201, answer.text
     made = answer.json()
@@ -138,7 +138,7 @@ def test_a_wrong_token_or_game(client: TestClient) -> None:
 def test_the_keeper_carries_on_after_the_server_is_killed(tmp_path: Path) -> None:
     server = Server(tmp_path / "kept.db").start()
     try:
-        with httpx.Client(base_url=server.url, timeout=30) as http:
+        with httpx2.Client(base_url=server.url, timeout=30) as http:
             game, token = new_kept(http)
             turn = {"token": token, "placements": ANN, "id": "t1"}
             assert http.post(f"/api/keeper/{game}/turns", json=turn).status_code == 200

@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from fastapi.testclient import TestClient
 
@@ -46,15 +46,15 @@ class Body:
             yield self.piece
 
 
-def post(app: Any, path: str, body: Body, length: int | None) -> httpx.Response:
+def post(app: Any, path: str, body: Body, length: int | None) -> httpx2.Response:
     """POST ``body`` to the app in process, streamed as a real server would pass it on."""
     headers = {"Content-Type": "application/json"}
     if length is not None:
         headers["Content-Length"] = str(length)
 
-    async def send() -> httpx.Response:
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
+    async def send() -> httpx2.Response:
+        transport = httpx2.ASGITransport(app=app)
+        async with httpx2.AsyncClient(transport=transport, base_url="http://test") as http:
             return await http.post(path, content=body.stream(), headers=headers)
 
     return asyncio.run(send())

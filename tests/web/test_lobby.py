@@ -9,7 +9,7 @@ import threading
 import time
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from fastapi.testclient import TestClient
 
@@ -33,7 +33,7 @@ def listing(client: TestClient, path: str) -> list[dict[str, Any]]:
     return found
 
 
-def refused(response: httpx.Response, status: int) -> str:
+def refused(response: httpx2.Response, status: int) -> str:
     assert response.status_code == status, response.text
     error: str = response.json()["error"]
     return error
@@ -162,7 +162,7 @@ def test_two_joins_at_once_never_overfill_a_seek(
         return row
 
     monkeypatch.setattr(store, "_current", current)
-    answers: list[httpx.Response] = []
+    answers: list[httpx2.Response] = []
 
     def join(client: TestClient) -> None:
         answers.append(client.post(f"/api/seeks/{made['id']}/join"))

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, cast
 
-import httpx
+import httpx2
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocket
@@ -206,7 +206,7 @@ def two_servers(database_url: str) -> Iterator[list[Server]]:
 def test_two_server_processes_push_the_lobby(two_servers: list[Server]) -> None:
     """Two real ``mathable serve`` processes: Ann's lobby socket is on A, Bob joins on B."""
     a, b = two_servers
-    with httpx.Client(base_url=a.url) as ann, httpx.Client(base_url=b.url) as bob:
+    with httpx2.Client(base_url=a.url) as ann, httpx2.Client(base_url=b.url) as bob:
         ann.get("/api/me").raise_for_status()
         cookie = "; ".join(f"{k}={v}" for k, v in ann.cookies.items())
         with (

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from fastapi.testclient import TestClient
 
@@ -66,9 +66,9 @@ def two(database_url: str, clock: Clock) -> Iterator[tuple[TestClient, TestClien
         yield a, b
 
 
-def log_in(client: TestClient, name: str, password: str) -> httpx.Response:
+def log_in(client: TestClient, name: str, password: str) -> httpx2.Response:
     client.cookies.clear()
-    answer: httpx.Response = client.post("/api/session", json={"name": name, "password": password})
+    answer: httpx2.Response = client.post("/api/session", json={"name": name, "password": password})
     return answer
 
 
@@ -80,7 +80,7 @@ def fail(client: TestClient, name: str, times: int) -> None:
         assert answer.json()["error"] == str(WRONG_LOGIN)
 
 
-def locked(answer: httpx.Response) -> dict[str, Any]:
+def locked(answer: httpx2.Response) -> dict[str, Any]:
     assert answer.status_code == 429, answer.text
     body: dict[str, Any] = answer.json()
     assert answer.headers["Retry-After"] == str(body["retry_after"])

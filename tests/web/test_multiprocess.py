@@ -18,7 +18,7 @@ from functools import partial
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-import httpx
+import httpx2
 import pytest
 from fastapi.testclient import TestClient
 from websockets.sync.client import connect
@@ -84,21 +84,21 @@ def choose(view: dict[str, Any]) -> str:
     return next((a for a in legal if "=" in a), legal[0])
 
 
-def post_to(client: Any, url: str, body: dict[str, Any]) -> httpx.Response:
-    """``body`` posted to ``url`` by ``client`` (a test client, or httpx itself)."""
-    answer: httpx.Response = client.post(url, json=body)
+def post_to(client: Any, url: str, body: dict[str, Any]) -> httpx2.Response:
+    """``body`` posted to ``url`` by ``client`` (a test client, or httpx2 itself)."""
+    answer: httpx2.Response = client.post(url, json=body)
     return answer
 
 
-def get_from(client: Any, url: str, params: dict[str, Any]) -> httpx.Response:
-    """``url`` read by ``client`` (a test client, or httpx itself) with ``params``."""
-    answer: httpx.Response = client.get(url, params=params)
+def get_from(client: Any, url: str, params: dict[str, Any]) -> httpx2.Response:
+    """``url`` read by ``client`` (a test client, or httpx2 itself) with ``params``."""
+    answer: httpx2.Response = client.get(url, params=params)
     return answer
 
 
 def play_alternately(
-    posts: list[Callable[[dict[str, Any]], httpx.Response]],
-    gets: list[Callable[[dict[str, Any]], httpx.Response]],
+    posts: list[Callable[[dict[str, Any]], httpx2.Response]],
+    gets: list[Callable[[dict[str, Any]], httpx2.Response]],
     tokens: list[str],
     turns: int,
 ) -> None:
@@ -220,8 +220,8 @@ def test_two_server_processes_over_one_database_act_alternately(
         threading.Thread(target=listen, daemon=True).start()
         assert heard.get(timeout=10) == 0
         play_alternately(
-            [partial(post_to, httpx, s.url + path + "/actions") for s in (a, b)],
-            [partial(get_from, httpx, s.url + path) for s in (a, b)],
+            [partial(post_to, httpx2, s.url + path + "/actions") for s in (a, b)],
+            [partial(get_from, httpx2, s.url + path) for s in (a, b)],
             tokens,
             turns=9,  # the last through a
         )
@@ -232,5 +232,5 @@ def test_two_server_processes_over_one_database_act_alternately(
     assert oneoff.get(b.url + path).json()["seq"] == 9
     for server in (a, b):
         server.stop()
-        password = httpx.URL(database_url.replace("postgresql://", "http://")).password
+        password = httpx2.URL(database_url.replace("postgresql://", "http://")).password
         assert not password or password not in server.output()

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
@@ -50,7 +50,7 @@ def person(main: TestClient, name: str, base_url: str = OWN) -> TestClient:
     return client
 
 
-def refused(response: httpx.Response, header: str) -> str:
+def refused(response: httpx2.Response, header: str) -> str:
     """A 403 whose reason names ``header``."""
     assert response.status_code == 403, response.text
     error: str = response.json()["error"]
@@ -58,7 +58,7 @@ def refused(response: httpx.Response, header: str) -> str:
     return error
 
 
-def ok(response: httpx.Response, status: int = 200) -> Any:
+def ok(response: httpx2.Response, status: int = 200) -> Any:
     assert response.status_code == status, response.text
     return response.json()
 

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import cast
 
-import httpx
+import httpx2
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -36,7 +36,7 @@ def seat_view(page: Page, game_id: str) -> dict[str, object]:
 def test_a_person_challenges_the_bot_and_they_play_to_the_end(
     server: Server, browser: Browser
 ) -> None:
-    owner = httpx.Client(base_url=server.url, timeout=10)
+    owner = httpx2.Client(base_url=server.url, timeout=10)
     name = "Bot" + secrets.token_hex(3)
     made = owner.post("/api/accounts", json={"name": name, "password": "secret-pass-1"})
     assert made.status_code == 201, made.text

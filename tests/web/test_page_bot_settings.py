@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import secrets
 
-import httpx
+import httpx2
 from playwright.sync_api import Browser, expect
 
 from support import oneoff
@@ -15,7 +15,7 @@ from support.online import sign_up
 from webserver import Server
 
 
-def account_of(server: Server, token: str) -> httpx.Response:
+def account_of(server: Server, token: str) -> httpx2.Response:
     return oneoff.get(server.url + "/api/account", headers={"Authorization": f"Bearer {token}"})
 
 

@@ -45,7 +45,7 @@ def test_the_api_answers_each_game_with_the_analysis_accuracy(
     running = games["running"]["id"]
     ids = [first["id"], "no-such-game", running, second["id"], first["id"]]
     # Two games analysed on the server: the content is checked, not the time it takes
-    # (on a machine loaded by other work it took longer than httpx's 5 s default).
+    # (on a machine loaded by other work it took longer than httpx2's 5 s default).
     answer = oneoff.get(f"{server.url}/api/class", params={"games": ",".join(ids)}, timeout=120)
     assert answer.status_code == 200, answer.text
     shown = answer.json()

@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
@@ -30,27 +30,27 @@ POLL = 0.2
 """Seconds between two looks at the real server while its computer plays on."""
 
 
-def account(server: Server, name: str) -> httpx.Client:
+def account(server: Server, name: str) -> httpx2.Client:
     """A pupil over the API with a session cookie of their own, made an account."""
-    client = httpx.Client(base_url=server.url, headers={"X-Requested-With": "test"})
+    client = httpx2.Client(base_url=server.url, headers={"X-Requested-With": "test"})
     assert client.patch("/api/me", json={"name": name}).status_code == 200
     made = client.post("/api/accounts", json={"name": name, "password": PASSWORD})
     assert made.status_code == 201, made.text
     return client
 
 
-def view(client: httpx.Client, game_id: str) -> dict[str, Any]:
+def view(client: httpx2.Client, game_id: str) -> dict[str, Any]:
     found: dict[str, Any] = client.get(f"/api/games/{game_id}").json()
     return found
 
 
-def act(client: httpx.Client, game_id: str, kind: str) -> None:
+def act(client: httpx2.Client, game_id: str, kind: str) -> None:
     path = f"/api/games/{game_id}/" + ("actions" if kind == "pass" else kind)
     answer = client.post(path, json={"action": "pass"} if kind == "pass" else {})
     assert answer.status_code == 200, answer.text
 
 
-def against_the_computer(client: httpx.Client, game_id: str) -> None:
+def against_the_computer(client: httpx2.Client, game_id: str) -> None:
     """A pupil passes when to move until the computer has moved too (it moves by itself:
     the server's computer player), then resigns: the computer wins a game it played."""
 
@@ -65,7 +65,7 @@ def against_the_computer(client: httpx.Client, game_id: str) -> None:
     act(client, game_id, "resign")
 
 
-def between_people(first: httpx.Client, game_id: str, second: httpx.Client) -> None:
+def between_people(first: httpx2.Client, game_id: str, second: httpx2.Client) -> None:
     """Each passes once in the order of play (both have moved: O4); the second resigns."""
     by_seat = {view(c, game_id)["seat"]: c for c in (first, second)}
     mover = int(view(first, game_id)["to_move"])
@@ -74,7 +74,7 @@ def between_people(first: httpx.Client, game_id: str, second: httpx.Client) -> N
     act(second, game_id, "resign")
 
 
-def on_the_page(page: Page, server: Server, tid: str, opponent: httpx.Client | None) -> None:
+def on_the_page(page: Page, server: Server, tid: str, opponent: httpx2.Client | None) -> None:
     """The teacher's game from the tournament's page: "Play", her pass on the game page
     when her turn comes (the pupil's or the computer's turn in between), then she
     resigns against the computer, or the pupil resigns."""
@@ -117,7 +117,7 @@ def stored_after(seen: Callable[[], dict[str, Any]], seq: int) -> bool:
     return int(seen()["seq"]) > seq
 
 
-def moved_on(client: httpx.Client, tid: str, number: int) -> bool:
+def moved_on(client: httpx2.Client, tid: str, number: int) -> bool:
     """Whether the tournament has paired the round after ``number`` or finished."""
     state = client.get(f"/api/tournaments/{tid}").json()
     return bool(state["round"] > number or state["status"] == "finished")
@@ -138,7 +138,7 @@ def test_a_class_round_robin_with_the_computer_playing(server: Server, browser: 
     tid = page.url.rpartition("/")[2]
     page.click("#tourn-join")
     expect(page.locator("#tourn-withdraw")).to_be_visible()
-    pupils: dict[str, httpx.Client] = {}
+    pupils: dict[str, httpx2.Client] = {}
     for name in ("Ulla", "Vic", "Wes", "Xan"):
         client = account(server, name)
         joined = client.post(f"/api/tournaments/{tid}/join")

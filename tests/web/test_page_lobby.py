@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-import httpx
+import httpx2
 from playwright.sync_api import Browser, Page, expect
 
 from support import oneoff
@@ -50,7 +50,7 @@ def test_two_browsers_meet_in_the_lobby_and_play(server: Server, browser: Browse
     expect(ann.locator("#seek-rows tr", has_text="Ann")).to_contain_text("Ann, Bob (2/3)")
 
     seek_id = row.get_attribute("data-seek")
-    cid = httpx.Client(base_url=server.url)  # a third player, their own cookie
+    cid = httpx2.Client(base_url=server.url)  # a third player, their own cookie
     cid.patch("/api/me", json={"name": "Cid"}).raise_for_status()
     scripted = {"X-Requested-With": "test"}  # a body-less change by cookie (issue 30)
     started = cid.post(f"/api/seeks/{seek_id}/join", headers=scripted).json()

@@ -17,7 +17,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from playwright.sync_api import Browser, expect
 
@@ -86,7 +86,7 @@ def elsewhere() -> Iterator[str]:
 def test_a_page_on_another_port_cannot_join_or_listen_as_the_victim(
     browser: Browser, server: Server, elsewhere: str
 ) -> None:
-    with httpx.Client(base_url=server.url) as ann:  # Ann offers a game in the lobby
+    with httpx2.Client(base_url=server.url) as ann:  # Ann offers a game in the lobby
         ann.patch("/api/me", json={"name": "Ann"}).raise_for_status()
         made = ann.post("/api/seeks", json={"variant": "classic"})
         assert made.status_code == 201, made.text

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
@@ -20,7 +20,7 @@ from support.browser import DESKTOP, PHONE, against_the_computer, create, seriou
 from webserver import Server
 
 
-def replay(server: Server, game_id: str, step: int, token: str | None = None) -> httpx.Response:
+def replay(server: Server, game_id: str, step: int, token: str | None = None) -> httpx2.Response:
     suffix = f"&token={token}" if token else ""
     return oneoff.get(f"{server.url}/api/games/{game_id}/replay?step={step}{suffix}")
 

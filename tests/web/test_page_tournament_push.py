@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 
-import httpx
+import httpx2
 from playwright.sync_api import Browser, Request, expect
 
 from support.browser import DESKTOP
@@ -28,9 +28,9 @@ SWISS = {
 }
 
 
-def account(server: Server, name: str) -> httpx.Client:
+def account(server: Server, name: str) -> httpx2.Client:
     """A person over the API with a session cookie of their own, made an account."""
-    client = httpx.Client(base_url=server.url, headers={"X-Requested-With": "test"})
+    client = httpx2.Client(base_url=server.url, headers={"X-Requested-With": "test"})
     assert client.patch("/api/me", json={"name": name}).status_code == 200
     made = client.post("/api/accounts", json={"name": name, "password": "correct horse 9"})
     assert made.status_code == 201, made.text

@@ -13,7 +13,7 @@ import re
 import time
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
@@ -25,27 +25,27 @@ from webserver import Server
 NAME = "Club <b>Swiss</b> & co"
 
 
-def account(server: Server, name: str) -> httpx.Client:
+def account(server: Server, name: str) -> httpx2.Client:
     """A person over the API with a session cookie of their own, made an account."""
-    client = httpx.Client(base_url=server.url, headers={"X-Requested-With": "test"})
+    client = httpx2.Client(base_url=server.url, headers={"X-Requested-With": "test"})
     assert client.patch("/api/me", json={"name": name}).status_code == 200
     made = client.post("/api/accounts", json={"name": name, "password": PASSWORD})
     assert made.status_code == 201, made.text
     return client
 
 
-def cookie_client(server: Server, page: Page) -> httpx.Client:
+def cookie_client(server: Server, page: Page) -> httpx2.Client:
     """The page's player over the API (the browser's own session cookie)."""
     cookies = {c["name"]: c["value"] for c in page.context.cookies()}
-    return httpx.Client(base_url=server.url, headers={"X-Requested-With": "test"}, cookies=cookies)
+    return httpx2.Client(base_url=server.url, headers={"X-Requested-With": "test"}, cookies=cookies)
 
 
-def finish(first: httpx.Client, game_id: str, second: httpx.Client) -> None:
+def finish(first: httpx2.Client, game_id: str, second: httpx2.Client) -> None:
     """Each seat passes once in the order of play (both have moved: O4), then the
     second player resigns: the first wins."""
     game = f"/api/games/{game_id}"
 
-    def seat_of(client: httpx.Client) -> int:
+    def seat_of(client: httpx2.Client) -> int:
         """The client's seat, from its view once the game answers it (a bound); else
         what the server answered last, to say why."""
         deadline = time.monotonic() + 30
@@ -66,7 +66,7 @@ def finish(first: httpx.Client, game_id: str, second: httpx.Client) -> None:
     assert second.post(game + "/resign", json={}).status_code == 200
 
 
-def round_with_games(client: httpx.Client, tid: str, number: int) -> dict[str, Any]:
+def round_with_games(client: httpx2.Client, tid: str, number: int) -> dict[str, Any]:
     """The tournament once round ``number`` is paired and each of its boards has its game
     (a bound): a board is paired first and its game made after (``"game": null`` until
     then, made by whichever process claims it), as a person waits for "your game is
@@ -102,7 +102,7 @@ def test_a_swiss_from_the_page_to_its_final_standings(server: Server, browser: B
     tid = found[1]
     page.click("#tourn-join")
     expect(page.locator("#tourn-withdraw")).to_be_visible()
-    people: dict[str, httpx.Client] = {ann: cookie_client(server, page)}
+    people: dict[str, httpx2.Client] = {ann: cookie_client(server, page)}
     for name in ("Ulla", "Vic", "Wes", "Xan"):
         client = account(server, name)
         joined = client.post(f"/api/tournaments/{tid}/join")

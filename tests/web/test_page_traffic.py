@@ -10,7 +10,7 @@ import gzip
 import json
 from typing import Any
 
-import httpx
+import httpx2
 from playwright.sync_api import Browser, Page, WebSocket, WebSocketRoute, expect
 
 from mathable.web.infra.patches import apply_patch
@@ -157,13 +157,13 @@ def test_files_and_json_answers_are_gzipped_and_files_revalidated(server: Server
         assert "Content-Encoding" not in plain.headers
         assert packed.headers["Content-Encoding"] == "gzip"
         assert int(packed.headers["Content-Length"]) < len(plain.content) / 2
-        assert packed.content == plain.content  # httpx unpacks it
+        assert packed.content == plain.content  # httpx2 unpacks it
         assert "Accept-Encoding" in packed.headers["Vary"]
         assert "default-src 'self'" in packed.headers["Content-Security-Policy"]
     small = oneoff.get(server.url + "/api/bots", headers={"Accept-Encoding": "gzip"})
     assert len(small.content) < 1000 and "Content-Encoding" not in small.headers
     raw = oneoff.get(server.url + "/static/play.js", headers={"Accept-Encoding": "gzip"})
-    with httpx.stream(
+    with httpx2.stream(
         "GET", server.url + "/static/play.js", headers={"Accept-Encoding": "gzip"}
     ) as stream:
         assert gzip.decompress(b"".join(stream.iter_raw())) == raw.content

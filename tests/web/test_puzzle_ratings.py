@@ -9,7 +9,7 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
@@ -38,7 +38,7 @@ def client(database_url: str) -> Iterator[TestClient]:
         yield running
 
 
-def ok(response: httpx.Response) -> dict[str, Any]:
+def ok(response: httpx2.Response) -> dict[str, Any]:
     assert response.status_code == 200, response.text
     body: dict[str, Any] = response.json()
     return body

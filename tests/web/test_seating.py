@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
@@ -23,12 +23,12 @@ from support.lobby import person
 pytestmark = pytest.mark.usefixtures("no_worker_processes")
 
 
-def ok(response: httpx.Response, status: int = 200) -> Any:
+def ok(response: httpx2.Response, status: int = 200) -> Any:
     assert response.status_code == status, response.text
     return response.json()
 
 
-def refused(response: httpx.Response, status: int) -> str:
+def refused(response: httpx2.Response, status: int) -> str:
     assert response.status_code == status, response.text
     error: str = response.json()["error"]
     return error

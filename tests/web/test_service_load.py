@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
@@ -105,7 +105,7 @@ def test_a_four_computer_game_is_created_at_once_and_played_in_the_background(
 
     monkeypatch.setattr(FamilyBot, "act", gated)
     with TestClient(create_app(database_url)) as client:
-        answer: dict[str, httpx.Response] = {}
+        answer: dict[str, httpx2.Response] = {}
         creating = threading.Thread(
             target=lambda: answer.update(made=client.post("/api/games", json=FOUR_COMPUTERS))
         )
@@ -147,7 +147,7 @@ def test_computer_players_and_analysis_run_in_worker_processes(
         assert made.status_code == 201, made.text
         game_id = made.json()["id"]
         assert wait_for(lambda: over(client, game_id))
-        answer: dict[str, httpx.Response] = {}
+        answer: dict[str, httpx2.Response] = {}
         analysing = threading.Thread(
             target=lambda: answer.update(report=client.get(f"/api/games/{game_id}/analysis"))
         )

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from fastapi.testclient import TestClient
 from itsdangerous import TimestampSigner
@@ -68,12 +68,12 @@ def browser(app: Any, agent: str = "testclient") -> Iterator[TestClient]:
         client.close()
 
 
-def ok(response: httpx.Response, status: int = 200) -> Any:
+def ok(response: httpx2.Response, status: int = 200) -> Any:
     assert response.status_code == status, response.text
     return response.json()
 
 
-def refused(response: httpx.Response, status: int) -> str:
+def refused(response: httpx2.Response, status: int) -> str:
     assert response.status_code == status, response.text
     error: str = response.json()["error"]
     return error

@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-import httpx
+import httpx2
 import pytest
 
 from support import oneoff
@@ -34,8 +34,8 @@ UNLIMITED = {
 def person(url: str, number: int, start: threading.Barrier, statuses: list[int]) -> None:
     """A browser of its own: a guest on its first visit (a write), an account (a write),
     then two seeks (writes), each step begun by every person at the same instant."""
-    with httpx.Client(base_url=url, timeout=60) as client:
-        steps: list[Callable[[], httpx.Response]] = [
+    with httpx2.Client(base_url=url, timeout=60) as client:
+        steps: list[Callable[[], httpx2.Response]] = [
             lambda: client.get("/api/me"),
             lambda: client.post(
                 "/api/accounts", json={"name": f"Writer {number}", "password": PASSWORD}
@@ -48,7 +48,7 @@ def person(url: str, number: int, start: threading.Barrier, statuses: list[int])
             start.wait(timeout=60)
             try:
                 statuses.append(step().status_code)
-            except httpx.HTTPError:
+            except httpx2.HTTPError:
                 statuses.append(0)
 
 

@@ -276,16 +276,16 @@ def test_o1_a_chosen_seed_is_refused_online_and_the_servers_seed_kept_until_the_
         return drawn[-1]
 
     monkeypatch.setattr(secrets, "randbelow", randbelow)
-    made = online(client)
-    game_id = made["id"]
+    game = online(client)
+    game_id = game["id"]
     seed = dealt(client, game_id)
     assert drawn == [seed] and seed > 2**32  # from secrets, not guessable
-    ann, bob = seat_tokens(client, made)
+    ann, bob = seat_tokens(client, game)
     for _ in range(4):  # C11c: two full rounds without a placement end the game
         hidden = [view(client, game_id, t) for t in (ann, bob, None)]
         with client.websocket_connect(f"/api/games/{game_id}/ws?token={ann}") as socket:
             hidden.append(socket.receive_json())
-        texts = [json.dumps(hidden), client.get("/api/games").text, json.dumps(made)]
+        texts = [json.dumps(hidden), client.get("/api/games").text, json.dumps(game)]
         texts.append(client.get(f"/api/games/{game_id}/record").text)
         assert all(str(seed) not in text for text in texts)
         assert all("seed" not in v for v in hidden[:3])

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 from mathable.web.infra.store import EventStore
@@ -42,10 +42,12 @@ def _view(url: str, game_id: str, token: str | None = None) -> dict[str, Any]:
     return seen
 
 
-def _race(url: str, game_id: str, token: str, seq: int, actions: list[str]) -> list[httpx.Response]:
+def _race(
+    url: str, game_id: str, token: str, seq: int, actions: list[str]
+) -> list[httpx2.Response]:
     """Send the actions from separate threads released at the same instant."""
     barrier = threading.Barrier(len(actions))
-    results: list[httpx.Response] = []
+    results: list[httpx2.Response] = []
 
     def send(action: str) -> None:
         barrier.wait()
