@@ -4,10 +4,13 @@ turn, the reasons said, accuracy from the winning chance lost, old reports reada
 from __future__ import annotations
 
 import json
+from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from mathable.ai import simulation
 from mathable.ai.analysis import (
     REPORT_VERSION,
     analyse_game,
@@ -17,11 +20,13 @@ from mathable.ai.analysis import (
     with_texts,
 )
 from mathable.ai.base import board_from_view
-from mathable.ai.equity import judge_turn, turn_accuracy, win_chance
+from mathable.ai.equity import EXPERT_DEPTH, MASTER_DEPTH, judge_turn, turn_accuracy, win_chance
 from mathable.ai.evaluation import rank_plans
+from mathable.ai.master import MasterBot
 from mathable.ai.reasons import computer_turn_notes, why_not_placed
 from mathable.ai.search import TurnPlan
 from mathable.engine.actions import Action, Exchange, Pass, Place
+from mathable.engine.protocol import Game
 from mathable.games.board.game import BoardGame
 from mathable.games.board.turns import Setup
 from mathable.games.board.view import BoardView
@@ -75,6 +80,60 @@ def test_the_best_exchange_loses_nothing_and_says_why_it_exchanged() -> None:
     assert turn["win_before"] == turn["win_after"] and turn["accuracy"] == 100
     assert turn["why"].startswith("exchanging " + " ".join(map(str, given)))
     assert report["players"][0]["accuracy"] == 100
+
+
+def test_the_master_depth_judges_with_the_masters_budgets_and_says_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``--depth master``: the master's samples, candidates and exchanges, continuations
+    played out to the end late in the game, and the report names the depth."""
+    bot = MasterBot(0)
+    budgets = (bot.samples, bot.candidates, bot.threat_top, bot.exchanges, bot.to_end)
+    depth = MASTER_DEPTH
+    assert (depth.samples, depth.candidates, depth.threat_top, depth.exchanges, depth.to_end) == (
+        budgets
+    )
+    simulated: list[tuple[int, int, int | None]] = []
+    real = simulation.simulate
+
+    def spy(*args: Any, **options: Any) -> list[float]:
+        simulated.append((len(args[3]), options["samples"], options["to_end"]))
+        return real(*args, **options)
+
+    monkeypatch.setattr("mathable.ai.equity.simulate", spy)
+    with language("en"):
+        reports = [analysis_report(_placed_one(), depth) for depth in (EXPERT_DEPTH, MASTER_DEPTH)]
+    expert, master = simulated
+    assert expert[1:] == (EXPERT_DEPTH.samples, None) and master[1:] == (256, 10)
+    assert master[0] == expert[0] + 2  # two more exchanges judged (4, not 2)
+    for report, depth in zip(reports, (EXPERT_DEPTH, MASTER_DEPTH), strict=True):
+        assert report["method"]["depth"] == depth.name
+        assert report["method"]["samples"] == report["turns"][0]["samples"] == depth.samples
+        assert report["turns"][0]["best"].startswith("exchange")
+
+
+def test_the_analysis_counts_every_turn_it_judges() -> None:
+    """``progress`` (the terminal's bar) is called once a turn, Quattro's too."""
+    for game in (_short_game(5, actions=12), _short_quattro()):
+        calls, judged = _counted(game)
+        assert calls == len(game.summaries()) >= judged > 0
+
+
+def _counted(game: Game) -> tuple[int, int]:
+    """How often the analysis of ``game`` called its progress, and the turns it judged."""
+    calls: list[None] = []
+    turns = analyse_game(game, progress=lambda: calls.append(None))
+    return len(calls), len(turns)
+
+
+def _short_quattro() -> Game:
+    from mathable.ai import get_bot
+
+    game = new_game("quattro", ["Ann", "Bob"], seed=3)
+    bots = [get_bot("greedy", 3), get_bot("greedy", 4)]
+    while not game.is_over and len(game.summaries()) < 6:
+        game.apply(bots[game.to_move].act(game.view(game.to_move)))
+    return game
 
 
 def _placed_one() -> BoardGame:

@@ -69,3 +69,23 @@ def test_json_is_version_3_with_the_method(record: Path) -> None:
     turn = report["turns"][0]
     assert turn["best"].startswith("exchange") and turn["win_before"] > turn["win_after"]
     assert turn["samples"] == report["method"]["samples"]
+
+
+def test_depth_master_judges_with_the_masters_budgets(record: Path) -> None:
+    done = runner.invoke(
+        app, ["--lang", "en", "analyse", str(record), "--json", "--depth", "master"]
+    )
+    assert done.exit_code == 0, done.output
+    report = json.loads(done.stdout)
+    assert report["method"]["depth"] == "master" and report["method"]["samples"] == 256
+    assert report["turns"][0]["samples"] == 256 and report["turns"][0]["best"].startswith(
+        "exchange"
+    )
+
+
+def test_a_depth_it_does_not_know_is_refused_with_the_ones_it_does(record: Path) -> None:
+    done = runner.invoke(app, ["--lang", "en", "analyse", str(record), "--depth", "[bold]deep"])
+    assert done.exit_code == 1 and not done.stdout
+    assert done.stderr.strip() == (
+        "error: --depth: [bold]deep is no depth of analysis (expert, master)"
+    )

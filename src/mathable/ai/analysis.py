@@ -11,7 +11,9 @@ move (after the game every rack may be shown) is judged by its family:
   given away (in points). The chance of winning before (with the best turn) and after
   (with the turn played) comes from a model of the margin and the tokens still to play
   (:func:`~.equity.win_chance`); a turn's accuracy is lichess's formula of the winning
-  chance it lost (:func:`~.equity.turn_accuracy`), a player's the mean over its turns;
+  chance it lost (:func:`~.equity.turn_accuracy`), a player's the mean over its turns.
+  The budgets are a depth (:class:`~.equity.Depth`): the expert's by default, the
+  master's on request (``mathable analyse --depth master``), and the report says which;
 - Quattro: the strong player's chain search (:func:`~.quattro.strong_plan`) from the
   hand held, as before: the loss counts the cards that could have been played and were
   not, the accuracy is the share of those played (no equity: a hand is played out, there
@@ -24,6 +26,7 @@ turn, no equity nor chances) stays readable: :func:`readable` fills what it lack
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, cast
 
@@ -38,7 +41,15 @@ from mathable.games.quattro.view import PilesView
 from mathable.i18n import Text, from_stored, stored
 
 from .base import board_from_view
-from .equity import SAMPLES, TurnJudgement, judge_turn, turn_accuracy, why_better, why_not_placed
+from .equity import (
+    EXPERT_DEPTH,
+    Depth,
+    TurnJudgement,
+    judge_turn,
+    turn_accuracy,
+    why_better,
+    why_not_placed,
+)
 from .families import by_surface, surface_of
 from .quattro import strong_plan
 from .search import TurnPlan
@@ -161,15 +172,15 @@ def turn_chance(seed: int, number: int) -> random.Random:
 
 
 def _board_turn(
-    game: Game, index: int, start: _Start, record: TurnRecord, notation: str
+    game: Game, index: int, start: _Start, record: TurnRecord, notation: str, depth: Depth
 ) -> TurnAnalysis:
-    """A board turn judged by equity (:func:`~.equity.judge_turn`)."""
+    """A board turn judged by equity (:func:`~.equity.judge_turn`) at ``depth``."""
     view = cast(BoardView, start.view)  # a board game's (the caller checked its surface)
     variant, board = board_from_view(view)
     strict = bool(view.house_rules.get("strict", False))
     played = _played_plan(view, record, start.actions)
     rng = turn_chance(game.seed, index + 1)
-    judged = judge_turn(view, variant, board, played, _given(start.actions), rng)
+    judged = judge_turn(view, variant, board, played, _given(start.actions), rng, depth)
     best_plan = judged.best.plan
     if judged.best is judged.played:
         best = notation
@@ -200,32 +211,37 @@ def _piles_best(view: PilesView, names: CellNames) -> tuple[str, int]:
     return _written(actions, names), sum(1 for a in actions if isinstance(a, Place))
 
 
-def analyse_game(game: Game) -> list[TurnAnalysis]:
-    """Every finished turn of ``game``, replayed from its log."""
+def _analysed(
+    game: Game, index: int, notation: str, seat: int, start: _Start, final: View, depth: Depth
+) -> TurnAnalysis:
+    """Turn ``index`` judged from its start: by equity on a board, by cards in Quattro."""
+    if surface_of(final) == "board":
+        record = cast(BoardView, final).turns[index]
+        return _board_turn(game, index, start, record, notation, depth)
+    best, best_points = _piles_best(cast(PilesView, start.view), game.cell_names)
+    cards = len(cast(PilesView, final).turns[index].plays)
+    if cards >= best_points:
+        best, best_points = notation, cards
+    return TurnAnalysis(index + 1, seat, notation, cards, best, best_points)
+
+
+def analyse_game(
+    game: Game, depth: Depth = EXPERT_DEPTH, progress: Callable[[], None] | None = None
+) -> list[TurnAnalysis]:
+    """Every finished turn of ``game``, replayed from its log; a board game's judged at
+    ``depth``. ``progress`` is called after each turn (for a progress bar)."""
     starts = _turn_starts(game)
     final = game.view(None)
-    board = surface_of(final) == "board"
     explained = game.explain_turns()
     out = []
     for index, turn in enumerate(game.summaries()):
         start = starts.get(index)
-        if start is None:
-            continue
-        played_first = explained[index][0] if explained[index] else None
-        if board:
-            record = cast(BoardView, final).turns[index]
-            analysed = _board_turn(game, index, start, record, turn.notation)
-            out.append(replace(analysed, played_explained=played_first))
-            continue
-        best, best_points = _piles_best(cast(PilesView, start.view), game.cell_names)
-        cards = len(cast(PilesView, final).turns[index].plays)
-        if cards >= best_points:
-            best, best_points = turn.notation, cards
-        out.append(
-            TurnAnalysis(
-                index + 1, turn.seat, turn.notation, cards, best, best_points, played_first
-            )
-        )
+        if start is not None:
+            out.append(_analysed(game, index, turn.notation, turn.seat, start, final, depth))
+            played_first = explained[index][0] if explained[index] else None
+            out[-1] = replace(out[-1], played_explained=played_first)
+        if progress is not None:
+            progress()
     return out
 
 
@@ -273,13 +289,17 @@ REPORT_VERSION = 3
 changes, so the reports the web server keeps (by version) are computed again. 3 (issue
 35): equity, chances of winning, accuracy from them, the reasons; 2: points alone."""
 
-METHOD = {
-    "equity": "points + leave - threat, blended with simulated replies (the expert's)",
-    "samples": SAMPLES,
-    "win_chance": "model: Phi(margin / (40 * sqrt(tokens still to play)))",
-    "accuracy": "mean over turns of 103.1668 * exp(-0.04354 * win% lost) - 3.1669",
-}
-"""How a version-3 report was made, said in the report (for readers and tools)."""
+
+def method(depth: Depth) -> dict[str, Any]:
+    """How a version-3 report was made at ``depth``, said in the report (for readers and
+    tools; ``depth`` is new beside the rest, and a report without it was the expert's)."""
+    return {
+        "equity": "points + leave - threat, blended with simulated replies (the expert's)",
+        "depth": depth.name,
+        "samples": depth.samples,
+        "win_chance": "model: Phi(margin / (40 * sqrt(tokens still to play)))",
+        "accuracy": "mean over turns of 103.1668 * exp(-0.04354 * win% lost) - 3.1669",
+    }
 
 
 def _percent(chance: float) -> float:
@@ -311,14 +331,17 @@ def _turn_json(game: Game, t: TurnAnalysis) -> dict[str, Any]:
     }
 
 
-def analysis_report(game: Game) -> dict[str, Any]:
+def analysis_report(
+    game: Game, depth: Depth = EXPERT_DEPTH, progress: Callable[[], None] | None = None
+) -> dict[str, Any]:
     """The whole analysis as JSON-ready data: the contract of ``mathable analyse --json``
-    and of the web API's ``/analysis``, alike for every game."""
-    turns = analyse_game(game)
+    and of the web API's ``/analysis``, alike for every game; a board game's turns judged
+    at ``depth`` (the web's: the default), ``progress`` called after each."""
+    turns = analyse_game(game, depth, progress)
     board = surface_of(game.view(None)) == "board"
     return {
         "version": REPORT_VERSION,
-        "method": METHOD if board else None,
+        "method": method(depth) if board else None,
         "turns": [_turn_json(game, t) for t in turns],
         "players": summarise(game, turns),
     }

@@ -18,7 +18,10 @@ the position it leaves, with the expert's own valuation (:class:`~.strong.Expert
 The candidates are the played turn, the expert's shortlist (:data:`CANDIDATES` best by
 static equity) and its exchanges (:func:`~.evaluation.exchange_plans`). Decisions are
 reproducible: the samples are seeded by the game's seed and the turn's number, and the
-budgets are samples and search nodes, never the wall clock.
+budgets are samples and search nodes, never the wall clock. Those budgets are a
+:class:`Depth`: the expert's at a budget the web answers within (the default), or the
+master's (:data:`MASTER_DEPTH`: more samples, candidates and exchanges, continuations
+played out to the end late in the game), for an analysis that judges like a master.
 
 The chance of winning is a model, not a simulation to the end: the rest of the game is
 taken as normal noise around the margin, of spread :data:`SPREAD_PER_TOKEN` times the
@@ -43,6 +46,14 @@ from mathable.i18n import Text, lazy, lazy_plural
 from .evaluation import THREAT_WEIGHT, exchange_plans, expected_best_reply, rank_plans
 from .inference import holding_chances, infer_opponent
 from .leaves import judge
+from .master import (
+    MASTER_CANDIDATES,
+    MASTER_ENDGAME_TURNS,
+    MASTER_EXCHANGES,
+    MASTER_SAMPLES,
+    MASTER_THREAT_TOP,
+    MASTER_TO_END,
+)
 from .search import TurnPlan
 from .simulation import ENDGAME_NODES, SPREAD_PER_TOKEN, EndgameSearch, simulate
 
@@ -62,6 +73,44 @@ NODES = 20_000
 """The exact turn search's node budget, as the strong player's."""
 ENDGAME_TURNS = 2
 """Turns the end-game search looks at (the reply, exactly)."""
+
+
+@dataclass(frozen=True)
+class Depth:
+    """How far a turn is looked at: the budgets of the judge, all counts (the same report
+    on any machine)."""
+
+    name: str
+    samples: int
+    """Simulated continuations per candidate."""
+    candidates: int
+    """Turns simulated beside the one played, best by static equity."""
+    threat_top: int
+    """Turns whose threat is judged before the candidates are taken."""
+    exchanges: int
+    """Exchanges simulated beside the placements."""
+    endgame_turns: int
+    """Turns the end-game search looks at with the bag empty."""
+    to_end: int | None = None
+    """Continuations are played out to the game's end once the bag holds this many
+    tokens or fewer after the candidate (None: they stop after two turns)."""
+
+
+EXPERT_DEPTH = Depth("expert", SAMPLES, CANDIDATES, THREAT_TOP, EXCHANGES, ENDGAME_TURNS)
+"""The expert's judgement at a budget that answers in ~2 s a game: the web's, the default."""
+MASTER_DEPTH = Depth(
+    "master",
+    MASTER_SAMPLES,
+    MASTER_CANDIDATES,
+    MASTER_THREAT_TOP,
+    MASTER_EXCHANGES,
+    MASTER_ENDGAME_TURNS,
+    MASTER_TO_END,
+)
+"""The master's budgets (:class:`~.master.MasterBot`): analysis that judges like a master,
+some ten times slower."""
+DEPTHS = {depth.name: depth for depth in (EXPERT_DEPTH, MASTER_DEPTH)}
+"""The depths by name (``mathable analyse --depth``)."""
 
 _NORMAL = NormalDist()
 
@@ -131,22 +180,23 @@ def judge_turn(
     played: TurnPlan,
     given: tuple[int, ...],
     rng: random.Random,
-    samples: int = SAMPLES,
+    depth: Depth = EXPERT_DEPTH,
 ) -> TurnJudgement:
     """Judge ``played`` (its exchanged tokens ``given``) from the start of a turn,
-    ``view`` that of the seat to move, ``board`` holding its tokens (left so)."""
+    ``view`` that of the seat to move, ``board`` holding its tokens (left so), with the
+    budgets of ``depth``."""
     leaves = judge("learned", variant.name, variant.rack_size)
     prior = infer_opponent(view, variant, board)
     chances = holding_chances(prior, view.unseen, variant.rack_size) if prior else None
     unseen = dict(view.unseen)
     ranked = rank_plans(
-        view, board=board, node_limit=NODES, leaves=leaves, top=THREAT_TOP, chances=chances
+        view, board=board, node_limit=NODES, leaves=leaves, top=depth.threat_top, chances=chances
     )
-    shortlist = [plan for _, plan in ranked[:CANDIDATES]]
+    shortlist = [plan for _, plan in ranked[: depth.candidates]]
     exchanges: list[TurnPlan] = []
     if variant.partial_turns and view.bag_size and variant.pass_and_exchange:
         exchanges = [
-            plan for _, plan in exchange_plans(view.rack, view.bag_size, leaves, EXCHANGES)
+            plan for _, plan in exchange_plans(view.rack, view.bag_size, leaves, depth.exchanges)
         ]
     shortlist += exchanges
     if played in shortlist:
@@ -168,7 +218,7 @@ def judge_turn(
     if variant.partial_turns and pool and len(shortlist) > 1:
         if view.bag_size == 0 and len(view.players) == 2:
             search = EndgameSearch(variant, board, None, NODES, budget=ENDGAME_NODES)
-            simulated = search.root_values(shortlist, tuple(pool), ENDGAME_TURNS)
+            simulated = search.root_values(shortlist, tuple(pool), depth.endgame_turns)
         else:
             simulated = simulate(
                 variant,
@@ -177,11 +227,12 @@ def judge_turn(
                 shortlist,
                 pool,
                 rng,
-                samples=samples,
+                samples=depth.samples,
                 deadline=None,
                 prior=prior,
+                to_end=depth.to_end,
             )
-            used = samples
+            used = depth.samples
     judged = []
     for index, plan in enumerate(shortlist):
         leave, threat = static[index]

@@ -27,6 +27,18 @@ tuning and on held-out deals, even in Junior, worse from 20 tokens (the figures:
 docs/computer-players.md, the master)."""
 
 
+MASTER_SAMPLES = 256
+"""Simulated continuations of each candidate turn (the expert's: 64)."""
+MASTER_CANDIDATES = 12
+"""Candidate turns simulated, best by static equity (the expert's: 8)."""
+MASTER_THREAT_TOP = 60
+"""Turns whose threat is judged before the candidates are taken (the expert's: 30)."""
+MASTER_EXCHANGES = 4
+"""Exchanges simulated beside the placements (the expert's: 2)."""
+MASTER_ENDGAME_TURNS = 6
+"""Turns the end-game search looks at with the bag empty."""
+
+
 class MasterBot(ExpertBot):
     """Plays as the expert, with a larger budget: more simulated continuations of more
     candidate turns and exchanges, played out to the end late in the game, for
@@ -37,19 +49,19 @@ class MasterBot(ExpertBot):
     def __init__(
         self,
         seed: int | None = None,
-        samples: int = 256,
+        samples: int = MASTER_SAMPLES,
         budget_ms: int | None = BUDGET_MS_IS_CAP,
-        candidates: int = 12,
+        candidates: int = MASTER_CANDIDATES,
         blend: float = 0.5,
         nodes: int = DEFAULT_NODES,
         searched_reply: bool = False,
         searched_own: bool = False,
         rollout_nodes: int = REPLY_NODES,
-        endgame_turns: int = 6,
+        endgame_turns: int = MASTER_ENDGAME_TURNS,
         leaves: str = "learned",
         infer: bool = True,
         race: bool = False,
-        threat_top: int = 60,
+        threat_top: int = MASTER_THREAT_TOP,
         final_leave: bool = False,
         plies: int = 2,
         to_end: int = MASTER_TO_END,
@@ -58,7 +70,7 @@ class MasterBot(ExpertBot):
         fits_weight: float = FITS_WEIGHT,
         history: bool = False,
         win_chance: bool = False,
-        exchanges: int = 4,
+        exchanges: int = MASTER_EXCHANGES,
         pre_endgame: int = 0,
         pre_samples: int = PRE_ENDGAME_SAMPLES,
         pre_nodes: int = PRE_ENDGAME_NODES,

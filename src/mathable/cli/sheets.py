@@ -21,6 +21,7 @@ from .shell import (
     JsonFlag,
     RecordArg,
     console,
+    err,
     fail,
     game_type,
     helps,
@@ -256,11 +257,40 @@ ANALYSE_HELP = helps(
 """The help of ``analyse``."""
 
 
-def analyse(record: RecordArg, json_out: JsonFlag = False) -> None:
-    from mathable.ai.analysis import analysis_report
+DepthOpt = Annotated[
+    str,
+    typer.Option(
+        "--depth",
+        help=helps(
+            lazy(
+                "How deep each turn is judged: expert (the default, a few seconds a game) "
+                "or master (the master's budgets, some ten times longer)."
+            )
+        ),
+    ),
+]
 
+
+def analyse(record: RecordArg, json_out: JsonFlag = False, depth: DepthOpt = "expert") -> None:
+    from rich.progress import Progress
+
+    from mathable.ai.analysis import analysis_report
+    from mathable.ai.equity import DEPTHS
+
+    chosen = DEPTHS.get(depth.strip().lower())
+    if chosen is None:
+        raise fail(
+            _(
+                "--depth: {depth} is no depth of analysis ({depths})",
+                depth=depth,
+                depths=", ".join(DEPTHS),
+            )
+        )
     game = load_game(record)
-    report = analysis_report(game)
+    with Progress(console=err, transient=True, disable=json_out) as progress:
+        # TRANSLATORS: a progress bar's label while a game's turns are analysed
+        task = progress.add_task(_("analysing"), total=len(game.summaries()))
+        report = analysis_report(game, chosen, progress=lambda: progress.advance(task))
     if json_out:
         print_json(report)
         return
