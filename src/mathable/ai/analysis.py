@@ -237,9 +237,9 @@ def analyse_game(
     for index, turn in enumerate(game.summaries()):
         start = starts.get(index)
         if start is not None:
-            out.append(_analysed(game, index, turn.notation, turn.seat, start, final, depth))
+            judged = _analysed(game, index, turn.notation, turn.seat, start, final, depth)
             played_first = explained[index][0] if explained[index] else None
-            out[-1] = replace(out[-1], played_explained=played_first)
+            out.append(replace(judged, played_explained=played_first))
         if progress is not None:
             progress()
     return out
