@@ -51,6 +51,7 @@ def record(tmp_path: Path) -> Path:
 def test_the_table_shows_equity_and_chances_in_80_columns(eighty: None, record: Path) -> None:
     done = runner.invoke(app, ["--lang", "en", "analyse", str(record)])
     assert done.exit_code == 0, done.output
+    assert not done.stderr  # no progress bar where stderr is no terminal
     lines = done.output.splitlines()
     assert max(len(line) for line in lines) <= 80
     header = next(line for line in lines if "pts" in line)

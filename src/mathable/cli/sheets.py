@@ -287,7 +287,8 @@ def analyse(record: RecordArg, json_out: JsonFlag = False, depth: DepthOpt = "ex
             )
         )
     game = load_game(record)
-    with Progress(console=err, transient=True, disable=json_out) as progress:
+    shown = err.is_terminal and not json_out  # piped: no bar, not even its last newline
+    with Progress(console=err, transient=True, disable=not shown) as progress:
         # TRANSLATORS: a progress bar's label while a game's turns are analysed
         task = progress.add_task(_("analysing"), total=len(game.summaries()))
         report = analysis_report(game, chosen, progress=lambda: progress.advance(task))
