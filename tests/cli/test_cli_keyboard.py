@@ -296,6 +296,7 @@ def test_the_ladder_table_is_written_unwrapped(monkeypatch: pytest.MonkeyPatch) 
 def test_the_arenas_intervals_are_never_cut() -> None:
     out = runner.invoke(app, ["arena", "gentle", "greedy", "--games", "2", "--seed", "9"])
     assert out.exit_code == 0, out.output
+    assert not out.stderr  # its progress bar shows on a terminal only, and leaves nothing
     rows = [r for r in out.output.splitlines() if r.startswith(("│ gentle", "│ greedy"))]
     assert len(rows) == 2
     for row in rows:

@@ -23,11 +23,11 @@ from .shell import (
     VariantOpt,
     cannot_write,
     console,
-    err,
     fail,
     game_type,
     helps,
     print_json,
+    progress_bar,
     writable_folder,
 )
 
@@ -96,8 +96,6 @@ def arena(
 ) -> None:
     from concurrent.futures import ProcessPoolExecutor
 
-    from rich.progress import Progress
-
     from mathable.ai import arena as match
     from mathable.ai import get_bot
 
@@ -119,7 +117,7 @@ def arena(
     else:
         work = match.jobs_for(names, variant, games, seed, keep)
     results = []
-    with Progress(console=err, transient=True, disable=json_out) as progress:
+    with progress_bar(hidden=json_out) as progress:
         # TRANSLATORS: a progress bar's label: the bots playing, "greedy vs strong"
         task = progress.add_task(pgettext("versus", " vs ").join(names), total=games)
         if jobs == 1:
@@ -299,8 +297,6 @@ def ladder(
     ] = None,
     json_out: JsonFlag = False,
 ) -> None:
-    from rich.progress import Progress
-
     from mathable.ai import ladder as rungs_of
 
     chosen = games or list(registry.GAMES)
@@ -318,7 +314,7 @@ def ladder(
         if not rungs_of.same_player(name, *pair)
     ]
     total = len(played) * 2 * deals
-    with Progress(console=err, transient=True, disable=json_out) as progress:
+    with progress_bar(hidden=json_out) as progress:
         # TRANSLATORS: a progress bar's label while the ladder is measured
         task = progress.add_task(_("the ladder"), total=total)
         rungs = rungs_of.play(chosen, deals, seed, jobs, lambda: progress.advance(task), only)
@@ -438,8 +434,6 @@ def train_leaves(
     import functools
     import time
 
-    from rich.progress import Progress
-
     from mathable.ai import leaves, training
     from mathable.ai.arena import TUNING_SEEDS_BELOW
 
@@ -458,7 +452,7 @@ def train_leaves(
         )
     folder = out or leaves.DATA
     writable_folder(folder)
-    with Progress(console=err, transient=True) as progress:
+    with progress_bar() as progress:
         for name in chosen:
             # TRANSLATORS: a progress bar's label: self-play games of a game
             task = progress.add_task(_("self-play, {game}", game=name), total=games)
@@ -547,8 +541,6 @@ def rate_bots(
         ),
     ] = None,
 ) -> None:
-    from rich.progress import Progress
-
     from mathable.online import botratings
 
     chosen = variants or list(registry.GAMES)
@@ -563,7 +555,7 @@ def rate_bots(
         kept = _kept_ratings(out, seed, pairs, levels)
     total = len(chosen) * pairs * len(levels) * (len(levels) - 1)
     rated: dict[str, Any] = {}
-    with Progress(console=err, transient=True) as progress:
+    with progress_bar() as progress:
         # TRANSLATORS: a progress bar's label while the computer levels are rated
         task = progress.add_task(_("computer levels"), total=total)
         for name in chosen:
@@ -599,8 +591,6 @@ def _rate_one_level(
     """``rate-bots --level``: ``level`` rated in each game of ``chosen`` against the other
     levels held at their ratings (in ``out``, else shipped); the file's other entries,
     and how the round robin was made, stay."""
-    from rich.progress import Progress
-
     from mathable.online import botratings
 
     if level not in ai.BOTS:
@@ -624,7 +614,7 @@ def _rate_one_level(
         if not {other for other in held.get(name, {}) if other != level}:
             raise fail(_("{game}: no other level's rating to hold: rate them all first", game=name))
     total = sum(pairs * 2 * (len(held[name]) - (level in held[name])) for name in chosen)
-    with Progress(console=err, transient=True) as progress:
+    with progress_bar() as progress:
         task = progress.add_task(_("computer levels"), total=total)
         for name in chosen:
             entry = botratings.calibrate_held(

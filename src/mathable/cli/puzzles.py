@@ -22,7 +22,7 @@ from mathable.i18n import _, lazy, ngettext
 from . import oserrors
 from ._later import Deferred, later
 from .positions import show
-from .shell import JobsOpt, console, err, fail, helps, writable_folder
+from .shell import JobsOpt, console, fail, helps, progress_bar, writable_folder
 
 if TYPE_CHECKING:
     from mathable.learn import puzzles as mined
@@ -77,13 +77,11 @@ def make_puzzles(
     ] = None,
     jobs: JobsOpt = 1,
 ) -> None:
-    from rich.progress import Progress
-
     games = mined.DEFAULT_GAMES if games is None else games
     seed = mined.DEFAULT_SEED if seed is None else seed
     target = out or mined.DATA
     writable_folder(target.parent)
-    with Progress(console=err, transient=True) as progress:
+    with progress_bar() as progress:
         # TRANSLATORS: a progress bar's label while puzzles are mined from self-play
         task = progress.add_task(_("self-play"), total=games * len(mined.GAMES))
         found = mined.make(games, seed, jobs, lambda: progress.advance(task))

@@ -21,12 +21,12 @@ from .shell import (
     JsonFlag,
     RecordArg,
     console,
-    err,
     fail,
     game_type,
     helps,
     in_file,
     print_json,
+    progress_bar,
     read_file,
 )
 
@@ -272,8 +272,6 @@ DepthOpt = Annotated[
 
 
 def analyse(record: RecordArg, json_out: JsonFlag = False, depth: DepthOpt = "expert") -> None:
-    from rich.progress import Progress
-
     from mathable.ai.analysis import analysis_report
     from mathable.ai.equity import DEPTHS
 
@@ -287,8 +285,7 @@ def analyse(record: RecordArg, json_out: JsonFlag = False, depth: DepthOpt = "ex
             )
         )
     game = load_game(record)
-    shown = err.is_terminal and not json_out  # piped: no bar, not even its last newline
-    with Progress(console=err, transient=True, disable=not shown) as progress:
+    with progress_bar(hidden=json_out) as progress:
         # TRANSLATORS: a progress bar's label while a game's turns are analysed
         task = progress.add_task(_("analysing"), total=len(game.summaries()))
         report = analysis_report(game, chosen, progress=lambda: progress.advance(task))

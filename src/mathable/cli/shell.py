@@ -30,6 +30,8 @@ from . import oserrors
 from ._later import later
 
 if TYPE_CHECKING:
+    from rich.progress import Progress
+
     from mathable.engine.protocol import GameType
     from mathable.games import registry
 else:
@@ -43,6 +45,15 @@ MAX_PATH = 4096
 
 console = Console(highlight=False, markup=False, emoji=False)
 err = Console(stderr=True, highlight=False, markup=False, emoji=False)
+
+
+def progress_bar(*, hidden: bool = False) -> Progress:
+    """A progress bar on stderr, gone when its work is done; none when ``hidden`` (the
+    answer is JSON) or where stderr is no terminal (piped or captured, Rich's transient
+    bar still left its last newline there)."""
+    from rich.progress import Progress
+
+    return Progress(console=err, transient=True, disable=hidden or not err.is_terminal)
 
 
 def one_line(text: str) -> str:
