@@ -14,6 +14,7 @@ import pytest
 from mathable.ai import get_bot
 from mathable.ai.arena import play_game
 from mathable.ai.inference import deal
+from mathable.games import registry
 from mathable.games.board.view import BoardView
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "run.py"
@@ -261,3 +262,16 @@ def test_the_clairvoyant_is_dealt_the_true_hidden_tokens_as_it_sees_them() -> No
         seer.clairvoyant("strong", 5, game, "all")
     summary = seer.summary("expert", "all", [30, -10, -5, -5])
     assert summary["deals"] == 2 and summary["margin"] == 2.5 and summary["win_rate"] == 0.25
+
+
+def test_the_analysis_depths_are_timed_on_the_same_games() -> None:
+    """``analysis_depth.py`` (issue 35): both depths analyse every game, and every turn of
+    each is compared."""
+    depth = load_module(SCRIPT.parent / "analysis_depth.py", "bench_analysis_depth")
+    found = depth.measure(1, 90_000)
+    assert set(found["seconds_a_game"]) == {"expert", "master"}
+    assert found["master_over_expert"] > 0
+    record = play_game(["strong", "expert"], "classic", 90_000, keep_record=True).record
+    turns = len(registry.from_record(json.dumps(record)).summaries())
+    same, of = found["same_best_turn"].split(" of ")
+    assert 0 <= int(same) <= int(of) == turns > 0
