@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 
-from mathable.engine.protocol import HouseRules
+from mathable.engine.protocol import Game, HouseRules
 from mathable.games import registry
 from mathable.games.board.game import BoardGame
 from mathable.games.quattro.game import QuattroGame, QuattroSetup
@@ -85,9 +88,47 @@ def test_a_whole_game_against_a_bot_by_keys_and_clicks() -> None:
             await pilot.pause()
         assert game.is_over
         assert "Game over" in app.message.plain
-        await pilot.press("a")  # the analysis opens after the game
+        await pilot.press("a")  # the analysis opens after the game (worked out in a thread)
+        await app.workers.wait_for_complete()
         await pilot.pause()
         assert "Analysis" in screen_text(app)
+
+    drive(app, script)
+
+
+def test_the_analysis_is_worked_out_while_the_screen_stays_live(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A whole game's analysis takes a second or more: a worker thread makes it, the
+    screen says so meanwhile and answers keys, a second ask starts no second analysis."""
+    from mathable.ai import get_bot
+    from mathable.ai.analysis import analysis_report
+
+    game = BoardGame("classic", ["Ann", "Bob"], seed=8)
+    bots = [get_bot("greedy", 1), get_bot("greedy", 2)]
+    while not game.is_over:
+        game.apply(bots[game.to_move].act(game.view(game.to_move)))
+    release, asked = threading.Event(), []
+
+    def held(finished: Game) -> dict[str, Any]:
+        asked.append(finished)
+        release.wait(10)  # until the test has looked at the screen meanwhile
+        return analysis_report(finished)
+
+    monkeypatch.setattr("mathable.tui.app.analysis_report", held)
+    app = MathableApp(game, bot_delay=0)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.pause()
+        await pilot.press("a")
+        await pilot.press("a")  # asked again meanwhile
+        assert app.analysing and "Analysing the game" in app.message.plain
+        assert "Analysis" not in screen_text(app)
+        release.set()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert not app.analysing and "Analysis" in screen_text(app)
+        assert len(asked) == 1
 
     drive(app, script)
 

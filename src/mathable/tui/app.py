@@ -18,8 +18,10 @@ as markup: ``[bold]Eve`` shows as typed (issue 12).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from contextvars import copy_context
+from functools import partial
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.console import Console, Group, RenderableType
 from rich.text import Text
@@ -309,7 +311,31 @@ class MathableApp(ActingApp):
         if not game.is_over:
             self.say(_("The analysis opens once the game is over (it shows every rack)."))
             return
-        self.push_screen(TableScreen(panels.analysis_view(analysis_report(game))))
+        if self.analysing:  # asked again while it is worked out: once is enough
+            return
+        self.analysing = True
+        self.say(_("Analysing the game…"))
+        # a whole game's analysis takes a second or more: in a thread, the screen stays live
+        work = partial(copy_context().run, self._analysed, game)
+        self.run_worker(work, name="analysis", group="analysis", thread=True)
+
+    def _analysed(self, game: Game) -> None:
+        """In a worker thread: the analysis of ``game``, then shown on the app's thread."""
+        try:
+            report = analysis_report(game)
+        except Exception as exc:  # said on the screen, not a crash of the game
+            self.call_from_thread(self._analysis_failed, exc)
+            return
+        self.call_from_thread(self._show_analysis, report)
+
+    def _show_analysis(self, report: dict[str, Any]) -> None:
+        self.analysing = False
+        self.say("")
+        self.push_screen(TableScreen(panels.analysis_view(report)))
+
+    def _analysis_failed(self, error: Exception) -> None:
+        self.analysing = False
+        self.say(_("The analysis failed: {error}", error=error), error=True)
 
     def action_quit_game(self) -> None:
         """``q``: save (a finished or resigned game too), then close; the file's name is

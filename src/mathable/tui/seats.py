@@ -89,6 +89,8 @@ class SeatsApp(App[None]):
         """The computer's move being worked out: its worker, seat and the log it saw."""
         self.bot_seat: int | None = None
         """The computer whose turn is under way (its actions so far in ``bot_actions``)."""
+        self.analysing = False
+        """Whether the game's analysis is being worked out (in a worker thread)."""
 
     @property
     def surface(self) -> Surface:
