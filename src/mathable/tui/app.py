@@ -36,7 +36,7 @@ from mathable.ai.analysis import analysis_report
 from mathable.engine import records
 from mathable.engine.errors import MathableError
 from mathable.engine.protocol import Game, HouseRules
-from mathable.games.registry import new_game
+from mathable.games.registry import from_record, new_game
 from mathable.i18n import _, lazy_context, typed_command
 from mathable.render import panels
 from mathable.render.typed import leaving_open
@@ -315,14 +315,16 @@ class MathableApp(ActingApp):
             return
         self.analysing = True
         self.say(_("Analysing the game…"))
-        # a whole game's analysis takes a second or more: in a thread, the screen stays live
-        work = partial(copy_context().run, self._analysed, game)
+        # a whole game's analysis takes a second or more: in a thread, the screen stays
+        # live; the thread replays its own copy of the game from the record
+        work = partial(copy_context().run, self._analysed, records.dumps(game))
         self.run_worker(work, name="analysis", group="analysis", thread=True)
 
-    def _analysed(self, game: Game) -> None:
-        """In a worker thread: the analysis of ``game``, then shown on the app's thread."""
+    def _analysed(self, record: str) -> None:
+        """In a worker thread: the analysis of the game ``record`` holds, then shown on
+        the app's thread."""
         try:
-            report = analysis_report(game)
+            report = analysis_report(from_record(record))
         except Exception as exc:  # said on the screen, not a crash of the game
             self.call_from_thread(self._analysis_failed, exc)
             return
