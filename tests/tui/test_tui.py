@@ -120,6 +120,7 @@ def test_the_analysis_is_worked_out_while_the_screen_stays_live(
 
     async def script(pilot: Pilot[None]) -> None:
         await pilot.pause()
+        before = app.message.plain
         await pilot.press("a")
         await pilot.press("a")  # asked again meanwhile
         assert app.analysing and "Analysing the game" in app.message.plain
@@ -128,6 +129,7 @@ def test_the_analysis_is_worked_out_while_the_screen_stays_live(
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert not app.analysing and "Analysis" in screen_text(app)
+        assert app.message.plain == before != ""  # what the board said, said again
         assert len(asked) == 1  # of its own copy: the screen's game is read meanwhile
         assert asked[0] is not game and asked[0].log == game.log
 

@@ -314,25 +314,27 @@ class MathableApp(ActingApp):
         if self.analysing:  # asked again while it is worked out: once is enough
             return
         self.analysing = True
+        shown_before = self.message  # said again once the analysis is shown
         self.say(_("Analysing the game…"))
         # a whole game's analysis takes a second or more: in a thread, the screen stays
         # live; the thread replays its own copy of the game from the record
-        work = partial(copy_context().run, self._analysed, records.dumps(game))
+        record = records.dumps(game)
+        work = partial(copy_context().run, self._analysed, record, shown_before)
         self.run_worker(work, name="analysis", group="analysis", thread=True)
 
-    def _analysed(self, record: str) -> None:
+    def _analysed(self, record: str, shown_before: Text) -> None:
         """In a worker thread: the analysis of the game ``record`` holds, then shown on
-        the app's thread."""
+        the app's thread (the message under the board back to ``shown_before``)."""
         try:
             report = analysis_report(from_record(record))
         except Exception as exc:  # said on the screen, not a crash of the game
             self.call_from_thread(self._analysis_failed, exc)
             return
-        self.call_from_thread(self._show_analysis, report)
+        self.call_from_thread(self._show_analysis, report, shown_before)
 
-    def _show_analysis(self, report: dict[str, Any]) -> None:
+    def _show_analysis(self, report: dict[str, Any], shown_before: Text) -> None:
         self.analysing = False
-        self.say("")
+        self.say(shown_before)
         self.push_screen(TableScreen(panels.analysis_view(report)))
 
     def _analysis_failed(self, error: Exception) -> None:
