@@ -89,6 +89,7 @@ def test_every_kind_of_request_has_a_rate_limit_by_default() -> None:
         "import",
         "action",
         "analysis",
+        "master_analysis",
         "login",
         "seek",
         "chat",

@@ -371,8 +371,12 @@ V3_TURN = (
 def readable(report: dict[str, Any]) -> dict[str, Any]:
     """``report`` in the shape of this version: a version-2 report (no ``version`` key:
     points against the highest-scoring turn) gets what it lacks as None, so every reader
-    shows it (without the chances of winning)."""
+    shows it (without the chances of winning); a version-3 report kept before the depths
+    says it was the expert's."""
     if report.get("version", 2) >= REPORT_VERSION or "method" in report:  # or read already
+        made = report.get("method")
+        if isinstance(made, dict) and "depth" not in made:  # kept before depths: the expert's
+            return {**report, "method": {**made, "depth": EXPERT_DEPTH.name}}
         return report
     turns = [{**{key: None for key in V3_TURN}, **turn} for turn in report.get("turns", ())]
     players = [{"win_loss": None, **p} for p in report.get("players", ())]

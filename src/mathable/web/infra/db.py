@@ -43,7 +43,7 @@ from sqlalchemy.pool import ConnectionPoolEntry, StaticPool
 from mathable.engine.errors import MathableError
 
 MIGRATIONS = Path(__file__).with_name("migrations")
-HEAD = "0015"
+HEAD = "0016"
 """The newest migration: a database at this revision needs no Alembic run."""
 
 EXAMPLES = "sqlite:///mathable.db or postgresql://user:password@host:5432/database"
@@ -93,12 +93,13 @@ analyses = Table(
     Column("game_id", Text, ForeignKey("games.id"), primary_key=True),
     Column("actions", Integer, primary_key=True),
     Column("version", Integer, primary_key=True),
+    Column("depth", Text, primary_key=True),
     Column("report", Text, nullable=False),
     Column("created", Float, nullable=False),
 )
-"""A finished game's analysis (JSON), by the number of actions it covers and the
-version of the analysis that made it: computed once, by whichever process is asked
-first, and kept across restarts."""
+"""A finished game's analysis (JSON), by the number of actions it covers, the version of
+the analysis that made it and the depth it judged at (``expert``, ``master``): computed
+once, by whichever process is asked first, and kept across restarts."""
 
 
 players = Table(

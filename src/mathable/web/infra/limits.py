@@ -2,11 +2,11 @@
 answer carries.
 
 - Per-address rate limits on creating games, importing records, actions, analysis
-  (hints too: both are searches) and log-ins (new accounts too), with the ``limits``
-  library's moving window; a refusal is 429 with ``Retry-After``. The client's address
-  is the ASGI scope's: behind a reverse proxy, uvicorn takes it from
-  ``X-Forwarded-For`` when the proxy is one of ``FORWARDED_ALLOW_IPS`` (127.0.0.1 and
-  ::1 by default).
+  (hints too: both are searches; the master's depth also has its own) and log-ins (new
+  accounts too), with the ``limits`` library's moving window; a refusal is 429 with
+  ``Retry-After``. The client's address is the ASGI scope's: behind a reverse proxy,
+  uvicorn takes it from ``X-Forwarded-For`` when the proxy is one of
+  ``FORWARDED_ALLOW_IPS`` (127.0.0.1 and ::1 by default).
 - A request body limit (256 KB; a record 1 MB), enforced before the body is read: a
   ``Content-Length`` over it is refused at once, and a body without one (chunked) is
   counted as it streams and refused as soon as it passes the limit; 413 with a reason.
@@ -39,6 +39,7 @@ RATES = {
     "import": ("MATHABLE_RATE_IMPORT", "10/minute"),
     "action": ("MATHABLE_RATE_ACTION", "600/minute"),
     "analysis": ("MATHABLE_RATE_ANALYSIS", "30/minute"),
+    "master_analysis": ("MATHABLE_RATE_MASTER_ANALYSIS", "6/minute"),
     "login": ("MATHABLE_RATE_LOGIN", "10/minute"),
     "seek": ("MATHABLE_RATE_SEEK", "20/minute"),
     "chat": ("MATHABLE_RATE_CHAT", "5/10 seconds"),
@@ -51,6 +52,8 @@ WHAT: dict[str, Text] = {
     "import": lazy("uploaded records"),
     "action": lazy("actions"),
     "analysis": lazy("analyses and hints"),
+    # TRANSLATORS: "too many analyses at the master's depth from your address"
+    "master_analysis": lazy("analyses at the master's depth"),
     "login": lazy("log-ins and new accounts"),
     "seek": lazy("new seeks"),
     "chat": lazy("chat messages and reports"),
@@ -77,6 +80,8 @@ class Limits:
 
     - ``MATHABLE_RATE_CREATE`` (30/minute), ``MATHABLE_RATE_IMPORT`` (10/minute),
       ``MATHABLE_RATE_ACTION`` (600/minute), ``MATHABLE_RATE_ANALYSIS`` (30/minute),
+      ``MATHABLE_RATE_MASTER_ANALYSIS`` (6/minute: analyses at the master's depth, ~10
+      times the CPU, also counted as analyses),
       ``MATHABLE_RATE_CHAT`` (5/10 seconds: chat messages and reports, per address and
       per player), ``MATHABLE_RATE_LOGIN`` (10/minute: log-ins and new accounts, against password
       guessing), ``MATHABLE_RATE_SEEK`` (20/minute: seeks offered in the lobby): requests

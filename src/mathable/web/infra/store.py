@@ -558,26 +558,32 @@ class EventStore:
             ).all()
         return {str(game_id): int(last) + 1 for game_id, last in rows}
 
-    def analysis(self, game_id: str, actions: int, version: int) -> dict[str, Any] | None:
-        """The kept analysis of the game's first ``actions`` actions (None: not yet)."""
+    def analysis(
+        self, game_id: str, actions: int, version: int, depth: str
+    ) -> dict[str, Any] | None:
+        """The kept analysis of the game's first ``actions`` actions at ``depth`` (None:
+        not yet)."""
         with self._read() as connection:
             found = connection.execute(
                 select(analyses.c.report).where(
                     analyses.c.game_id == game_id,
                     analyses.c.actions == actions,
                     analyses.c.version == version,
+                    analyses.c.depth == depth,
                 )
             ).scalar()
         return None if found is None else dict(json.loads(found))
 
     def keep_analysis(
-        self, game_id: str, actions: int, version: int, report: dict[str, Any]
+        self, game_id: str, actions: int, version: int, depth: str, report: dict[str, Any]
     ) -> None:
-        """Keep an analysis; one already kept (another process was as quick) stays."""
+        """Keep an analysis made at ``depth``; one already kept (another process was as
+        quick) stays."""
         row = {
             "game_id": game_id,
             "actions": actions,
             "version": version,
+            "depth": depth,
             "report": json.dumps(report),
             "created": time.time(),
         }

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from mathable.ai import Bot, get_bot, with_cap
 from mathable.ai.analysis import analysis_report
+from mathable.ai.equity import DEPTHS, EXPERT_DEPTH
 from mathable.ai.hints import Hint, hints
 from mathable.ai.kept_jobs import analyse_kept_log
 from mathable.engine.actions import META_KINDS, Abort, Action, Leave, Place, Shake, action_kind
@@ -362,12 +363,13 @@ def hint_turns(view: View) -> list[Hint]:
     return hints(view)
 
 
-def analyse_record(record: str) -> dict[str, Any]:
-    """The analysis of the game a record (JSON text) holds, with what a page draws of
-    each turn: ``step``, the actions played before it (its position is the replay's
-    view at that step), and ``best_placements``, the best turn's cells and values."""
+def analyse_record(record: str, depth: str = EXPERT_DEPTH.name) -> dict[str, Any]:
+    """The analysis of the game a record (JSON text) holds, judged at ``depth`` (a name
+    of :data:`~mathable.ai.equity.DEPTHS`), with what a page draws of each turn:
+    ``step``, the actions played before it (its position is the replay's view at that
+    step), and ``best_placements``, the best turn's cells and values."""
     game = registry.from_record(record)
-    report = analysis_report(game)
+    report = analysis_report(game, DEPTHS[depth])
     starts = turn_steps(game)
     for turn in report["turns"]:
         turn["step"] = starts[turn["turn"] - 1]

@@ -171,9 +171,9 @@ class LiveGames:
         """Guards :attr:`live` and the summaries (sync dependencies run on threads)."""
         self._summaries: OrderedDict[str, tuple[int, dict[str, Any]]] = OrderedDict()
         """The list of games' summaries by game, with the number of actions they are of."""
-        self._analyses: OrderedDict[tuple[str, int], asyncio.Future[dict[str, Any]]]
+        self._analyses: OrderedDict[tuple[str, int, str], asyncio.Future[dict[str, Any]]]
         self._analyses = OrderedDict()
-        """Finished games' analyses by (game, actions), being computed or done."""
+        """Finished games' analyses by (game, actions, depth), being computed or done."""
 
     # -- what the game holds: its rematch, its events and clocks, its summary ----------
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from mathable import i18n
 from mathable.ai.analysis import REPORT_VERSION, with_texts
+from mathable.ai.equity import EXPERT_DEPTH
 from mathable.engine import records
 from mathable.engine.actions import Exchange
 from mathable.engine.errors import MathableError
@@ -231,50 +232,58 @@ class Records(Rematches):
         reasons = known.reasons if known is not None else None
         return self.replay(seated.live.game, step, seated.seat, reasons)
 
-    async def analysis(self, game: Game) -> dict[str, Any]:
-        """Per turn, what was played against the best turn available (in the worker
-        pool, from the game's record)."""
-        return await self.workers.run(analyse_record, records.dumps(game))
+    async def analysis(self, game: Game, depth: str = EXPERT_DEPTH.name) -> dict[str, Any]:
+        """Per turn, what was played against the best turn available, judged at
+        ``depth`` (in the worker pool, from the game's record)."""
+        return await self.workers.run(analyse_record, records.dumps(game), depth)
 
     ANALYSES = 64
     """The most finished games' analyses kept in memory (tens of KB each)."""
 
-    async def finished_analysis(self, live: LiveGame) -> dict[str, Any]:
-        """A finished game's analysis, computed once and kept: in the database (for every
-        process and restart) and in memory (by game and number of actions, the newest
-        :data:`ANALYSES`); requests that arrive while it is being computed wait for that
-        one computation. By the number of stored events, which only grows (an undo is
-        one), so an analysis never answers for another ending of the same game."""
-        key = (live.id, live.events)
+    async def finished_analysis(
+        self, live: LiveGame, depth: str = EXPERT_DEPTH.name
+    ) -> dict[str, Any]:
+        """A finished game's analysis at ``depth``, computed once and kept: in the
+        database (for every process and restart) and in memory (by game, number of
+        actions and depth, the newest :data:`ANALYSES`); requests that arrive while it is
+        being computed wait for that one computation. By the number of stored events,
+        which only grows (an undo is one), so an analysis never answers for another
+        ending of the same game."""
+        key = (live.id, live.events, depth)
         pending = self._analyses.get(key)
         if (
             pending is None
             or (pending.done() and (pending.cancelled() or pending.exception() is not None))
             or (not pending.done() and pending.get_loop() is not asyncio.get_running_loop())
         ):
-            pending = asyncio.ensure_future(self._kept_analysis(live.id, live.events, live.game))
+            pending = asyncio.ensure_future(
+                self._kept_analysis(live.id, live.events, live.game, depth)
+            )
             self._analyses[key] = pending
             while len(self._analyses) > self.ANALYSES:
                 self._analyses.popitem(last=False)
         self._analyses.move_to_end(key)
         return await asyncio.shield(pending)
 
-    async def _kept_analysis(self, game_id: str, actions: int, game: Game) -> dict[str, Any]:
+    async def _kept_analysis(
+        self, game_id: str, actions: int, game: Game, depth: str
+    ) -> dict[str, Any]:
         """The analysis the database keeps, else computed (in the worker pool) and kept."""
-        kept = await asyncio.to_thread(self.store.analysis, game_id, actions, REPORT_VERSION)
+        version = REPORT_VERSION
+        kept = await asyncio.to_thread(self.store.analysis, game_id, actions, version, depth)
         if kept is not None:
             return kept
-        report = await self.analysis(game)
-        await asyncio.to_thread(self.store.keep_analysis, game_id, actions, REPORT_VERSION, report)
+        report = await self.analysis(game, depth)
+        await asyncio.to_thread(self.store.keep_analysis, game_id, actions, version, depth, report)
         return report
 
-    async def analysis_for(self, seated: Seated) -> dict[str, Any]:
-        """The analysis: of the whole game for everyone once it is over; during the game
-        only with the house rule hints (O2), for a seat and of its own turns (the others'
-        would show their racks)."""
+    async def analysis_for(self, seated: Seated, depth: str = EXPERT_DEPTH.name) -> dict[str, Any]:
+        """The analysis at ``depth``: of the whole game for everyone once it is over;
+        during the game only with the house rule hints (O2), for a seat and of its own
+        turns (the others' would show their racks)."""
         game, seat = seated.live.game, seated.seat
         if game.is_over:  # kept once for every reader: its explanations in the reader's words
-            return with_texts(await self.finished_analysis(seated.live))
+            return with_texts(await self.finished_analysis(seated.live, depth))
         if not game.house_rules.hints:
             raise ServiceError(
                 409,
@@ -291,7 +300,7 @@ class Records(Rematches):
                     "analysis of its own turns, with its own link; all of it opens at the end"
                 ),
             )
-        report = await self.analysis(game)
+        report = await self.analysis(game, depth)
         seats = [summary.seat for summary in game.summaries()]
         report["turns"] = [t for t in report["turns"] if seats[t["turn"] - 1] == seat]
         report["players"] = [report["players"][seat]]

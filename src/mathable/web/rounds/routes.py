@@ -27,7 +27,7 @@ from mathable.web.infra.language import html_page
 from mathable.web.infra.limits import rate_limited
 from mathable.web.players.seating import cookie_player
 from mathable.web.players.sessions import SessionPlayerDep
-from mathable.web.rounds.deps import PlayerDep, SeatDep, ServiceDep
+from mathable.web.rounds.deps import DepthDep, PlayerDep, SeatDep, ServiceDep
 from mathable.web.rounds.live import Seated
 from mathable.web.rounds.schemas import (
     CLIENT_IN,
@@ -336,10 +336,11 @@ async def replay(
     response_model=AnalysisOut,
     dependencies=[Depends(rate_limited("analysis"))],
 )
-async def analysis(seated: SeatDep, service: ServiceDep) -> dict[str, Any]:
+async def analysis(seated: SeatDep, service: ServiceDep, depth: DepthDep) -> dict[str, Any]:
     """Open to all once the game is over. During the game only with the house rule
-    ``hints`` (O2), for a seat (its token) and of its own turns."""
-    return await service.analysis_for(seated)
+    ``hints`` (O2), for a seat (its token) and of its own turns. ``?depth=master``
+    judges with the master's budgets (a finished game's kept once for each depth)."""
+    return await service.analysis_for(seated, depth)
 
 
 @after.post(

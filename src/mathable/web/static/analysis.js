@@ -3,20 +3,81 @@
 // turn shows its position with the best alternative drawn on the board, and a graph of
 // what each turn lost.
 
-import { api, capsOf, closeModal, count, h, modal, pieces, say, shownAction, state, svg } from "./core.js";
+import { announce, api, capsOf, closeModal, count, h, modal, modalOpen, pieces, say, shownAction, state, svg } from "./core.js";
 import { nt, t } from "./i18n.js";
 
-const path = (id, token) => "/api/games/" + id + "/analysis" + (token ? "?token=" + encodeURIComponent(token) : "");
+// The depths an analysis judges at (the server's `?depth=`): the expert's by default.
+const EXPERT = "expert", MASTER = "master";
+const path = (id, token, depth = EXPERT) => {
+  const query = new URLSearchParams();
+  if (token) query.set("token", token);
+  if (depth !== EXPERT) query.set("depth", depth);
+  const text = query.toString();
+  return "/api/games/" + id + "/analysis" + (text ? "?" + text : "");
+};
 const shown = x => (x === null || x === undefined ? "" : x);
 
-export async function analysis(id, token = null) {
+// The dialog; `depth` the one asked (the report says the one it was judged at), and
+// `again` true when the reader switched depths in it (the focus goes back to the switch).
+export async function analysis(id, token = null, depth = EXPERT, again = false) {
   try {
-    const data = await api(path(id, token));
+    const data = await api(path(id, token, depth));
+    const back = again && modalOpen() ? state.returnFocus : null;
     modal(h("div", { class: "modal-head" }, h("h3", { id: "modal-title" }, t("Analysis")), h("button", { id: "close", onclick: closeModal }, t("Close (Esc)"))),
       h("div", { class: "analysis", tabindex: "0", role: "region", "aria-label": t("the turns analysed") }, h("table", {}, h("tr", {}, headings(t("pts")).map(c => h("th", {}, c))),
       data.turns.map(turn => h("tr", {}, [turn.turn, turn.player, shownAction(turn.played), shown(turn.points), shownAction(turn.best), shown(turn.best_points), turn.loss || "", chances(turn)].map(c => h("td", {}, c)))))),
-      h("p", {}, accuracy(data)), whyList(data));
-  } catch (e) { say(e.message, true); }
+      h("p", {}, accuracy(data)), depthLine(data, other => analysis(id, token, other, true)), whyList(data));
+    if (back) { state.returnFocus = back; focusDepth(document.getElementById("modal-box"), data); }
+  } catch (e) {
+    if (again) restoreSwitch(document.getElementById("modal-box"));
+    say(e.message, true);
+  }
+}
+
+// The depth a board game's report was judged at, and a button to judge it at the other:
+// the master's (its budgets: ~10 times as long) or back to the expert's. Nothing for a
+// report without a method (Quattro's cards, or one kept from before the chances).
+// `choose(depth)` shows the report at that depth; meanwhile the button says it works.
+function depthLine(data, choose) {
+  if (!data.method) return "";
+  const master = data.method.depth === MASTER;
+  const said = { samples: data.method.samples };
+  const words = master
+    // TRANSLATORS: how deep the analysis judged each turn; {samples} counts the racks and replies simulated
+    ? t("Judged at the master's depth: {samples} samples a turn.", said)
+    : t("Judged at the expert's depth: {samples} samples a turn.", said);
+  const button = h("button", { type: "button", class: "depth-switch", "aria-describedby": "analysis-depth-words" },
+    master ? t("Back to the expert's judgement") : t("Judge like the master"));
+  button.onclick = () => {
+    button.dataset.label = button.textContent;
+    button.disabled = true;
+    button.setAttribute("aria-busy", "true");
+    // TRANSLATORS: said while the master's analysis is worked out (several seconds)
+    const working = master ? t("Analysing the turns…") : t("Judging like the master… (about ten times as long)");
+    button.textContent = working;
+    announce(working);
+    choose(master ? EXPERT : MASTER);
+  };
+  return h("p", { class: "analysis-depth" }, h("span", { id: "analysis-depth-words" }, words), " ", button);
+}
+
+// A switch of depth refused (too many at the master's depth, say): the report shown stays,
+// its switch as it was.
+function restoreSwitch(box) {
+  const button = box && box.querySelector(".depth-switch");
+  if (!button || !button.dataset.label) return;
+  button.textContent = button.dataset.label;
+  button.disabled = false;
+  button.removeAttribute("aria-busy");
+  button.focus();
+}
+
+// After a switch of depth: the focus on the new switch, its words said.
+function focusDepth(box, data) {
+  const button = box.querySelector(".depth-switch");
+  if (button) button.focus();
+  const words = box.querySelector("#analysis-depth-words");
+  if (words && data.method) announce(words.textContent);
 }
 
 // What a turn's loss counts: points on a board, the pieces that could have been played
@@ -53,13 +114,18 @@ function accuracy(data) {
 // The panel: the loss graph, each player's accuracy, and a scrolling table of the turns.
 // `hooks.preview(turn, mark)` shows a turn's position and calls `mark(board)` on it;
 // `hooks.restore()` shows the replay's step again; `hooks.go(step)` moves the replay.
-export async function analysisPanel(panel, id, token, hooks) {
+// `depth` the one asked; `again` true when the reader switched depths in the panel.
+export async function analysisPanel(panel, id, token, hooks, depth = EXPERT, again = false) {
   const title = h("h3", { id: "analysis-title" }, t("Analysis"));
   panel.setAttribute("role", "region");
   panel.setAttribute("aria-labelledby", "analysis-title");
-  panel.replaceChildren(title, h("p", {}, t("Analysing the turns…")));
+  if (!again) panel.replaceChildren(title, h("p", {}, t("Analysing the turns…")));
   let data;
-  try { data = await api(path(id, token)); } catch (e) { panel.replaceChildren(title, h("p", { class: "error" }, e.message)); return; }
+  try { data = await api(path(id, token, depth)); } catch (e) {
+    if (again) { restoreSwitch(panel); say(e.message, true); return; }
+    panel.replaceChildren(title, h("p", { class: "error" }, e.message));
+    return;
+  }
   const c = capsOf(state.view.variant);
   const unit = unitOf(c);
   // TRANSLATORS: short for points (a column heading)
@@ -98,12 +164,14 @@ export async function analysisPanel(panel, id, token, hooks) {
   panel.replaceChildren(title,
     h("div", { class: "graphs" }, lossGraph(data, c, seatOf), winGraph(data, seatOf)),
     h("p", { id: "accuracy" }, accuracy(data)),
+    depthLine(data, other => analysisPanel(panel, id, token, hooks, other, true)),
     whyList(data),
     h("p", { class: "hint-text" }, t("Hover or focus a turn: the board shows its position and the best turn, dotted.")),
     h("div", { class: "analysis analysis-rows", id: "analysis-rows", tabindex: "0", role: "region", "aria-label": t("the turns analysed") },
       // TRANSLATORS: {unit} is "points", or the pieces ("cards") a card game's analysis counts
       h("table", {}, h("caption", { class: "sr-only" }, t("Each turn: what was played, the best turn available, the {unit} lost, and the chance of winning before and after", { unit })),
         h("tr", {}, headings(short).map(x => h("th", { scope: "col" }, x))), rows)));
+  if (again) focusDepth(panel, data);
 }
 
 // A turn in words, for the text beside the board while it is shown.
