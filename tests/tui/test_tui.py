@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -15,7 +16,13 @@ from mathable.games import registry
 from mathable.games.board.game import BoardGame
 from mathable.games.quattro.game import QuattroGame, QuattroSetup
 from mathable.tui.app import MathableApp
-from mathable.tui.screens import CoverScreen, NewGameScreen, QuestionScreen, ReplayScreen
+from mathable.tui.screens import (
+    AnalysisScreen,
+    CoverScreen,
+    NewGameScreen,
+    QuestionScreen,
+    ReplayScreen,
+)
 from support.screen import drive as driven
 
 SIZE = (130, 42)
@@ -103,6 +110,7 @@ def test_the_analysis_is_worked_out_while_the_screen_stays_live(
     screen says so meanwhile and answers keys, a second ask starts no second analysis."""
     from mathable.ai import get_bot
     from mathable.ai.analysis import analysis_report
+    from mathable.ai.equity import Depth
 
     game = BoardGame("classic", ["Ann", "Bob"], seed=8)
     bots = [get_bot("greedy", 1), get_bot("greedy", 2)]
@@ -110,10 +118,10 @@ def test_the_analysis_is_worked_out_while_the_screen_stays_live(
         game.apply(bots[game.to_move].act(game.view(game.to_move)))
     release, asked = threading.Event(), []
 
-    def held(finished: Game) -> dict[str, Any]:
+    def held(finished: Game, depth: Depth) -> dict[str, Any]:
         asked.append(finished)
         release.wait(10)  # until the test has looked at the screen meanwhile
-        return analysis_report(finished)
+        return analysis_report(finished, depth)
 
     monkeypatch.setattr("mathable.tui.app.analysis_report", held)
     app = MathableApp(game, bot_delay=0)
@@ -132,6 +140,89 @@ def test_the_analysis_is_worked_out_while_the_screen_stays_live(
         assert app.message.plain == before != ""  # what the board said, said again
         assert len(asked) == 1  # of its own copy: the screen's game is read meanwhile
         assert asked[0] is not game and asked[0].log == game.log
+
+    drive(app, script)
+
+
+def _played_out(game: Game) -> Game:
+    from mathable.ai import get_bot
+
+    bots = [get_bot("greedy", seat + 1) for seat in range(len(game.players))]
+    while not game.is_over:
+        game.apply(bots[game.to_move].act(game.view(game.to_move)))
+    return game
+
+
+def test_the_analysis_is_judged_again_like_the_master_and_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """From the analysis, ``m`` judges the game again with the master's budgets (in the
+    worker thread, as the first) and ``e`` goes back; the screen says the depth, and the
+    key bar offers the other one only."""
+    from mathable.ai.analysis import analysis_report
+    from mathable.ai.equity import Depth
+    from mathable.ai.master import MASTER_SAMPLES
+
+    game = _played_out(BoardGame("classic", ["Ann", "Bob"], seed=8))
+    depths: list[str] = []
+
+    def judged(finished: Game, depth: Depth) -> dict[str, Any]:
+        depths.append(depth.name)
+        return analysis_report(finished, depth)
+
+    monkeypatch.setattr("mathable.tui.app.analysis_report", judged)
+    app = MathableApp(game, bot_delay=0)
+
+    async def shown(pilot: Pilot[None]) -> str:
+        """The key bar in sight, and the whole analysis (it scrolls past the screen)."""
+        from rich.console import Console
+
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert isinstance(app.screen, AnalysisScreen)
+        console = Console(width=SIZE[0], record=True, file=io.StringIO())
+        console.print(app.screen.content)
+        return screen_text(app) + console.export_text()
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.pause()
+        before = app.message.plain
+        await pilot.press("a")
+        text = await shown(pilot)
+        assert "Judged at the expert's depth" in text and "Like the master" in text
+        assert "Like the expert" not in text
+        await pilot.press("m")
+        assert app.analysing and "Judging like the master" in app.message.plain
+        text = await shown(pilot)
+        assert f"Judged at the master's depth: {MASTER_SAMPLES} samples a turn." in text
+        assert "Like the expert" in text and "Like the master" not in text
+        await pilot.press("m")  # not offered at the master's depth: nothing
+        await pilot.press("e")
+        text = await shown(pilot)
+        assert "Judged at the expert's depth" in text
+        assert depths == ["expert", "master", "expert"]
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.message.plain == before != ""  # the board's message, as it was
+
+    drive(app, script)
+
+
+def test_a_card_games_analysis_offers_no_depth() -> None:
+    game = _played_out(QuattroGame(["Louis", "Zoé"], seed=3))
+    app = MathableApp(game, bot_delay=0)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.pause()
+        await pilot.press("a")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Analysis" in text and "Like the master" not in text
+        await pilot.press("m")  # nothing to judge again
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert not app.analysing and "Like the master" not in screen_text(app)
 
     drive(app, script)
 

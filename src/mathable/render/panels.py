@@ -347,7 +347,19 @@ def _equity_summary(report: Mapping[str, Any]) -> Text:
                 samples=method["samples"],
             )
         )
+        lines.append("\n" + depth_words(method))
     return lines
+
+
+def depth_words(method: Mapping[str, Any]) -> str:
+    """The depth a board game's analysis judged at, said with its samples (a report kept
+    before the depths was the expert's); the web's page says the same words."""
+    said = {"samples": method.get("samples")}
+    if method.get("depth") == "master":
+        # TRANSLATORS: how deep the analysis judged each turn; {samples} counts the racks
+        # and replies simulated
+        return _("Judged at the master's depth: {samples} samples a turn.", **said)
+    return _("Judged at the expert's depth: {samples} samples a turn.", **said)
 
 
 def _number(value: object) -> str:

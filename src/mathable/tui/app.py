@@ -33,6 +33,7 @@ from textual.widgets import Footer, Input, Static
 
 from mathable.ai import seat_bots
 from mathable.ai.analysis import analysis_report
+from mathable.ai.equity import DEPTHS, EXPERT_DEPTH
 from mathable.engine import records
 from mathable.engine.errors import MathableError
 from mathable.engine.protocol import Game, HouseRules
@@ -45,6 +46,7 @@ from mathable.render.words import left_names
 from .acting import ActingApp
 from .rules import placement_example
 from .screens import (
+    AnalysisScreen,
     GameChoice,
     HelpScreen,
     Key,
@@ -304,7 +306,9 @@ class MathableApp(ActingApp):
         parts += [panels.player_card(view.unseen), Text(""), self._move_list(view)]
         self.push_screen(TableScreen(Group(*parts)))
 
-    def action_analysis(self) -> None:
+    def action_analysis(self, depth: str = EXPERT_DEPTH.name) -> None:
+        """``a``: the finished game's analysis at ``depth`` (the expert's; from its screen,
+        ``m`` judges again like the master and ``e`` back)."""
         game = self.game
         if game is None:
             return
@@ -315,18 +319,23 @@ class MathableApp(ActingApp):
             return
         self.analysing = True
         shown_before = self.message  # said again once the analysis is shown
-        self.say(_("Analysing the game…"))
+        self.say(
+            _("Judging like the master… (about ten times as long)")
+            if depth != EXPERT_DEPTH.name
+            else _("Analysing the game…")
+        )
         # a whole game's analysis takes a second or more: in a thread, the screen stays
         # live; the thread replays its own copy of the game from the record
         record = records.dumps(game)
-        work = partial(copy_context().run, self._analysed, record, shown_before)
+        work = partial(copy_context().run, self._analysed, record, shown_before, depth)
         self.run_worker(work, name="analysis", group="analysis", thread=True)
 
-    def _analysed(self, record: str, shown_before: Text) -> None:
-        """In a worker thread: the analysis of the game ``record`` holds, then shown on
-        the app's thread (the message under the board back to ``shown_before``)."""
+    def _analysed(self, record: str, shown_before: Text, depth: str) -> None:
+        """In a worker thread: the analysis of the game ``record`` holds at ``depth``,
+        then shown on the app's thread (the message under the board back to
+        ``shown_before``)."""
         try:
-            report = analysis_report(from_record(record))
+            report = analysis_report(from_record(record), DEPTHS[depth])
         except Exception as exc:  # said on the screen, not a crash of the game
             self.call_from_thread(self._analysis_failed, exc)
             return
@@ -335,7 +344,10 @@ class MathableApp(ActingApp):
     def _show_analysis(self, report: dict[str, Any], shown_before: Text) -> None:
         self.analysing = False
         self.say(shown_before)
-        self.push_screen(TableScreen(panels.analysis_view(report)))
+        method = report.get("method")
+        depth = method.get("depth") if isinstance(method, dict) else None
+        shown = AnalysisScreen(panels.analysis_view(report), depth, self.action_analysis)
+        self.push_screen(shown)
 
     def _analysis_failed(self, error: Exception) -> None:
         self.analysing = False

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rich.console import Group, RenderableType
@@ -517,7 +517,7 @@ class HelpScreen(ModalScreen[None]):
 class TableScreen(ModalScreen[None]):
     """A Rich renderable to read, then close (the analysis, the move list)."""
 
-    KEYS = (Key("escape,q,enter", "close", lazy("Close")),)
+    KEYS: tuple[Key, ...] = (Key("escape,q,enter", "close", lazy("Close")),)
     BINDINGS = bindings(KEYS)
 
     def __init__(self, content: RenderableType) -> None:
@@ -532,6 +532,42 @@ class TableScreen(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+class AnalysisScreen(TableScreen):
+    """A finished game's analysis, judged at ``depth``; a board game's (one judged by
+    equity: ``depths``) can be judged again at the other depth, the master's (``m``) or
+    back to the expert's (``e``): the screen closes and ``judge(depth)`` works it out."""
+
+    KEYS = (
+        # TRANSLATORS: a key of the analysis: judge the game again with the master's budgets
+        Key("m", "judge('master')", lazy_context("key", "Like the master")),
+        # TRANSLATORS: a key of the analysis: back to the expert's judgement (the default)
+        Key("e", "judge('expert')", lazy_context("key", "Like the expert")),
+        *TableScreen.KEYS,
+    )
+    BINDINGS = bindings(KEYS)
+
+    def __init__(
+        self,
+        content: RenderableType,
+        depth: str | None,
+        judge: Callable[[str], None],
+    ) -> None:
+        super().__init__(content)
+        self.depth = depth
+        """The depth the report was judged at; None: a game judged without depths."""
+        self.judge = judge
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Only the other depth's key, and none for a game judged without depths."""
+        if action == "judge":
+            return self.depth is not None and parameters[0] != self.depth
+        return True
+
+    def action_judge(self, depth: str) -> None:
+        self.dismiss(None)
+        self.judge(depth)
 
 
 class ReplayScreen(Screen[None]):
@@ -599,6 +635,7 @@ class ReplayScreen(Screen[None]):
 
 __all__ = [
     "PERSON",
+    "AnalysisScreen",
     "CoverScreen",
     "ExchangeScreen",
     "GameChoice",
