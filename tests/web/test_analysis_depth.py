@@ -14,8 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from alembic import command
-from alembic.config import Config
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 
@@ -23,8 +21,9 @@ from mathable.ai import analysis
 from mathable.ai.equity import Depth
 from mathable.ai.master import MASTER_SAMPLES
 from mathable.web.api import create_app
-from mathable.web.infra.db import MIGRATIONS, make_engine, parse_url
+from mathable.web.infra.db import make_engine, parse_url
 from mathable.web.infra.store import EventStore
+from support.migrations import upgrade_to
 from support.waiting import eventually
 
 TWO = [{"name": "A", "bot": "greedy"}, {"name": "B", "bot": "greedy"}]
@@ -120,27 +119,14 @@ def test_the_masters_depth_has_its_own_rate_limit(
         assert client.get(url, params={"depth": "expert"}).status_code == 200
 
 
-def _at_revision(url: str, revision: str) -> None:
-    """Migrate the empty database at ``url`` to ``revision`` only."""
-    engine = make_engine(parse_url(url))
-    try:
-        config = Config()
-        config.set_main_option("script_location", str(MIGRATIONS))
-        with engine.begin() as connection:
-            config.attributes["connection"] = connection
-            command.upgrade(config, revision)
-    finally:
-        engine.dispose()
-
-
 def test_the_analyses_kept_before_the_depths_are_carried_over_as_the_experts(
     database_url: str,
 ) -> None:
-    _at_revision(database_url, "0015")
     report = {"version": 3, "method": {"samples": 24}, "turns": [], "players": []}
     engine = make_engine(parse_url(database_url))
     try:
         with engine.begin() as connection:
+            upgrade_to(connection, "0015")  # as the server left it before the depths
             connection.execute(
                 text("INSERT INTO games (id, created, spec, seats) VALUES ('g', 1.0, '{}', '[]')")
             )

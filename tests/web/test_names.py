@@ -9,8 +9,6 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from alembic import command
-from alembic.config import Config
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sqlalchemy import column, insert, select, table, update
@@ -19,11 +17,12 @@ from sqlalchemy.exc import IntegrityError
 from mathable.ai import BOTS, bot_player_id
 from mathable.i18n import LANGUAGES, _, language
 from mathable.online import names
-from mathable.web.infra.db import MIGRATIONS, make_engine, migrate, parse_url, players
+from mathable.web.infra.db import make_engine, migrate, parse_url, players
 from mathable.web.infra.errors import ServiceError
 from mathable.web.infra.store import EventStore
 from mathable.web.players.players import PlayerStore, name_key
 from mathable.web.ratings.standings import shown_name
+from support.migrations import upgrade_to
 
 PASSWORD = "correct horse battery"
 
@@ -307,11 +306,8 @@ def test_names_tried_and_refused_are_counted() -> None:
 def test_the_migration_gives_old_players_their_key_the_oldest_first(database_url: str) -> None:
     engine = make_engine(parse_url(database_url))
     try:
-        config = Config()
-        config.set_main_option("script_location", str(MIGRATIONS))
         with engine.begin() as connection:
-            config.attributes["connection"] = connection
-            command.upgrade(config, "0011")
+            upgrade_to(connection, "0011")
             old = _players_0011()
             for player_id, name, key, created in (
                 ("older", "Olga", "olga", 1.0),
