@@ -1,6 +1,9 @@
 """The analysis at each depth (``mathable analyse --depth``, issue 35): how long a whole
 game's analysis takes at the default (the expert's judgement at the web's budget) and at
-the master's budgets, and how often the two name the same best turn.
+the master's budgets, how often the two name the same best turn, and how well each
+depth's accuracy tells the result: in how many decided games the winner is rated the
+more accurate, the correlation of the two players' accuracy difference with their
+margin, and the mean accuracy of each level (strong plays the first seat).
 
 Seeded games of strong against the expert in classic are played first (``--games``,
 from ``--seed``); each is then analysed at both depths in turn, alternating which goes
@@ -31,19 +34,51 @@ def _timed(game: Game, depth: Depth) -> tuple[float, dict[str, Any]]:
     return time.perf_counter() - start, report
 
 
+LEVELS = ("strong", "expert")
+"""The players of the games analysed, in seat order."""
+
+
+def _tells(games: list[tuple[int, list[float]]]) -> dict[str, Any]:
+    """How one depth's accuracy tells the results of ``games`` (each the first seat's
+    margin and both seats' accuracy): the winner rated the more accurate in how many
+    decided games, the correlation of the accuracy difference with the margin (None
+    with fewer than two games or no spread), and each level's mean accuracy."""
+    decided = [(margin, a) for margin, a in games if margin != 0]
+    winner_more = sum((margin > 0) == (a[0] > a[1]) for margin, a in decided if a[0] != a[1])
+    differences = [a[0] - a[1] for _, a in games]
+    margins = [float(margin) for margin, _ in games]
+    try:
+        correlation: float | None = round(statistics.correlation(differences, margins), 3)
+    except statistics.StatisticsError:  # fewer than two games, or all alike
+        correlation = None
+    return {
+        "winner_more_accurate": f"{winner_more} of {len(decided)}",
+        "accuracy_margin_correlation": correlation,
+        "mean_accuracy": {
+            level: round(statistics.fmean(a[seat] for _, a in games), 1)
+            for seat, level in enumerate(LEVELS)
+        },
+    }
+
+
 def measure(games: int, seed: int) -> dict[str, Any]:
-    """Seconds a game at each depth (median, max), their ratio and the turns on which the
-    two depths agree on the best turn."""
+    """Seconds a game at each depth (median, max), their ratio, the turns on which the
+    two depths agree on the best turn, and how each depth's accuracy tells the results
+    (:func:`_tells`)."""
     seconds: dict[str, list[float]] = {EXPERT_DEPTH.name: [], MASTER_DEPTH.name: []}
+    judged: dict[str, list[tuple[int, list[float]]]] = {name: [] for name in seconds}
     ratios: list[float] = []
     agree = turns = 0
     for number in range(games):
-        result = play_game(["strong", "expert"], "classic", seed + number, keep_record=True)
+        result = play_game(list(LEVELS), "classic", seed + number, keep_record=True)
         game = registry.from_record(json.dumps(result.record))
+        margin = game.scores[0] - game.scores[1]
         order = (EXPERT_DEPTH, MASTER_DEPTH) if number % 2 == 0 else (MASTER_DEPTH, EXPERT_DEPTH)
         timed = {depth.name: _timed(game, depth) for depth in order}
-        for name, (spent, _) in timed.items():
+        for name, (spent, report) in timed.items():
             seconds[name].append(spent)
+            accuracy = [float(player["accuracy"]) for player in report["players"]]
+            judged[name].append((margin, accuracy))
         ratios.append(timed[MASTER_DEPTH.name][0] / timed[EXPERT_DEPTH.name][0])
         pairs = zip(
             timed[EXPERT_DEPTH.name][1]["turns"], timed[MASTER_DEPTH.name][1]["turns"], strict=True
@@ -60,6 +95,7 @@ def measure(games: int, seed: int) -> dict[str, Any]:
         },
         "master_over_expert": round(statistics.median(ratios), 2),
         "same_best_turn": f"{agree} of {turns}",
+        "accuracy_tells": {name: _tells(games) for name, games in judged.items()},
     }
 
 

@@ -12,7 +12,9 @@ from typing import Any
 import pytest
 
 from mathable.ai import get_bot
+from mathable.ai.analysis import analysis_report
 from mathable.ai.arena import play_game
+from mathable.ai.equity import EXPERT_DEPTH, MASTER_DEPTH
 from mathable.ai.inference import deal
 from mathable.games import registry
 from mathable.games.board.view import BoardView
@@ -268,10 +270,31 @@ def test_the_analysis_depths_are_timed_on_the_same_games() -> None:
     """``analysis_depth.py`` (issue 35): both depths analyse every game, and every turn of
     each is compared."""
     depth = load_module(SCRIPT.parent / "analysis_depth.py", "bench_analysis_depth")
-    found = depth.measure(1, 90_000)
+    found = depth.measure(2, 90_000)
     assert set(found["seconds_a_game"]) == {"expert", "master"}
     assert found["master_over_expert"] > 0
-    record = play_game(["strong", "expert"], "classic", 90_000, keep_record=True).record
-    turns = len(registry.from_record(json.dumps(record)).summaries())
+    games = [
+        registry.from_record(
+            json.dumps(play_game(["strong", "expert"], "classic", seed, keep_record=True).record)
+        )
+        for seed in (90_000, 90_001)
+    ]
+    turns = sum(len(game.summaries()) for game in games)
     same, of = found["same_best_turn"].split(" of ")
     assert 0 <= int(same) <= int(of) == turns > 0
+    decided = sum(game.scores[0] != game.scores[1] for game in games)
+    for name, depth_found in (("expert", EXPERT_DEPTH), ("master", MASTER_DEPTH)):
+        tells = found["accuracy_tells"][name]
+        reports = [analysis_report(game, depth_found) for game in games]
+        winner_more = sum(
+            (game.scores[0] > game.scores[1])
+            == (report["players"][0]["accuracy"] > report["players"][1]["accuracy"])
+            for game, report in zip(games, reports, strict=True)
+            if game.scores[0] != game.scores[1]
+        )
+        assert tells["winner_more_accurate"] == f"{winner_more} of {decided}"
+        assert tells["mean_accuracy"] == {
+            level: round(sum(r["players"][seat]["accuracy"] for r in reports) / 2, 1)
+            for seat, level in enumerate(("strong", "expert"))
+        }
+        assert tells["accuracy_margin_correlation"] in (-1.0, 1.0, None)  # two games: a line
