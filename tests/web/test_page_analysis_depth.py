@@ -79,3 +79,26 @@ def test_the_dialog_at_the_end_switches_depth_and_gives_the_focus_back(
     expect(page.locator("#modal")).to_be_hidden()
     expect(opener).to_be_focused()  # back where the reader opened it
     context.close()
+
+
+def test_a_refused_switch_keeps_the_report_shown_and_says_why(
+    server: Server, page: Page, finished: dict[str, Any]
+) -> None:
+    refusal = "too many analyses at the master's depth from your address: <b>try</b> later"
+    page.route(
+        "**/analysis?depth=master",
+        lambda route: route.fulfill(status=429, json={"error": refusal}),
+    )
+    page.goto(f"{server.url}/g/{finished['id']}?replay")
+    line = page.locator("#analysis-panel .analysis-depth")
+    expect(line).to_contain_text("Judged at the expert's depth", timeout=60000)
+    rows = page.locator("#analysis-rows tr[data-turn]").count()
+    switch = line.get_by_role("button", name="Judge like the master")
+    switch.click()
+    expect(line.get_by_role("alert")).to_have_text(refusal)  # as typed, not as markup
+    expect(line.locator("b")).to_have_count(0)
+    expect(switch).to_be_enabled()
+    expect(switch).to_be_focused()
+    expect(switch).not_to_have_attribute("aria-busy", "true")
+    expect(line).to_contain_text("Judged at the expert's depth")
+    expect(page.locator("#analysis-rows tr[data-turn]")).to_have_count(rows)

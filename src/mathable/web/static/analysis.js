@@ -29,8 +29,8 @@ export async function analysis(id, token = null, depth = EXPERT, again = false) 
       h("p", {}, accuracy(data)), depthLine(data, other => analysis(id, token, other, true)), whyList(data));
     if (back) { state.returnFocus = back; focusDepth(document.getElementById("modal-box"), data); }
   } catch (e) {
-    if (again) restoreSwitch(document.getElementById("modal-box"));
-    say(e.message, true);
+    if (again) restoreSwitch(document.getElementById("modal-box"), e.message);
+    else say(e.message, true);
   }
 }
 
@@ -62,13 +62,16 @@ function depthLine(data, choose) {
 }
 
 // A switch of depth refused (too many at the master's depth, say): the report shown stays,
-// its switch as it was.
-function restoreSwitch(box) {
+// its switch as it was, the reason said beside it (as text) and announced.
+function restoreSwitch(box, reason) {
   const button = box && box.querySelector(".depth-switch");
   if (!button || !button.dataset.label) return;
   button.textContent = button.dataset.label;
   button.disabled = false;
   button.removeAttribute("aria-busy");
+  const line = button.closest(".analysis-depth");
+  line.querySelector(".depth-refused")?.remove();
+  line.append(h("span", { class: "error depth-refused", role: "alert" }, " " + reason));
   button.focus();
 }
 
@@ -122,7 +125,7 @@ export async function analysisPanel(panel, id, token, hooks, depth = EXPERT, aga
   if (!again) panel.replaceChildren(title, h("p", {}, t("Analysing the turns…")));
   let data;
   try { data = await api(path(id, token, depth)); } catch (e) {
-    if (again) { restoreSwitch(panel); say(e.message, true); return; }
+    if (again) { restoreSwitch(panel, e.message); return; }
     panel.replaceChildren(title, h("p", { class: "error" }, e.message));
     return;
   }
