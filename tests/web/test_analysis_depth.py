@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import text
 
 from mathable.ai import analysis
-from mathable.ai.equity import Depth
+from mathable.ai.equity import DEPTHS, Depth
 from mathable.ai.master import MASTER_SAMPLES
 from mathable.web.api import create_app
 from mathable.web.infra.db import make_engine, parse_url
@@ -99,6 +99,9 @@ def test_a_depth_there_is_not_is_refused_with_the_depths_and_nothing_worked_out(
         french = client.get(url, params={"depth": "deep"}, headers={"Accept-Language": "fr"})
         assert french.status_code == 422 and "deep" in french.json()["error"]
         assert "no depth of analysis" not in french.json()["error"]  # in the reader's words
+        schema = client.get("/openapi.json").json()["paths"]["/api/games/{game_id}/analysis"]
+        (depth,) = [p for p in schema["get"]["parameters"] if p["name"] == "depth"]
+        assert depth["schema"]["enum"] == list(DEPTHS) and depth["schema"]["default"] == "expert"
         assert judged == []
 
 

@@ -70,6 +70,7 @@ async def analysis_depth(
         str,
         Query(
             max_length=64,
+            json_schema_extra={"enum": list(DEPTHS)},  # for API clients; checked below
             description="How deep each turn is judged: `expert` (the default) or `master` "
             "(the master's budgets, ~10 times as long; its own rate limit).",
         ),
