@@ -535,9 +535,9 @@ class TableScreen(ModalScreen[None]):
 
 
 class AnalysisScreen(TableScreen):
-    """A finished game's analysis, judged at ``depth``; a board game's (one judged by
-    equity: ``depths``) can be judged again at the other depth, the master's (``m``) or
-    back to the expert's (``e``): the screen closes and ``judge(depth)`` works it out."""
+    """A finished game's analysis, judged at ``depth``. A board game's (judged by equity,
+    at a depth) can be judged again at the other one, the master's (``m``) or back to the
+    expert's (``e``): the screen closes and ``judge(depth)`` works it out."""
 
     KEYS = (
         # TRANSLATORS: a key of the analysis: judge the game again with the master's budgets
