@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,7 @@ from typer.testing import CliRunner
 from mathable.cli.app import app as cli
 from mathable.games.registry import new_game
 from mathable.web.api import Settings, create_app
-from mathable.web.infra.db import HEAD, DatabaseError, metadata, parse_url
+from mathable.web.infra.db import EXAMPLES, HEAD, DatabaseError, metadata, parse_url
 from mathable.web.infra.store import ConflictError, EventStore, StoredSeat
 from pg import Cluster
 from support.waiting import eventually
@@ -222,6 +223,9 @@ def test_bad_database_urls_are_refused_in_one_line() -> None:
         assert "\n" not in message and SECRET not in message and "postgresql://" in message
     with pytest.raises(DatabaseError, match="names no database"):
         parse_url(f"postgresql://u:{SECRET}@host")
+    with pytest.raises(DatabaseError, match=r"takes no options after '\?' \(mode\)") as ignored:
+        parse_url("sqlite:///games.db?mode=ro")  # the driver would open games.db, writable
+    assert "\n" not in str(ignored.value)
     assert parse_url("postgresql://u:p@h/db").drivername == "postgresql+psycopg"
     assert parse_url("postgresql+psycopg://u:p@h/db").drivername == "postgresql+psycopg"
 
@@ -240,6 +244,25 @@ def test_an_unreachable_postgresql_is_refused_without_its_password(
     assert len(out.stderr.splitlines()) == 1 and out.stderr.startswith("error: ")
     assert SECRET not in out.output and "Traceback" not in out.output
     assert "someone:***@127.0.0.1:1" in out.stderr
+
+
+def test_a_sqlite_url_with_options_is_refused_before_any_file_is_made(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The driver ignored what follows ``?`` with a warning, and made the file."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DATABASE_URL", "sqlite:///games.db?mode=ro")
+    monkeypatch.setenv("MATHABLE_WORKERS", "0")
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = CliRunner().invoke(cli, ["serve", "--port", "0"])
+    assert out.exit_code == 1, out.output
+    assert out.stderr.splitlines() == [
+        "error: DATABASE_URL=sqlite:///games.db?mode=ro: a SQLite URL takes no options after "
+        f"'?' (mode): write {EXAMPLES}"
+    ]
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_serve_on_postgresql_shows_the_url_without_its_password(

@@ -465,13 +465,19 @@ class DatabaseError(MathableError):
 
 def parse_url(database_url: str) -> URL:
     """The SQLAlchemy URL of ``DATABASE_URL``: ``sqlite:///file`` (``sqlite://``: in
-    memory) or ``postgresql://`` (also ``postgresql+psycopg://``), anything else refused."""
+    memory; no options after ``?``, which the driver would ignore) or ``postgresql://``
+    (also ``postgresql+psycopg://``), anything else refused."""
     try:
         url = make_url(database_url)
     except (ArgumentError, ValueError, TypeError):
         raise DatabaseError(f"DATABASE_URL is not a database URL: write {EXAMPLES}") from None
     backend, _, driver = url.drivername.partition("+")
     if backend == "sqlite" and driver in ("", "pysqlite"):
+        if url.query:  # the driver would ignore them with a warning: the file is not that
+            raise DatabaseError(
+                f"DATABASE_URL={shown(url)}: a SQLite URL takes no options after '?' "
+                f"({', '.join(sorted(url.query))}): write {EXAMPLES}"
+            )
         return url.set(drivername="sqlite")
     if backend == "postgresql" and driver in ("", "psycopg"):
         if not url.database:
