@@ -90,3 +90,25 @@ def test_a_depth_it_does_not_know_is_refused_with_the_ones_it_does(record: Path)
     assert done.stderr.strip() == (
         "error: --depth: [bold]deep is no depth of analysis (expert, master)"
     )
+
+
+def test_a_card_games_analysis_says_the_depth_changes_nothing(tmp_path: Path) -> None:
+    from mathable.ai import get_bot
+    from mathable.games.quattro.game import QuattroGame
+
+    game = QuattroGame(["Louis", "Zoé"], seed=3)
+    bots = [get_bot("greedy", 1), get_bot("greedy", 2)]
+    while not game.is_over:
+        game.apply(bots[game.to_move].act(game.view(game.to_move)))
+    path = tmp_path / "quattro.json"
+    path.write_text(records.dumps(game), encoding="utf-8")
+    argv = ["--lang", "en", "analyse", str(path), "--json"]
+    expert = runner.invoke(app, argv)
+    master = runner.invoke(app, [*argv, "--depth", "master"])
+    assert expert.exit_code == master.exit_code == 0, master.output
+    assert master.stdout == expert.stdout and json.loads(master.stdout)["method"] is None
+    assert not expert.stderr
+    assert master.stderr.splitlines() == [
+        "note: --depth master changes nothing here: Mathable Quattro's analysis counts the "
+        "cards a turn could have played"
+    ]

@@ -21,6 +21,7 @@ from .shell import (
     JsonFlag,
     RecordArg,
     console,
+    err,
     fail,
     game_type,
     helps,
@@ -289,6 +290,19 @@ def analyse(record: RecordArg, json_out: JsonFlag = False, depth: DepthOpt = "ex
         # TRANSLATORS: a progress bar's label while a game's turns are analysed
         task = progress.add_task(_("analysing"), total=len(game.summaries()))
         report = analysis_report(game, chosen, progress=lambda: progress.advance(task))
+    if report["method"] is None and chosen.name != "expert":  # a card game: one judgement
+        err.print(
+            Text(
+                # TRANSLATORS: {game} is a game's title (Mathable Quattro)
+                _(
+                    "note: --depth {depth} changes nothing here: {game}'s analysis counts "
+                    "the cards a turn could have played",
+                    depth=chosen.name,
+                    game=game.game_type.title,
+                )
+            ),
+            soft_wrap=True,
+        )
     if json_out:
         print_json(report)
         return
