@@ -63,6 +63,12 @@ async def settle(pilot: Pilot[None], app: MathableApp, until: Callable[[], bool]
     raise AssertionError("the app never got there")
 
 
+def cover_shown(app: MathableApp) -> Callable[[], bool]:
+    """The cover between two people's turns is the screen, and drawn (on a busy machine
+    the screen is the cover a moment before it is painted)."""
+    return lambda: isinstance(app.screen, CoverScreen) and "Pass the screen to" in screen_text(app)
+
+
 def person_at_screen(app: MathableApp) -> Callable[[], bool]:
     return lambda: app.game is not None and (app.game.is_over or app.human_seat() is not None)
 
@@ -89,7 +95,7 @@ def test_names_and_typed_text_with_markup_show_exactly_as_typed() -> None:
     app = MathableApp(game, bot_delay=0)
 
     async def script(pilot: Pilot[None]) -> None:
-        await settle(pilot, app, lambda: isinstance(app.screen, CoverScreen))
+        await settle(pilot, app, cover_shown(app))
         person = game.players[game.to_move]
         assert f"Pass the screen to {person}" in screen_text(app)
         await pilot.press("enter")
@@ -252,7 +258,7 @@ def test_the_cover_hides_every_rack_at_every_change_of_person() -> None:
 
     async def script(pilot: Pilot[None]) -> None:
         for _ in range(4):  # several rounds, a computer turn between the people
-            await settle(pilot, app, lambda: isinstance(app.screen, CoverScreen))
+            await settle(pilot, app, cover_shown(app))
             assert app.viewer() is None and "'s rack" not in screen_text(app)
             await pilot.press("enter")
             await settle(pilot, app, person_at_screen(app))
