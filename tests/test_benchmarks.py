@@ -286,15 +286,19 @@ def test_the_analysis_depths_are_timed_on_the_same_games() -> None:
     for name, depth_found in (("expert", EXPERT_DEPTH), ("master", MASTER_DEPTH)):
         tells = found["accuracy_tells"][name]
         reports = [analysis_report(game, depth_found) for game in games]
+        accuracy = [[p["accuracy"] for p in report["players"]] for report in reports]
         winner_more = sum(
-            (game.scores[0] > game.scores[1])
-            == (report["players"][0]["accuracy"] > report["players"][1]["accuracy"])
-            for game, report in zip(games, reports, strict=True)
-            if game.scores[0] != game.scores[1]
+            (game.scores[0] > game.scores[1]) == (a[0] > a[1])
+            for game, a in zip(games, accuracy, strict=True)
+            if game.scores[0] != game.scores[1] and a[0] != a[1]  # a tie names no one
         )
         assert tells["winner_more_accurate"] == f"{winner_more} of {decided}"
         assert tells["mean_accuracy"] == {
             level: round(sum(r["players"][seat]["accuracy"] for r in reports) / 2, 1)
             for seat, level in enumerate(("strong", "expert"))
         }
-        assert tells["accuracy_margin_correlation"] in (-1.0, 1.0, None)  # two games: a line
+        # two games are a line: the correlation is the sign of the slope (none if flat)
+        rise = (accuracy[1][0] - accuracy[1][1]) - (accuracy[0][0] - accuracy[0][1])
+        run = (games[1].scores[0] - games[1].scores[1]) - (games[0].scores[0] - games[0].scores[1])
+        slope = None if rise == 0 or run == 0 else (1.0 if rise * run > 0 else -1.0)
+        assert tells["accuracy_margin_correlation"] == slope

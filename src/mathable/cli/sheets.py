@@ -274,7 +274,7 @@ DepthOpt = Annotated[
 
 def analyse(record: RecordArg, json_out: JsonFlag = False, depth: DepthOpt = "expert") -> None:
     from mathable.ai.analysis import analysis_report
-    from mathable.ai.equity import DEPTHS
+    from mathable.ai.equity import DEPTHS, EXPERT_DEPTH
 
     chosen = DEPTHS.get(depth.strip().lower())
     if chosen is None:
@@ -290,7 +290,7 @@ def analyse(record: RecordArg, json_out: JsonFlag = False, depth: DepthOpt = "ex
         # TRANSLATORS: a progress bar's label while a game's turns are analysed
         task = progress.add_task(_("analysing"), total=len(game.summaries()))
         report = analysis_report(game, chosen, progress=lambda: progress.advance(task))
-    if report["method"] is None and chosen.name != "expert":  # a card game: one judgement
+    if report["method"] is None and chosen is not EXPERT_DEPTH:  # a card game: one judgement
         err.print(
             Text(
                 # TRANSLATORS: {game} is a game's title (Mathable Quattro)
