@@ -117,9 +117,10 @@ quarter of a millisecond at most): a web server decides them on a thread of its 
 (issue 34, cheaper actions)."""
 
 SLOW_LEVELS = ("master",)
-"""Levels whose turns may take a second or more: for correspondence games and analysis.
-A server's live games should not offer them (their turns there would run into its
-safety cap, and a person would wait)."""
+"""Levels whose turns may take a second or more: for correspondence games and analysis,
+and a game a person chooses to wait in. A server runs their decisions in its long jobs'
+pool with a cap of their own (:mod:`mathable.web.infra.workers`), and its pages do not
+offer them for clocked lobby games or tournaments."""
 
 
 def get_bot(spec: str, seed: int | None = None) -> Bot:

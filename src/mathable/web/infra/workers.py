@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from multiprocessing.context import BaseContext
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from mathable.ai import Bot, get_bot, with_cap
+from mathable.ai import SLOW_LEVELS, Bot, get_bot, with_cap
 from mathable.ai.analysis import analysis_report
 from mathable.ai.equity import DEPTHS, EXPERT_DEPTH
 from mathable.ai.hints import Hint, hints
@@ -291,6 +291,13 @@ a turn, so it bites only on an overloaded machine, and is logged when it does. I
 from when the decision was queued (:func:`bot_decision`), so the wait for a free worker
 is inside it, not on top of it."""
 
+SLOW_CAP_MS = 10_000
+"""The wall-clock safety cap of a slow level's decision on the server
+(:data:`~mathable.ai.SLOW_LEVELS`: the master, whose counted budgets take ~0.1-2 s a
+turn), counted from the decision's start: the person chose a player that thinks, so its
+queue wait is not taken from its thinking, and a turn is cut only on a machine in
+trouble (logged, as any cap that bites)."""
+
 CAP_FLOOR_MS = 100
 """The least cap a decision is given however long it waited in the queue: enough for the
 expert's shortlist, so a late decision is a shallower one, never a blind one."""
@@ -329,18 +336,21 @@ def bot_decision(
     past its safety cap, which is logged). The cap is :data:`BOT_CAP_MS` counted from
     ``queued_at`` (``time.time()`` when the job was queued), at least
     :data:`CAP_FLOOR_MS`, unless ``level`` sets its own or the wait does not count
-    (``wait_counts`` False: nobody waits for it, the cap runs from the start). A player
+    (``wait_counts`` False: nobody waits for it, the cap runs from the start); a slow
+    level's is :data:`SLOW_CAP_MS` from the start (:func:`slow_decision`). A player
     in use is taken out of the cache, so two threads never share one."""
     started = wall_clock()
     wait_ms = 0.0 if queued_at is None else max(0.0, 1000 * (started - queued_at))
     key = (level, seed)
     with _kept_lock:
         bot = _kept.pop(key, None)
-    capped_spec = with_cap(level, BOT_CAP_MS)
+    slow = is_slow(level)
+    cap_ms = SLOW_CAP_MS if slow else BOT_CAP_MS
+    capped_spec = with_cap(level, cap_ms)
     if bot is None:
         bot = get_bot(capped_spec, seed)
     if capped_spec != level and hasattr(bot, "cap_ms"):  # the server's cap, not the spec's
-        left = BOT_CAP_MS - wait_ms if wait_counts else BOT_CAP_MS
+        left = cap_ms - wait_ms if wait_counts and not slow else cap_ms
         setattr(bot, "cap_ms", max(CAP_FLOOR_MS, round(left)))  # noqa: B010
     capped_before = getattr(bot, "capped", 0)
     action = bot.act(view)
@@ -351,6 +361,20 @@ def bot_decision(
         while len(_kept) > KEPT_BOTS:
             _kept.popitem(last=False)
     return Decision(action, round(think_ms, 2), round(wait_ms, 2), capped)
+
+
+def is_slow(level: str) -> bool:
+    """Whether a level (or a spec, ``master:samples=64``) is one of the slow levels, whose
+    turns may take a second or more (:data:`~mathable.ai.SLOW_LEVELS`)."""
+    return level.partition(":")[0].strip() in SLOW_LEVELS
+
+
+def slow_decision(level: str, seed: int, view: View, queued_at: float | None = None) -> Decision:
+    """:func:`bot_decision` for a slow level (the master), run in the long jobs' pool
+    (:data:`LONG_JOBS`) at its lower priority: a person's choice of a player that thinks
+    for seconds never delays another person's computer opponent; its cap is
+    :data:`SLOW_CAP_MS` from the decision's start."""
+    return bot_decision(level, seed, view, queued_at, wait_counts=False)
 
 
 def bot_move(level: str, seed: int, view: View) -> Action:
@@ -399,10 +423,10 @@ def placements_of(game: Game, turn: str) -> list[dict[str, Any]]:
     return out
 
 
-LONG_JOBS: tuple[Callable[..., Any], ...] = (analyse_record, analyse_kept_log)
-"""The jobs that take seconds (a whole game's analysis): they run in a pool of their own
-(:class:`Workers`), so a person's computer opponent or hint never queues behind one
-(issue 35: with one worker, a turn waited for a whole analysis)."""
+LONG_JOBS: tuple[Callable[..., Any], ...] = (analyse_record, analyse_kept_log, slow_decision)
+"""The jobs that take seconds (a whole game's analysis, a slow level's turn): they run in
+a pool of their own (:class:`Workers`), so a person's computer opponent or hint never
+queues behind one (issue 35: with one worker, a turn waited for a whole analysis)."""
 
 
 def worker_pid() -> int:

@@ -30,6 +30,8 @@ from mathable.web.infra.workers import (
     bot_decision,
     computers_decision,
     hint_turns,
+    is_slow,
+    slow_decision,
 )
 from mathable.web.rounds.finisher import Finisher
 from mathable.web.rounds.live import LiveGame, Seated
@@ -222,8 +224,9 @@ class Computers(Finisher):
         between computers only (``alone``), in the computers' own pool, so that a person's
         opponent never waits behind them (issue 30); a quick level's beside a person on a
         thread here (:data:`~mathable.ai.QUICK_LEVELS`: cheaper than the trip to a worker,
-        issue 34); if the pool cannot answer, the engine's first legal action. Its cost
-        is logged on :data:`TIMES`."""
+        issue 34); a slow level's (the master) in the long jobs' pool, so that no other
+        person's opponent waits behind its seconds of thought; if the pool cannot answer,
+        the engine's first legal action. Its cost is logged on :data:`TIMES`."""
         try:
             # without explanations: bots never read them, and they were half of what
             # went to the worker (issue 34)
@@ -234,6 +237,8 @@ class Computers(Finisher):
                 decision = await self.computer_workers.run(job, level, seed, view, queued)
             elif level in QUICK_LEVELS:
                 decision = await asyncio.to_thread(bot_decision, level, seed, view, queued)
+            elif is_slow(level):
+                decision = await self.workers.run(slow_decision, level, seed, view, queued)
             else:
                 decision = await self.workers.run(bot_decision, level, seed, view, queued)
         except asyncio.CancelledError:

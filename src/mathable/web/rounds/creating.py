@@ -75,14 +75,15 @@ class Creating(Moves):
         return out
 
     @staticmethod
-    def bots() -> list[dict[str, str]]:
-        """The computer players offered here, weakest first: not the slow levels (the
-        master: turns of up to a second or two, for correspondence and analysis, which this
-        server's live games would cut at their safety cap: issue 35)."""
+    def bots() -> list[dict[str, Any]]:
+        """The computer players, weakest first; ``slow`` marks the levels whose turns may
+        take a few seconds (the master, issue 35: its decisions run in the long jobs' pool
+        with their own cap), which pages offer only where a person waits for them by
+        choice (a new game against the computer), not in the lobby's clocked games or a
+        tournament's rounds."""
         return [
-            {"name": n, "title": level_name(n), "description": str(d)}
+            {"name": n, "title": level_name(n), "description": str(d), "slow": n in SLOW_LEVELS}
             for n, (_bot, d) in BOTS.items()
-            if n not in SLOW_LEVELS
         ]
 
     # -- creating and loading -----------------------------------------------------------

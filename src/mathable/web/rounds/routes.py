@@ -110,7 +110,7 @@ async def variants(service: ServiceDep) -> list[dict[str, Any]]:
 
 
 @catalog.get("/bots", summary="The computer players, weakest first", response_model=list[BotOut])
-async def bots(service: ServiceDep) -> list[dict[str, str]]:
+async def bots(service: ServiceDep) -> list[dict[str, Any]]:
     return service.bots()
 
 

@@ -259,6 +259,11 @@ class BotOut(BaseModel):
     name: str = Field(description="the level, as the API takes it (greedy)")
     title: str = Field(description="the level's name in the reader's language")
     description: str
+    slow: bool = Field(
+        False,
+        description="its turns may take a few seconds (the master): for a game a person "
+        "chooses to wait in, not for clocked lobby games or tournaments",
+    )
 
 
 class SeatTokenOut(BaseModel):

@@ -48,7 +48,8 @@ export async function lobbyPage() {
   const variant = h("select", { id: "seek-variant", onchange: fitSeek }, state.variants.map(v => h("option", { value: v.name }, v.title)));
   const seats = h("select", { id: "seek-seats", onchange: fitSeek });
   const computers = h("select", { id: "seek-computers" });
-  const level = h("select", { id: "seek-level" }, state.bots.map(b => h("option", { value: b.name }, b.title || b.name)));
+  // Not the slow levels (the master): a clocked lobby game would wait seconds a turn.
+  const level = h("select", { id: "seek-level" }, state.bots.filter(b => !b.slow).map(b => h("option", { value: b.name }, b.title || b.name)));
   const clock = h("select", { id: "seek-clock" }, CLOCKS.map(value => h("option", { value }, clockText(value ? JSON.parse(value) : null))));
   const rated = h("input", { type: "checkbox", id: "seek-rated" });
   const form = h("form", { id: "seek-form", onsubmit: offer }, h("fieldset", {}, h("legend", {}, t("Offer a game")),

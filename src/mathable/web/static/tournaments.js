@@ -77,7 +77,9 @@ function pupilsAsked() {
 function variantTitle(variants, name) { const v = variants.find(x => x.name === name); return v ? v.title : name; }
 
 function levelSelect(id, bots, none) {
-  return h("select", { id }, none ? h("option", { value: "" }, none) : "", bots.map(b => h("option", { value: b.name }, b.title || b.name)));
+  // Not the slow levels (the master): a round would wait seconds for each of its turns.
+  const quick = bots.filter(b => !b.slow);
+  return h("select", { id }, none ? h("option", { value: "" }, none) : "", quick.map(b => h("option", { value: b.name }, b.title || b.name)));
 }
 
 function createForm(me, variants, bots, asked) {
