@@ -14,12 +14,13 @@ from textual import events
 from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widget import Widget
-from textual.widgets import Footer
+from textual.widgets import Footer, Select
 
 from mathable.engine.actions import Place
 from mathable.engine.protocol import Game, HouseRules
 from mathable.games import registry
 from mathable.games.board.game import BoardGame
+from mathable.i18n import _ as translated
 from mathable.i18n import language
 from mathable.tui import widgets as tui
 from mathable.tui.app import MathableApp
@@ -120,6 +121,34 @@ def test_the_rounds_and_seed_fields_are_labelled_and_the_keys_listed() -> None:
         assert "Next field" in keys and "Start" in keys and "Quit" in keys
 
     run(app, script)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es", "de", "it", "nl"])
+def test_the_seat_choices_say_that_the_masters_turns_take_a_few_seconds(lang: str) -> None:
+    """As the web's new game says it (issue 35): a slow level's choice says so, whole on
+    one line at 80×24 once chosen, in every language; the other levels' choices are as
+    they were."""
+    with language(lang):
+        slow = translated("computer: {level}, a few seconds a turn", level="master")
+        quick = translated("computer: {level}", level="expert")
+        app = MathableApp(bot_delay=0)
+
+        async def script(pilot: Pilot[None]) -> None:
+            kind = app.screen.query_one("#kind1", Select)
+            prompts = {value: str(prompt) for prompt, value in kind._options}
+            assert prompts["master"] == slow and prompts["expert"] == quick
+            kind.value = "master"
+            await pilot.pause()
+            shown = rows(app)
+            bob = next(i for i, row in enumerate(shown) if row.strip().startswith("Bob"))
+            assert slow in shown[bob]  # whole, on the seat's one line
+            assert shown[bob + 1].strip().startswith("Cleo")
+
+        run(app, script)
+    if lang == "en":
+        assert slow == "computer: master, a few seconds a turn"
+    else:
+        assert slow != "computer: master, a few seconds a turn"  # translated
 
 
 @pytest.mark.parametrize("key", ["escape", "ctrl+q", "ctrl+c"])

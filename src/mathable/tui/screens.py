@@ -18,7 +18,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
 from mathable import i18n
-from mathable.ai import BOTS, SEAT_BOT
+from mathable.ai import BOTS, SEAT_BOT, SLOW_LEVELS
 from mathable.engine.protocol import Game, GameType, HouseRules
 from mathable.games.registry import GAMES
 from mathable.i18n import Text as Message
@@ -161,6 +161,16 @@ def seat_problem(names: Sequence[str], kinds: Sequence[str]) -> str:
     return ""
 
 
+def _seat_kind(level: str) -> str:
+    """A computer level as a seat's choice; a slow one (the master) says that its turns
+    take a few seconds, as the web's new game does."""
+    if level in SLOW_LEVELS:
+        # TRANSLATORS: a seat's choice: the computer's master level, whose turns take a
+        # few seconds.
+        return _("computer: {level}, a few seconds a turn", level=level)
+    return _("computer: {level}", level=level)
+
+
 class NewGameScreen(Screen[GameChoice]):
     """Choose the game, the seats (people or computer levels), house rules and a seed;
     only the house rules and options the chosen game offers can be ticked. The keyboard
@@ -201,7 +211,7 @@ class NewGameScreen(Screen[GameChoice]):
         games = [(f"{info.title} ({name})", name) for name, info in GAMES.items()]
         # TRANSLATORS: a seat played by a person (the other choices are computer levels)
         kinds = [(pgettext("seat", "person"), PERSON)]
-        kinds += [(_("computer: {level}", level=b), b) for b in BOTS]
+        kinds += [(_seat_kind(b), b) for b in BOTS]
         choice = self.choice
         with VerticalScroll(id="newgame", can_focus=False):
             title = styled(_("{product}: a new game"), product=Text("Mathable", style="bold"))
