@@ -385,6 +385,32 @@ def test_the_simulations_value_the_tokens_left_after_their_own_turn() -> None:
     assert start.board.history == before  # every continuation taken back
 
 
+def test_the_simulations_take_off_the_value_of_what_the_opponent_kept() -> None:
+    """With ``opponent_leaves`` (``opp_leave=true``, research: measured no better) each
+    continuation takes off the value of the tokens the opponent kept after its reply:
+    the judge sees only unseen tokens, never more than a rack, and a constant judge
+    shifts every average down by that constant (and, with the player's own leave worth
+    the same, cancels it)."""
+    start = _simulation_start(33, 5, actions=10)
+    before = start.board.history[:]
+    seen: list[tuple[tuple[int, ...], int]] = []
+
+    def constant(leave: tuple[int, ...], bag_size: int) -> float:
+        seen.append((leave, bag_size))
+        return 25.0
+
+    plain = start.simulate(9)
+    assert start.simulate(9, opponent_leaves=constant) == pytest.approx([p - 25.0 for p in plain])
+    assert seen and all(Counter(leave) <= Counter(start.pool) for leave, _ in seen)
+    assert all(leave == tuple(sorted(leave)) for leave, _ in seen)
+    assert all(len(leave) <= start.variant.rack_size for leave, _ in seen)
+    assert all(0 <= bag_size <= start.view.bag_size for _, bag_size in seen)
+    both = start.simulate(9, leaves=constant, opponent_leaves=constant)
+    assert both == pytest.approx(plain)
+    assert start.board.history == before  # every continuation taken back
+    assert get_bot("master:opp_leave=true", 1).opp_leave  # type: ignore[attr-defined]
+
+
 def test_the_simulations_play_as_many_turns_as_asked() -> None:
     """``plies`` is the number of turns played after the plan: none leaves each plan
     its own points, one subtracts the opponent's reply (never negative), and more turns

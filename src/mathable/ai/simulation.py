@@ -101,6 +101,7 @@ def simulate(
     risk: tuple[float, float] | None = None,
     even_horizon: bool = False,
     rollout_nodes: int = REPLY_NODES,
+    opponent_leaves: LeaveJudge | None = None,
 ) -> list[float]:
     """Average of plan points - opponent's reply + own next turn over ``samples``
     sampled continuations (fewer only when the safety cap ``deadline`` bites, but at
@@ -109,7 +110,9 @@ def simulate(
     player's in turn (2: the reply and the own next turn), each
     side drawing from the sampled bag before its later turns. With ``leaves`` the
     continuation ends by valuing the tokens the player keeps after its last turn, with
-    the bag as that turn found it (Quackle's sims add the leave so). With ``to_end``,
+    the bag as that turn found it (Quackle's sims add the leave so), and with
+    ``opponent_leaves`` the tokens the opponent kept after its last turn are valued so
+    and taken off (a candidate that leaves it stuck is worth more). With ``to_end``,
     when the bag holds that many tokens or fewer after the plan, each continuation goes
     on to the game's end instead (a rack emptied with the bag empty, or two turns in a
     row without a placement) and ends with C11's deductions; with ``even_horizon`` the
@@ -158,6 +161,7 @@ def simulate(
             hands = (list(opponent), list(plan.leave) + rest[:taken])
             bag = bag_size - taken
             own_bag = bag  # the bag as the player's last turn began
+            their_bag = bag  # the bag as the opponent's last turn began
             total = float(plan.total)
             ended = False
             ply, idle = 0, 0
@@ -171,6 +175,8 @@ def simulate(
                 total += points if side else -points
                 if side:
                     own_bag = bag
+                else:
+                    their_bag = bag
                 placed = before - len(hand)
                 drawn = min(placed, bag)
                 if finish or ply < plies - 2:  # a later turn of this side: it draws first
@@ -190,6 +196,8 @@ def simulate(
                 board.unplace()
             if leaves is not None and not ended:
                 total += leaves(tuple(sorted(hands[1])), own_bag)
+            if opponent_leaves is not None and not ended:
+                total -= opponent_leaves(tuple(sorted(hands[0])), their_bag)
             values[index].append(total)
             if risk is not None:
                 to_come = 0 if ended else bag + len(hands[0]) + len(hands[1])

@@ -268,6 +268,7 @@ class ExpertBot(PlanningBot):
         race: bool = False,
         threat_top: int = 30,
         final_leave: bool = False,
+        opp_leave: bool = False,
         plies: int = 2,
         to_end: int = -1,
         even_horizon: bool = False,
@@ -313,6 +314,7 @@ class ExpertBot(PlanningBot):
         the deduction it risks at the game's end (:mod:`.leaves`); ``plies``, the
         turns simulated after a candidate (2: the reply and its own next turn);
         ``final_leave`` adds the value of the tokens left after its last simulated turn;
+        ``opp_leave`` takes off the value of those the opponent kept after its own;
         ``to_end`` plays the continuations out to the game's end once the bag holds
         that many tokens or fewer after the candidate (-1: never), or at the turn's start
         with ``even_horizon`` (every candidate then has the same horizon), where
@@ -329,6 +331,7 @@ class ExpertBot(PlanningBot):
             raise ValueError(f"plies={plies}: expected 0 to {MAX_PLIES}")
         self.threat_top = threat_top
         self.final_leave = final_leave
+        self.opp_leave = opp_leave
         self.plies = plies
         self.to_end = to_end
         self.even_horizon = even_horizon
@@ -472,6 +475,7 @@ class ExpertBot(PlanningBot):
                 offsets=offsets if self.race else None,
                 weight=blend,
                 leaves=leaves if self.final_leave else None,
+                opponent_leaves=leaves if self.opp_leave else None,
                 plies=self.plies,
                 to_end=self.to_end if self.to_end >= 0 else None,
                 even_horizon=self.even_horizon,
