@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from mathable.ai import BOTS, SLOW_LEVELS
+from mathable.ai import BOTS, SLOW_LEVELS, is_slow
 from mathable.games.registry import new_game as new_engine_game
 from mathable.web.api import create_app
 from mathable.web.infra import workers
@@ -23,7 +23,6 @@ from mathable.web.infra.workers import (
     SLOW_CAP_MS,
     Workers,
     bot_decision,
-    is_slow,
     slow_decision,
 )
 from support.api import act, new_game, tokens, view

@@ -123,6 +123,15 @@ pool with a cap of their own (:mod:`mathable.web.infra.workers`), and its pages 
 offer them for clocked lobby games or tournaments."""
 
 
+def is_slow(spec: str) -> bool:
+    """Whether a level, or a spec (``master:samples=64``), is one of :data:`SLOW_LEVELS`.
+
+    >>> is_slow("master"), is_slow("master:samples=64"), is_slow("expert")
+    (True, True, False)
+    """
+    return spec.partition(":")[0].strip() in SLOW_LEVELS
+
+
 def get_bot(spec: str, seed: int | None = None) -> Bot:
     """The bot a spec names: a level (``strong``) or a level with settings
     (``expert:samples=32,cap_ms=500``, see :func:`parse_spec`); raises ValueError
@@ -289,6 +298,7 @@ __all__ = [
     "StrongBot",
     "board_from_view",
     "get_bot",
+    "is_slow",
     "level_name",
     "parse_spec",
     "plays_as",

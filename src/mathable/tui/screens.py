@@ -18,7 +18,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
 from mathable import i18n
-from mathable.ai import BOTS, SEAT_BOT, SLOW_LEVELS
+from mathable.ai import BOTS, SEAT_BOT, is_slow
 from mathable.engine.protocol import Game, GameType, HouseRules
 from mathable.games.registry import GAMES
 from mathable.i18n import Text as Message
@@ -164,7 +164,7 @@ def seat_problem(names: Sequence[str], kinds: Sequence[str]) -> str:
 def _seat_kind(level: str) -> str:
     """A computer level as a seat's choice; a slow one (the master) says that its turns
     take a few seconds, as the web's new game does."""
-    if level in SLOW_LEVELS:
+    if is_slow(level):
         # TRANSLATORS: a seat's choice: the computer's master level, whose turns take a
         # few seconds.
         return _("computer: {level}, a few seconds a turn", level=level)

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from multiprocessing.context import BaseContext
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from mathable.ai import SLOW_LEVELS, Bot, get_bot, with_cap
+from mathable.ai import Bot, get_bot, is_slow, with_cap
 from mathable.ai.analysis import analysis_report
 from mathable.ai.equity import DEPTHS, EXPERT_DEPTH
 from mathable.ai.hints import Hint, hints
@@ -361,12 +361,6 @@ def bot_decision(
         while len(_kept) > KEPT_BOTS:
             _kept.popitem(last=False)
     return Decision(action, round(think_ms, 2), round(wait_ms, 2), capped)
-
-
-def is_slow(level: str) -> bool:
-    """Whether a level (or a spec, ``master:samples=64``) is one of the slow levels, whose
-    turns may take a second or more (:data:`~mathable.ai.SLOW_LEVELS`)."""
-    return level.partition(":")[0].strip() in SLOW_LEVELS
 
 
 def slow_decision(level: str, seed: int, view: View, queued_at: float | None = None) -> Decision:

@@ -18,7 +18,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-from mathable.ai import QUICK_LEVELS, in_time
+from mathable.ai import QUICK_LEVELS, in_time, is_slow
 from mathable.engine.actions import Action, Place
 from mathable.engine.errors import IllegalMove
 from mathable.engine.protocol import Game
@@ -30,7 +30,6 @@ from mathable.web.infra.workers import (
     bot_decision,
     computers_decision,
     hint_turns,
-    is_slow,
     slow_decision,
 )
 from mathable.web.rounds.finisher import Finisher

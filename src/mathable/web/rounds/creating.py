@@ -13,7 +13,7 @@ import logging
 import secrets
 from typing import Any
 
-from mathable.ai import BOTS, SLOW_LEVELS, bot_player_id, level_name, seat_levels
+from mathable.ai import BOTS, bot_player_id, is_slow, level_name, seat_levels
 from mathable.engine import records
 from mathable.engine.errors import MathableError
 from mathable.engine.protocol import GameType, HouseRules
@@ -82,7 +82,7 @@ class Creating(Moves):
         choice (a new game against the computer), not in the lobby's clocked games or a
         tournament's rounds."""
         return [
-            {"name": n, "title": level_name(n), "description": str(d), "slow": n in SLOW_LEVELS}
+            {"name": n, "title": level_name(n), "description": str(d), "slow": is_slow(n)}
             for n, (_bot, d) in BOTS.items()
         ]
 
