@@ -362,11 +362,12 @@ def test_a_searched_turn_of_the_simulations_is_bounded_by_rollout_nodes() -> Non
         get_bot("master:rollout_nodes=0", 1)
 
 
-def test_the_simulations_value_the_tokens_left_after_their_own_turn() -> None:
+def test_the_simulations_value_the_tokens_left_after_each_sides_last_turn() -> None:
     """With ``leaves`` each continuation ends by valuing the rack left after the
     player's own next turn, with the bag as the two turns leave it: the judge sees
     exactly those tokens (never more than a rack) and a bag no larger than now, and a
-    judge worth a constant shifts every average by that constant."""
+    judge worth a constant shifts every average by that constant; with
+    ``opponent_leaves``, the opponent's kept tokens, taken off."""
     start = _simulation_start(33, 5, actions=10)
     before = start.board.history[:]
     seen: list[tuple[tuple[int, ...], int]] = []
@@ -382,29 +383,17 @@ def test_the_simulations_value_the_tokens_left_after_their_own_turn() -> None:
         assert leave == tuple(sorted(leave)) and len(leave) <= start.variant.rack_size
         assert 0 <= bag_size <= start.view.bag_size
         assert Counter(leave) <= Counter(start.pool) + Counter(start.view.rack)
-    assert start.board.history == before  # every continuation taken back
-
-
-def test_the_simulations_take_off_the_value_of_what_the_opponent_kept() -> None:
-    """With ``opponent_leaves`` (``opp_leave=true``, research: measured no better) each
-    continuation takes off the value of the tokens the opponent kept after its reply:
-    the judge sees only unseen tokens, never more than a rack, and a constant judge
-    shifts every average down by that constant (and, with the player's own leave worth
-    the same, cancels it)."""
-    start = _simulation_start(33, 5, actions=10)
-    before = start.board.history[:]
-    seen: list[tuple[tuple[int, ...], int]] = []
-
-    def constant(leave: tuple[int, ...], bag_size: int) -> float:
-        seen.append((leave, bag_size))
-        return 25.0
-
-    plain = start.simulate(9)
-    assert start.simulate(9, opponent_leaves=constant) == pytest.approx([p - 25.0 for p in plain])
-    assert seen and all(Counter(leave) <= Counter(start.pool) for leave, _ in seen)
-    assert all(leave == tuple(sorted(leave)) for leave, _ in seen)
-    assert all(len(leave) <= start.variant.rack_size for leave, _ in seen)
-    assert all(0 <= bag_size <= start.view.bag_size for _, bag_size in seen)
+    # ``opponent_leaves`` (``opp_leave=true``, research: measured no better) takes off
+    # the value of what the opponent kept after its reply, from unseen tokens alone;
+    # with the player's own worth the same, the two cancel.
+    seen.clear()
+    theirs = start.simulate(9, opponent_leaves=constant)
+    assert theirs == pytest.approx([p - 25.0 for p in plain])
+    assert len(seen) == 6 * len(start.shortlist)
+    for leave, bag_size in seen:
+        assert leave == tuple(sorted(leave)) and len(leave) <= start.variant.rack_size
+        assert 0 <= bag_size <= start.view.bag_size
+        assert Counter(leave) <= Counter(start.pool)
     both = start.simulate(9, leaves=constant, opponent_leaves=constant)
     assert both == pytest.approx(plain)
     assert start.board.history == before  # every continuation taken back

@@ -5,7 +5,6 @@ cap of their own counted from the decision's start, never from its queue."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -26,6 +25,7 @@ from mathable.web.infra.workers import (
     slow_decision,
 )
 from support.api import act, new_game, tokens, view
+from support.waiting import eventually
 
 
 def test_the_bots_list_every_level_and_mark_the_master_slow(tmp_path: Path) -> None:
@@ -79,16 +79,6 @@ def test_a_slow_decision_runs_in_the_long_jobs_pool() -> None:
         pool.shutdown()
 
 
-def wait_for(check: Callable[[], bool], seconds: float = 120) -> bool:
-    """Whether ``check()`` comes true within ``seconds`` (a bound, not a speed test)."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if check():
-            return True
-        time.sleep(0.05)
-    return False
-
-
 def test_the_master_opposite_a_person_plays_its_turn_in_the_slow_lane(
     database_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -112,6 +102,10 @@ def test_the_master_opposite_a_person_plays_its_turn_in_the_slow_lane(
             assert act(client, game_id, ann, placement).status_code == 200
             if not view(client, game_id, ann)["turns"]:  # her turn goes on: she ends it
                 assert act(client, game_id, ann, "end").status_code == 200
-        assert wait_for(lambda: 0 in [t["seat"] for t in view(client, game_id, ann)["turns"]])
+
+        def master_played() -> bool:
+            return 0 in [turn["seat"] for turn in view(client, game_id, ann)["turns"]]
+
+        assert eventually(master_played, 120)  # a bound on its thinking, not a speed test
         assert view(client, game_id, ann)["to_move"] == 1  # the master's turn is over
     assert "slow_decision" in jobs and "bot_decision" not in jobs
