@@ -165,8 +165,7 @@ def _seat_kind(level: str) -> str:
     """A computer level as a seat's choice; a slow one (the master) says that its turns
     take a few seconds, as the web's new game does."""
     if is_slow(level):
-        # TRANSLATORS: a seat's choice: the computer's master level, whose turns take a
-        # few seconds.
+        # TRANSLATORS: a seat's choice: the master computer level, whose turns take a few seconds.
         return _("computer: {level}, a few seconds a turn", level=level)
     return _("computer: {level}", level=level)
 

@@ -36,9 +36,8 @@ export async function home() {
   [state.variants, state.bots] = await Promise.all([api("/api/variants"), api("/api/bots")]);
   const variant = h("select", { id: "variant", "aria-label": pt("kind of game", "game"), onchange: fitForm }, state.variants.map(v => h("option", { value: v.name }, v.title)));
   // TRANSLATORS: who plays a seat: a person (not the computer).
-  // A slow level (the master) says so: its turns take a few seconds (issue 35).
   const kinds = () => [h("option", { value: "" }, t("person")), ...state.bots.map(b => h("option", { value: b.name },
-    // TRANSLATORS: a seat's choice: the computer's master level, whose turns take a few seconds.
+    // TRANSLATORS: a seat's choice: the master computer level, whose turns take a few seconds.
     b.slow ? t("computer: {level}, a few seconds a turn", { level: b.title || b.name }) : t("computer: {level}", { level: b.title || b.name })))];
   const most = Math.max(...state.variants.map(v => v.max_players));
   const seats = [...Array(most).keys()].map(i => {
