@@ -132,6 +132,9 @@ def test_a_class_round_robin_with_the_computer_playing(server: Server, browser: 
     page.goto(server.url + "/tournaments")
     page.fill("#tourn-name", "Class 5B")
     page.select_option("#tourn-system", "round-robin")
+    fills = page.locator("#tourn-fill option")
+    offered = [fills.nth(i).get_attribute("value") for i in range(fills.count())]
+    assert "expert" in offered and "master" not in offered  # its seconds a turn: not here
     page.select_option("#tourn-fill", "gentle")
     page.click("#tourn-submit")
     expect(page.locator("#tourn-title")).to_have_text("Class 5B")
@@ -216,6 +219,7 @@ def organizing(browser: Browser, server: Server, desktop: Page, tid: str) -> Non
     page = phone.new_page()
     page.goto(f"{server.url}/t/{tid}")
     expect(page.locator("#tourn-level option")).not_to_have_count(0)
+    expect(page.locator("#tourn-level option[value='master']")).to_have_count(0)
     page.select_option("#tourn-level", "greedy")
     page.click("#tourn-computer")
     expect(page.locator(".tourn-players li")).to_have_count(7)
