@@ -366,9 +366,10 @@ def bot_decision(
 def slow_decision(level: str, seed: int, view: View, queued_at: float | None = None) -> Decision:
     """:func:`bot_decision` for a slow level (the master), run in the long jobs' pool
     (:data:`LONG_JOBS`) at its lower priority: a person's choice of a player that thinks
-    for seconds never delays another person's computer opponent; its cap is
-    :data:`SLOW_CAP_MS` from the decision's start."""
-    return bot_decision(level, seed, view, queued_at, wait_counts=False)
+    for seconds never delays another person's computer opponent (its cap,
+    :data:`SLOW_CAP_MS` from the decision's start, is :func:`bot_decision`'s for a slow
+    level in any lane)."""
+    return bot_decision(level, seed, view, queued_at)
 
 
 def bot_move(level: str, seed: int, view: View) -> Action:
