@@ -45,6 +45,8 @@ from mathable.engine.protocol import Game, HouseRules, TargetNames, View
 from mathable.games import registry
 from mathable.games.registry import new_game
 
+from .priority import PriorityGate
+
 if TYPE_CHECKING:  # (the worker processes never load the store)
     from mathable.web.infra.store import StoredSeat
 
@@ -423,6 +425,11 @@ LONG_JOBS: tuple[Callable[..., Any], ...] = (analyse_record, analyse_kept_log, s
 a pool of their own (:class:`Workers`), so a person's computer opponent or hint never
 queues behind one (issue 35: with one worker, a turn waited for a whole analysis)."""
 
+URGENT_LONG_JOBS: tuple[Callable[..., Any], ...] = (slow_decision,)
+"""The long jobs a person waits for at the board (a slow level's turn): a free long
+worker goes to them before any analysis waiting (:class:`~.priority.PriorityGate`), so
+a master's reply waits for one job at most, never for a queue of analyses."""
+
 
 def worker_pid() -> int:
     """The id of the process a job runs in (which process did the work)."""
@@ -452,6 +459,9 @@ class Workers:
         self.size = default_size() if size is None else max(0, size)
         self._pool: ProcessPoolExecutor | None = None
         self._long: ProcessPoolExecutor | None = None
+        self._long_gate = PriorityGate(max(1, self.size))
+        """The long jobs' way in: as many at once as the pool has workers, the urgent
+        first (:data:`URGENT_LONG_JOBS`), so the pool's own first-come queue stays empty."""
         self._breaks = 0
 
     @property
@@ -479,10 +489,18 @@ class Workers:
         return self._long
 
     async def run(self, job: Callable[..., T], *args: Any) -> T:
-        """``job(*args)`` in a worker, awaited without blocking the event loop. A pool
-        broken by a worker's death is replaced and the job run again; if the new one
-        breaks too before any job succeeded (workers that cannot start), the jobs run
-        on threads from then on, so the server still answers."""
+        """``job(*args)`` in a worker, awaited without blocking the event loop; a long
+        job (:data:`LONG_JOBS`) once the long jobs' gate lets it in, the urgent first.
+        A pool broken by a worker's death is replaced and the job run again; if the new
+        one breaks too before any job succeeded (workers that cannot start), the jobs
+        run on threads from then on, so the server still answers."""
+        if self._pool is None or job not in LONG_JOBS:
+            return await self._run(job, *args)
+        async with self._long_gate.slot(0 if job in URGENT_LONG_JOBS else 1):
+            return await self._run(job, *args)
+
+    async def _run(self, job: Callable[..., T], *args: Any) -> T:
+        """``job(*args)`` in its pool (:meth:`run`), again in a new one if it broke."""
         loop = asyncio.get_running_loop()
         for _ in range(2):
             pool = self._pool_for(job)
