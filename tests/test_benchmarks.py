@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import json
 import subprocess
@@ -18,6 +19,7 @@ from mathable.ai.equity import EXPERT_DEPTH, MASTER_DEPTH
 from mathable.ai.inference import deal
 from mathable.games import registry
 from mathable.games.board.view import BoardView
+from mathable.web.infra import workers
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "run.py"
 
@@ -302,3 +304,18 @@ def test_the_analysis_depths_are_timed_on_the_same_games() -> None:
         run = (games[1].scores[0] - games[1].scores[1]) - (games[0].scores[0] - games[0].scores[1])
         slope = None if rise == 0 or run == 0 else (1.0 if rise * run > 0 else -1.0)
         assert tells["accuracy_margin_correlation"] == slope
+
+
+def test_the_long_lane_times_a_masters_turn_in_both_orders() -> None:
+    """``long_lane.py`` (issue 35): each round times the master's decision once with the
+    gate's order and once first come, first served, and the server's order is put back."""
+    lane = load_module(SCRIPT.parent / "long_lane.py", "bench_long_lane")
+    urgent = workers.URGENT_LONG_JOBS
+    found = asyncio.run(lane._measure(2, 1, 1))
+    assert workers.URGENT_LONG_JOBS == urgent == (workers.slow_decision,)
+    assert (found["rounds"], found["analyses_queued"], found["long_workers"]) == (2, 1, 1)
+    for order in ("gate", "first_come"):
+        waits = found[order]["all_s"]
+        assert len(waits) == 2 and all(wait > 0 for wait in waits)
+        assert found[order]["max_s"] == max(waits)
+    assert found["median_ratio_first_come_over_gate"] > 0

@@ -1,8 +1,8 @@
 """The master offered on the home page's new game (issue 35, "a master level for
 correspondence and analysis"), in a real browser: the seat's choice says its turns take
 a few seconds, a game against it is made and the master answers Ann's turn on her page;
-the lobby's clocked games do not offer it (nor, by the same filter, a tournament's
-computer players). axe finds nothing serious. Fixtures come from ``test_browser``."""
+the lobby offers it for a game without a clock or by correspondence, never with a live
+clock (nor does a tournament offer it for its computer players). axe finds nothing serious. Fixtures come from ``test_browser``."""
 
 from __future__ import annotations
 
@@ -43,10 +43,37 @@ def test_the_home_page_offers_the_master_and_it_answers_a_turn(
     page.context.close()
 
 
-def test_the_lobbys_clocked_games_do_not_offer_the_master(server: Server, browser: Browser) -> None:
+def test_the_lobby_offers_the_master_without_a_clock_or_by_correspondence_only(
+    server: Server, browser: Browser
+) -> None:
+    """No clock (the form's first) or 3 days a turn: the master is offered, saying its
+    turns take seconds, and a seek made with it has a master's seat; a live clock takes
+    it away, the choice falling to the expert, the strongest then offered."""
     page = lobby(browser, server, "Ann")
     levels = page.locator("#seek-level option")
+
+    def offered() -> list[str | None]:
+        return [levels.nth(i).get_attribute("value") for i in range(levels.count())]
+
     expect(levels.first).to_have_attribute("value", "gentle")
-    assert "master" not in [levels.nth(i).get_attribute("value") for i in range(levels.count())]
-    assert "expert" in [levels.nth(i).get_attribute("value") for i in range(levels.count())]
+    expect(page.locator("#seek-level option[value='master']")).to_have_text(
+        "master, a few seconds a turn"
+    )
+    page.select_option("#seek-clock", label="3 days a turn")
+    page.select_option("#seek-level", "master")
+    assert serious(page) == []
+    page.select_option("#seek-clock", label="5 + 3")
+    expect(page.locator("#seek-level option[value='master']")).to_have_count(0)
+    assert "master" not in offered() and "expert" in offered()
+    expect(page.locator("#seek-level")).to_have_value("expert")
+    page.select_option("#seek-level", "strong")
+    page.select_option("#seek-clock", label="3 days a turn")
+    expect(page.locator("#seek-level")).to_have_value("strong")  # a choice still offered stays
+    page.select_option("#seek-level", "master")
+    page.select_option("#seek-seats", "3")
+    page.select_option("#seek-computers", "1")
+    page.click("#offer")
+    expect(page.locator("#message")).to_contain_text("Your seek is open")
+    row = page.locator("#seek-rows tr", has_text="Ann")
+    expect(row).to_contain_text("master")
     page.context.close()

@@ -48,9 +48,8 @@ export async function lobbyPage() {
   const variant = h("select", { id: "seek-variant", onchange: fitSeek }, state.variants.map(v => h("option", { value: v.name }, v.title)));
   const seats = h("select", { id: "seek-seats", onchange: fitSeek });
   const computers = h("select", { id: "seek-computers" });
-  // Not the slow levels (the master): a clocked lobby game would wait seconds a turn.
-  const level = h("select", { id: "seek-level" }, state.bots.filter(b => !b.slow).map(b => h("option", { value: b.name }, b.title || b.name)));
-  const clock = h("select", { id: "seek-clock" }, CLOCKS.map(value => h("option", { value }, clockText(value ? JSON.parse(value) : null))));
+  const level = h("select", { id: "seek-level" });
+  const clock = h("select", { id: "seek-clock", onchange: fitLevels }, CLOCKS.map(value => h("option", { value }, clockText(value ? JSON.parse(value) : null))));
   const rated = h("input", { type: "checkbox", id: "seek-rated" });
   const form = h("form", { id: "seek-form", onsubmit: offer }, h("fieldset", {}, h("legend", {}, t("Offer a game")),
     field(pt("kind of game", "Game"), variant), field(t("Seats"), seats), field(t("Computer seats"), computers), field(t("Computer level"), level),
@@ -79,6 +78,7 @@ export async function lobbyPage() {
       h("p", { id: "no-games", class: "about" }, t("No game is being played online right now.")))),
     h("div", { id: "message" }));
   fitSeek();
+  fitLevels();
   document.addEventListener("mathable:me", e => {  // signed up, logged in or out in the header
     me = e.detail;
     name.value = me.name;
@@ -160,6 +160,22 @@ function fitSeek() {
   const computers = document.getElementById("seek-computers");
   const most = Number(seats.value) - 2;
   computers.replaceChildren(...[...Array(most + 1).keys()].map(n => h("option", { value: n }, String(n))));
+}
+
+// The computer levels the chosen clock allows: the slow ones (the master, seconds a turn)
+// only for a game without a clock or by correspondence, where nobody waits on a clock
+// for it; the level chosen stays if it still may, else the strongest that may.
+function fitLevels() {
+  const clock = document.getElementById("seek-clock").value;
+  const slowOk = !clock || "days" in JSON.parse(clock);
+  const level = document.getElementById("seek-level");
+  const chosen = level.value;
+  const offered = state.bots.filter(b => slowOk || !b.slow);
+  level.replaceChildren(...offered.map(b => h("option", { value: b.name },
+    // TRANSLATORS: a computer level in the lobby's choice of one, a slow one (the master): "master, a few seconds a turn".
+    b.slow ? t("{level}, a few seconds a turn", { level: b.title || b.name }) : b.title || b.name)));
+  if (offered.some(b => b.name === chosen)) level.value = chosen;
+  else if (chosen) level.value = offered[offered.length - 1].name;
 }
 
 async function rename(e) {
