@@ -109,3 +109,38 @@ def test_the_master_opposite_a_person_plays_its_turn_in_the_slow_lane(
         assert eventually(master_played, 120)  # a bound on its thinking, not a speed test
         assert view(client, game_id, ann)["to_move"] == 1  # the master's turn is over
     assert "slow_decision" in jobs and "bot_decision" not in jobs
+
+
+def test_the_long_pool_is_warmed_before_a_masters_first_turn() -> None:
+    """Its workers start as the game does, not when the master's first turn is asked
+    for (a second more of waiting); once, and not without worker processes."""
+    pool = Workers(1)
+    pool.start()
+    try:
+        assert pool._long is None
+        pool.warm_long()
+        long = pool._long
+        assert long is not None
+        assert eventually(lambda: len(long._processes) == 1, 60)  # started, no job asked
+        pool.warm_long()
+        assert pool._long is long
+    finally:
+        pool.shutdown()
+    threads = Workers(0)
+    threads.start()
+    threads.warm_long()
+    assert threads._long is None  # jobs run on threads: nothing to start
+
+
+@pytest.mark.parametrize("level", ["master", "expert"])
+def test_a_game_with_a_master_warms_the_long_pool(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, level: str
+) -> None:
+    """Ann moves first (seed 1): nothing has asked the master yet, its pool is open."""
+    monkeypatch.setenv("MATHABLE_WORKERS", "1")
+    app = create_app(f"sqlite:///{tmp_path / 'games.db'}")
+    with TestClient(app) as client:
+        players = [{"name": "Ann"}, {"name": "C", "bot": level}]
+        made = new_game(client, players=players, seed=1)
+        assert view(client, made["id"], tokens(made)[0])["to_move"] == 0  # Ann's to play
+        assert (app.state.service.workers._long is not None) == (level == "master")

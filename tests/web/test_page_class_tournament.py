@@ -133,8 +133,21 @@ def test_a_class_round_robin_with_the_computer_playing(server: Server, browser: 
     page.fill("#tourn-name", "Class 5B")
     page.select_option("#tourn-system", "round-robin")
     fills = page.locator("#tourn-fill option")
-    offered = [fills.nth(i).get_attribute("value") for i in range(fills.count())]
-    assert "expert" in offered and "master" not in offered  # its seconds a turn: not here
+
+    def offered() -> list[str | None]:
+        return [fills.nth(i).get_attribute("value") for i in range(fills.count())]
+
+    assert "expert" in offered() and "master" in offered()  # untimed: its seconds are fine
+    expect(page.locator("#tourn-fill option[value='master']")).to_have_text(
+        "master, a few seconds a turn"
+    )
+    page.select_option("#tourn-fill", "master")
+    page.select_option("#tourn-clock", "live-5-3")  # a live clock: not the master
+    assert "expert" in offered() and "master" not in offered()
+    expect(page.locator("#tourn-fill")).to_have_value("expert")  # the strongest left
+    page.select_option("#tourn-clock", "days-3")
+    assert "master" in offered()
+    page.select_option("#tourn-clock", "")
     page.select_option("#tourn-fill", "gentle")
     page.click("#tourn-submit")
     expect(page.locator("#tourn-title")).to_have_text("Class 5B")
@@ -219,7 +232,9 @@ def organizing(browser: Browser, server: Server, desktop: Page, tid: str) -> Non
     page = phone.new_page()
     page.goto(f"{server.url}/t/{tid}")
     expect(page.locator("#tourn-level option")).not_to_have_count(0)
-    expect(page.locator("#tourn-level option[value='master']")).to_have_count(0)
+    clock = httpx2.get(f"{server.url}/api/tournaments/{tid}").json()["spec"]["clock"]
+    untimed = clock is None or "days" in clock  # the master's seconds only there
+    expect(page.locator("#tourn-level option[value='master']")).to_have_count(int(untimed))
     page.select_option("#tourn-level", "greedy")
     page.click("#tourn-computer")
     expect(page.locator(".tourn-players li")).to_have_count(7)

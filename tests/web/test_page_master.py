@@ -2,7 +2,7 @@
 correspondence and analysis"), in a real browser: the seat's choice says its turns take
 a few seconds, a game against it is made and the master answers Ann's turn on her page;
 the lobby offers it for a game without a clock or by correspondence, never with a live
-clock (nor does a tournament offer it for its computer players). axe finds nothing
+clock (as a tournament's form does: ``test_page_class_tournament``). axe finds nothing
 serious. Fixtures come from ``test_browser``."""
 
 from __future__ import annotations

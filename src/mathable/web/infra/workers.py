@@ -488,6 +488,18 @@ class Workers:
             self._long = self._new_pool(start_long_worker)
         return self._long
 
+    def warm_long(self) -> None:
+        """Open the long jobs' pool and start its workers now, not at its first job: a
+        game with a slow computer player (the master) has begun, and its first turn
+        would otherwise wait a second more for them. Nothing if the pool is open (or
+        jobs run on threads)."""
+        if self._pool is None or self._long is not None:
+            return
+        pool = self._pool_for(slow_decision)
+        if pool is not None:
+            for _ in range(self.size):  # a worker starts for each job waiting
+                pool.submit(worker_pid)
+
     async def run(self, job: Callable[..., T], *args: Any) -> T:
         """``job(*args)`` in a worker, awaited without blocking the event loop; a long
         job (:data:`LONG_JOBS`) once the long jobs' gate lets it in, the urgent first.

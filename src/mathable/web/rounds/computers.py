@@ -109,6 +109,8 @@ class Computers(Finisher):
         if not self._started:
             await self._play_bots(live.id)
             return
+        if any(is_slow(level) for level in live.bots.values()):
+            self.workers.warm_long()  # before its first turn is asked for
         self._wake_bots(live)
         task = self._bot_tasks.get(live.id)
         if task is not None and len(live.bots) < len(live.seats):

@@ -184,6 +184,24 @@ export function ask(question) {
 
 // ---------------------------------------------------------------- capabilities
 
+// The computer levels a game with ``clock`` (null: none) may seat: the slow ones (the
+// master, seconds a turn) only without a clock or by correspondence, where no clock
+// runs on their thought.
+export function levelsFor(bots, clock) { return bots.filter(b => !b.slow || !clock || Boolean(clock.days)); }
+// A choice of computer levels offering ``offered``: the level chosen stays if still
+// offered, else the strongest offered (none chosen yet: the first, or ``none``'s empty one).
+export function fitLevelChoice(select, offered, none) {
+  const chosen = select.value;
+  select.replaceChildren(...(none ? [h("option", { value: "" }, none)] : []), ...offered.map(levelOption));
+  if (offered.some(b => b.name === chosen)) select.value = chosen;
+  else if (chosen && offered.length) select.value = offered[offered.length - 1].name;
+}
+// A computer level as a choice among levels: a slow one says its turns take seconds.
+export function levelOption(b) {
+  // TRANSLATORS: a computer level in a choice of one, a slow one (the master): "master, a few seconds a turn".
+  return h("option", { value: b.name }, b.slow ? t("{level}, a few seconds a turn", { level: b.title || b.name }) : b.title || b.name);
+}
+
 export function capsOf(name) {
   const found = state.variants.find(v => v.name === name);
   return found ? found.capabilities : null;

@@ -6,7 +6,7 @@
 // socket is down (it reconnects) are the seeks polled (GET /api/seeks, and
 // GET /api/seeks/{id} for mine). My games and the games being played are polled.
 
-import { announce, api, app, capsOf, h, say, setWhere, state, whoAmI } from "./core.js";
+import { announce, api, app, capsOf, fitLevelChoice, h, levelsFor, say, setWhere, state, whoAmI } from "./core.js";
 import { houseRuleName } from "./home.js";
 import { lang, nt, pt, t } from "./i18n.js";
 
@@ -162,20 +162,10 @@ function fitSeek() {
   computers.replaceChildren(...[...Array(most + 1).keys()].map(n => h("option", { value: n }, String(n))));
 }
 
-// The computer levels the chosen clock allows: the slow ones (the master, seconds a turn)
-// only for a game without a clock or by correspondence, where nobody waits on a clock
-// for it; the level chosen stays if it still may, else the strongest that may.
+// The computer levels the chosen clock allows (levelsFor).
 function fitLevels() {
   const clock = document.getElementById("seek-clock").value;
-  const slowOk = !clock || "days" in JSON.parse(clock);
-  const level = document.getElementById("seek-level");
-  const chosen = level.value;
-  const offered = state.bots.filter(b => slowOk || !b.slow);
-  level.replaceChildren(...offered.map(b => h("option", { value: b.name },
-    // TRANSLATORS: a computer level in the lobby's choice of one, a slow one (the master): "master, a few seconds a turn".
-    b.slow ? t("{level}, a few seconds a turn", { level: b.title || b.name }) : b.title || b.name)));
-  if (offered.some(b => b.name === chosen)) level.value = chosen;
-  else if (chosen) level.value = offered[offered.length - 1].name;
+  fitLevelChoice(document.getElementById("seek-level"), levelsFor(state.bots, clock ? JSON.parse(clock) : null));
 }
 
 async function rename(e) {

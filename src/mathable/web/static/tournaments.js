@@ -6,7 +6,7 @@
 // the server's (/api/tournaments), whose refusals are shown as it words them. Names are
 // printed as typed (text, never markup).
 
-import { announce, api, app, h, setWhere, whoAmI } from "./core.js";
+import { announce, api, app, fitLevelChoice, h, levelsFor, setWhere, whoAmI } from "./core.js";
 import { lang, nt, t } from "./i18n.js";
 import { beep } from "./prefs.js";
 
@@ -76,10 +76,18 @@ function pupilsAsked() {
 
 function variantTitle(variants, name) { const v = variants.find(x => x.name === name); return v ? v.title : name; }
 
-function levelSelect(id, bots, none) {
-  // Not the slow levels (the master): a round would wait seconds for each of its turns.
-  const quick = bots.filter(b => !b.slow);
-  return h("select", { id }, none ? h("option", { value: "" }, none) : "", quick.map(b => h("option", { value: b.name }, b.title || b.name)));
+// A choice of the computer levels a tournament with ``clock`` may seat (levelsFor: the
+// master only untimed or by correspondence), ``none`` an empty first choice.
+function levelSelect(id, bots, clock, none) {
+  const select = h("select", { id });
+  fitLevelChoice(select, levelsFor(bots, clock), none);
+  return select;
+}
+
+// The clock of the form's choice ("live-5-3", "days-3", "" untimed), as the server reads it.
+function formClock(value) {
+  const [kind, a, b] = value.split("-");
+  return kind === "live" ? { minutes: Number(a), increment: Number(b) } : kind === "days" ? { days: Number(a) } : null;
 }
 
 function createForm(me, variants, bots, asked) {
@@ -91,15 +99,16 @@ function createForm(me, variants, bots, asked) {
   const system = h("select", { id: "tourn-system", onchange: () => shape() }, Object.entries(SYSTEMS()).map(([k, v]) => h("option", { value: k }, v)));
   const rounds = h("input", { id: "tourn-rounds", type: "number", min: "1", max: "30", value: "3" });
   const minutes = h("input", { id: "tourn-minutes", type: "number", min: "1", max: "1440", value: "30" });
-  const clock = h("select", { id: "tourn-clock" },
+  // TRANSLATORS: the option of a tournament's form: an odd field's bye goes to no computer
+  const noBye = t("No: a bye point");
+  const clock = h("select", { id: "tourn-clock", onchange: () => fitLevelChoice(fill, levelsFor(bots, formClock(clock.value)), noBye) },
     h("option", { value: "" }, t("untimed")),
     h("option", { value: "live-5-3" }, clockText({ minutes: 5, increment: 3 })),
     h("option", { value: "live-10-5" }, clockText({ minutes: 10, increment: 5 })),
     h("option", { value: "days-3" }, clockText({ days: 3 })));
   const rated = h("input", { id: "tourn-rated", type: "checkbox" });
   const hidden = h("input", { id: "tourn-private", type: "checkbox" });
-  // TRANSLATORS: the option of a tournament's form: an odd field's bye goes to no computer
-  const fill = levelSelect("tourn-fill", bots, t("No: a bye point"));
+  const fill = levelSelect("tourn-fill", bots, formClock(clock.value), noBye);
   const fillRow = h("div", { class: "tourn-field" }, field("tourn-fill", t("A computer player fills an odd field"), fill));
   const pupils = asked ? asked.pupils.map((p, i) => h("label", { class: "check", for: "tourn-pupil-" + i },
     h("input", { id: "tourn-pupil-" + i, type: "checkbox", checked: true, value: p.player, class: "tourn-pupil" }), " ", p.name)) : [];
@@ -120,11 +129,10 @@ function createForm(me, variants, bots, asked) {
   shape();
   const form = h("form", { id: "tourn-create", class: "tourn-create", onsubmit: async e => {
     e.preventDefault();
-    const [kind, a, b] = clock.value.split("-");
     const body = { name: name.value, variant: variant.value, system: system.value,
       rounds: system.value === "swiss" ? Number(rounds.value) : 0,
       minutes: system.value === "arena" ? Number(minutes.value) : 0,
-      clock: kind === "live" ? { minutes: Number(a), increment: Number(b) } : kind === "days" ? { days: Number(a) } : null,
+      clock: formClock(clock.value),
       rated: rated.checked, private: hidden.checked,
       fill_bye: system.value !== "arena" && fill.value ? fill.value : null,
       players: [...form.querySelectorAll(".tourn-pupil:checked")].map(box => box.value) };
@@ -227,7 +235,7 @@ function draw() {
   if (me.organizer && d.status === "running") buttons.push(h("button", { type: "button", id: "tourn-pause", onclick: () => act("pause") }, t("Pause")));
   if (me.organizer && d.status === "paused") buttons.push(h("button", { type: "button", id: "tourn-resume", onclick: () => act("resume") }, t("Resume")));
   if (me.organizer && d.status === "upcoming" && at.bots.length) {
-    const level = levelSelect("tourn-level", at.bots);
+    const level = levelSelect("tourn-level", at.bots, d.spec.clock);
     level.addEventListener("change", () => { at.chosen.level = level.value; });
     if (at.chosen.level) level.value = at.chosen.level;
     buttons.push(h("span", { class: "tourn-add" }, h("label", { for: "tourn-level" }, t("Computer level")), level,
