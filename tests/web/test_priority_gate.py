@@ -71,7 +71,12 @@ def test_as_many_run_at_once_as_there_are_slots() -> None:
     assert order == [f"job {i}" for i in range(5)]
 
 
-def test_a_waiter_cancelled_leaves_its_place() -> None:
+@pytest.mark.parametrize("when", ["waiting", "let in"])
+def test_a_waiter_cancelled_neither_keeps_nor_loses_a_slot(when: str) -> None:
+    """Cancelled while it waits, a waiter leaves its place; cancelled just as it is let
+    in (given the slot, before it could use it), it passes the slot on: otherwise the
+    gate would hang with its slot held by nobody."""
+
     async def scenario() -> list[str]:
         gate = PriorityGate(1)
         order: list[str] = []
@@ -81,36 +86,17 @@ def test_a_waiter_cancelled_leaves_its_place() -> None:
         quitter = asyncio.create_task(_holder(gate, 0, "quitter", order, go))
         later = asyncio.create_task(_holder(gate, 1, "later", order, go))
         await _settle()
-        quitter.cancel()
-        await _settle()
-        assert gate.waiting == 1
-        go.set()
-        await asyncio.gather(first, later)
-        assert quitter.cancelled()
-        assert gate.busy == 0
-        return order
-
-    assert asyncio.run(scenario()) == ["first", "later"]
-
-
-def test_a_waiter_cancelled_as_it_is_let_in_passes_the_slot_on() -> None:
-    """Given the slot and cancelled before it could use it: the next waiter gets it, and
-    no slot is lost (the gate would otherwise hang with every slot taken by nobody)."""
-
-    async def scenario() -> list[str]:
-        gate = PriorityGate(1)
-        order: list[str] = []
-        go = asyncio.Event()
-        first = asyncio.create_task(_holder(gate, 1, "first", order, go))
-        await _settle()
-        unlucky = asyncio.create_task(_holder(gate, 0, "unlucky", order, go))
-        later = asyncio.create_task(_holder(gate, 1, "later", order, go))
-        await _settle()
-        go.set()
-        await asyncio.sleep(0)  # "first" leaves and grants "unlucky" its slot ...
-        unlucky.cancel()  # ... which is cancelled before it runs
+        if when == "waiting":
+            quitter.cancel()
+            await _settle()
+            assert gate.waiting == 1
+            go.set()
+        else:
+            go.set()
+            await asyncio.sleep(0)  # "first" leaves and grants "quitter" its slot ...
+            quitter.cancel()  # ... which is cancelled before it runs
         await asyncio.wait_for(asyncio.gather(first, later), timeout=30)  # not stuck
-        assert unlucky.cancelled()
+        assert quitter.cancelled()
         assert gate.busy == 0 and gate.waiting == 0
         return order
 
