@@ -319,3 +319,14 @@ def test_the_long_lane_times_a_masters_turn_in_both_orders() -> None:
         assert len(waits) == 2 and all(wait > 0 for wait in waits)
         assert found[order]["max_s"] == max(waits)
     assert found["median_ratio_first_come_over_gate"] > 0
+
+
+def test_the_first_master_turn_is_timed_both_ways(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``first_master_turn.py`` (issue 35): a game of Ann against the master is played to
+    the master's first turn either way, and the warm-up is put back afterwards."""
+    monkeypatch.setenv("MATHABLE_WORKERS", "1")
+    first = load_module(SCRIPT.parent / "first_master_turn.py", "bench_first_master_turn")
+    warm_long = workers.Workers.warm_long
+    for warm in (True, False):
+        assert first.first_turn(warm, 0.0) > 0
+        assert workers.Workers.warm_long is warm_long
