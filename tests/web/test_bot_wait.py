@@ -46,51 +46,35 @@ def test_a_short_job_is_answered_while_a_long_one_runs(
 def test_a_persons_slow_opponent_goes_before_the_analyses_waiting(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """With one long worker busy and two analyses queued, a slow level's turn queued
+    """With the one long worker taken and two analyses queued, a slow level's turn queued
     after them runs next (:data:`~mathable.web.infra.workers.URGENT_LONG_JOBS`), not
     after both: the pool's own queue would serve them as they came. Here the jobs are
-    shells that write their name to a log; the running one waits for a file."""
+    shells that write their name to a log. The four are asked for in order at once (their
+    tasks reach the gate in that order, before the first one's answer can come back)."""
     monkeypatch.setattr(workers, "LONG_JOBS", (subprocess.run, subprocess.call))
     monkeypatch.setattr(workers, "URGENT_LONG_JOBS", (subprocess.call,))
-    flag, log = tmp_path / "go", tmp_path / "log"
-
-    def shell(name: str, wait: bool = False) -> list[str]:
-        then = f"until [ -e '{flag}' ]; do sleep 0.05; done" if wait else "true"
-        return ["sh", "-c", f"echo '{name}' >> '{log}'; {then}"]
+    log = tmp_path / "log"
+    asked: list[tuple[Callable[..., object], str]] = [
+        (subprocess.run, "analysis 0"),
+        (subprocess.run, "analysis 1"),
+        (subprocess.run, "analysis 2"),
+        (subprocess.call, "master turn"),
+    ]
 
     async def scenario() -> None:
         pool = Workers(1)
         pool.start()
         try:
-            running = pool.run(subprocess.run, shell("analysis 0", True))
-            jobs: list[asyncio.Future[object]] = [asyncio.ensure_future(running)]
-            await _until(lambda: log.exists())
-            queued: list[tuple[Callable[..., object], str]] = [
-                (subprocess.run, "analysis 1"),
-                (subprocess.run, "analysis 2"),
-                (subprocess.call, "master turn"),
+            jobs = [
+                asyncio.ensure_future(pool.run(job, ["sh", "-c", f"echo '{name}' >> '{log}'"]))
+                for job, name in asked
             ]
-            for job, name in queued:
-                jobs.append(asyncio.ensure_future(pool.run(job, shell(name))))
-                for _ in range(5):  # it reaches the gate before the next one comes
-                    await asyncio.sleep(0)
-            flag.touch()
             await asyncio.wait_for(asyncio.gather(*jobs), timeout=120)
         finally:
-            flag.touch()
             pool.shutdown()
 
     asyncio.run(scenario())
     assert log.read_text().splitlines() == ["analysis 0", "master turn", "analysis 1", "analysis 2"]
-
-
-async def _until(ready: Callable[[], bool]) -> None:
-    """Until ``ready()`` (a worker's first job starts a process: seconds at most)."""
-    for _ in range(1200):
-        if ready():
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError("the long job never started")
 
 
 def test_the_cap_counts_from_the_queue(monkeypatch: pytest.MonkeyPatch) -> None:
